@@ -1,0 +1,55 @@
+"""Band Office: the app factory, its connection and error hooks, and the command-line entry point.
+
+python app.py serve            (or: flask --app app serve)
+"""
+
+import logging
+
+from flask import Flask
+from flask.cli import FlaskGroup
+
+import auth
+import commands
+import conventions
+import errors
+import openapi
+import routes
+import settings
+from mail import Outbox, mailer
+from models import db
+
+# WAL lets readers run beside the writer; FULL makes every answered write survive a power cut; a few MB
+# of page cache per connection (one per server thread, kept open) is what a Raspberry Pi can spare.
+PRAGMAS = {"journal_mode": "wal", "foreign_keys": 1, "synchronous": "full", "cache_size": -2048, "temp_store": "memory"}
+BUSY_TIMEOUT_SECONDS = 5
+
+
+def create_app(config=None):
+    """The WSGI app. `config` holds settings of SPEC §6 by name without `BAND_` (tests pass a dict);
+    anything not given comes from the environment, then the defaults."""
+    app = Flask(__name__, static_folder=None)
+    app.config.update(settings.load(config))
+    app.config["MAX_CONTENT_LENGTH"] = (app.config["MAX_UPLOAD_MB"] + 1) * 1024 * 1024
+    app.json.sort_keys = False
+    db.init(app.config["DB"], pragmas=PRAGMAS, timeout=BUSY_TIMEOUT_SECONDS)
+    app.extensions["mailer"] = mailer(app.config["MAIL_URL"])
+    app.extensions["outbox"] = Outbox()
+    app.extensions["auth_rate"] = auth.RateLimiter(*app.config["AUTH_RATE"])
+    for hook in (conventions.start, auth.authenticate, conventions.begin_write):
+        app.before_request(hook)
+    app.after_request(conventions.finish)
+    app.teardown_request(conventions.end_transaction)
+    errors.register(app)
+    routes.register(app)
+    commands.register(app)
+    app.extensions["openapi"] = openapi.document(app)
+    return app
+
+
+def main():
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    FlaskGroup(create_app=create_app, add_default_commands=False, load_dotenv=False, set_debug_flag=False)()
+
+
+if __name__ == "__main__":
+    main()

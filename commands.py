@@ -1,0 +1,135 @@
+"""The command line of SPEC §6: serve, init-db, create-user, create-api-key, demo, backup."""
+
+import logging
+import signal
+import sys
+
+import click
+from flask import current_app
+from waitress import create_server
+
+import migrations
+from auth import digest, expiry, new_secret
+from errors import ConfigError
+from models import AccessRole, Token, User, db, now
+from server import JsonErrorChannel
+
+log = logging.getLogger("band")
+
+
+def register(app):
+    for command in (serve, init_db, create_user, create_api_key, demo, backup):
+        app.cli.add_command(command)
+
+
+def fail(message):
+    click.echo(f"error: {message}", err=True)
+    sys.exit(1)
+
+
+def prepare_database():
+    """Create or migrate the database; a database newer than the code stops the command."""
+    try:
+        before, after = migrations.upgrade()
+    except ConfigError as e:
+        fail(str(e))
+    if before == 0:
+        log.info("created %s (schema version %d) with the default access roles", db.database, after)
+    return after
+
+
+@click.command("init-db")
+def init_db():
+    """Create or migrate the database."""
+    version = prepare_database()
+    click.echo(f"{db.database} is at schema version {version}.")
+
+
+@click.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=8080, show_default=True, type=click.IntRange(1, 65535))
+@click.option("--threads", default=8, show_default=True, type=click.IntRange(1, 64))
+def serve(host, port, threads):
+    """Create or migrate the database, then serve the API with waitress."""
+    app = current_app._get_current_object()
+    prepare_database()
+    if not User.select().exists():
+        log.warning(
+            "no users yet: create the first with  python app.py create-user YOU@EXAMPLE.COM --name 'Your Name' "
+            "--role admin  then sign in with POST /v1/auth/link"
+        )
+    upload_limit = app.config["MAX_UPLOAD_MB"] * 1024 * 1024
+    server = create_server(
+        app, host=host, port=port, threads=threads, ident="band-office",
+        max_request_body_size=upload_limit + 1024 * 1024, asyncore_use_poll=True,
+    )  # fmt: skip
+    server.channel_class = JsonErrorChannel
+    signal.signal(signal.SIGTERM, _stop)
+    log.info("Band Office serving %s on http://%s:%d/v1 (public URL %s)", db.database, host, port,
+             app.config["PUBLIC_URL"])  # fmt: skip
+    server.run()  # returns after SIGTERM or Ctrl-C, once the requests in flight are done
+
+
+def _stop(signum, frame):
+    raise SystemExit(0)
+
+
+@click.command("create-user")
+@click.argument("email")
+@click.option("--name", required=True, help="The user's name.")
+@click.option("--role", "roles", multiple=True, help="An access role; repeat for several. Replaces the roles.")
+def create_user(email, name, roles):
+    """Add a user, or update the one with this address (name; roles when given; reactivated)."""
+    prepare_database()
+    email = email.strip().lower()
+    with db.atomic("IMMEDIATE"):
+        known = {r.name for r in AccessRole.select(AccessRole.name)}
+        unknown = [role for role in roles if role not in known]
+        if unknown:
+            fail(f"no access role named {', '.join(unknown)} (there are: {', '.join(sorted(known))})")
+        user = User.get_or_none(User.email == email)
+        creating = user is None
+        user = user or User(email=email, roles=[])
+        user.name, user.active, user.updated_at = name, True, now()
+        if roles:
+            user.roles = list(dict.fromkeys(roles))
+        user.save(force_insert=creating)
+    click.echo(f"{user.email}: {user.name}, roles {', '.join(user.roles) or '(none)'}")
+
+
+@click.command("create-api-key")
+@click.argument("email")
+@click.option("--label", required=True, help="What the key is for.")
+@click.option("--days", default=365, show_default=True, type=click.IntRange(1, 3650))
+def create_api_key(email, label, days):
+    """Print a new API key for the user; it is shown only this once."""
+    prepare_database()
+    user = User.get_or_none(User.email == email.strip().lower())
+    if user is None:
+        fail(f"no user with the address {email}")
+    key = new_secret("bok_")
+    with db.atomic("IMMEDIATE"):
+        Token.create(user=user.id, kind="api_key", token_hash=digest(key), prefix=key[:12], label=label,
+                     expires_at=expiry(days=days))  # fmt: skip
+    click.echo(key)
+
+
+@click.command("demo")
+@click.argument("path")
+def demo(path):
+    """Write a database with a realistic demo band office to PATH."""
+    import demo as demo_data
+
+    demo_data.write(path)
+    click.echo(f"wrote the demo band office to {path}")
+
+
+@click.command("backup")
+@click.argument("path")
+def backup(path):
+    """Write an online, consistent copy of the live database to PATH."""
+    try:
+        migrations.backup(path)
+    except ConfigError as e:
+        fail(str(e))
+    click.echo(f"backed up {db.database} to {path}")

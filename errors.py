@@ -1,0 +1,111 @@
+"""The one domain error type, and the one place that turns every exception into the error envelope."""
+
+import logging
+
+from flask import g, jsonify
+from marshmallow import ValidationError
+from werkzeug.exceptions import HTTPException
+
+log = logging.getLogger("band.errors")
+
+# Every code the service answers with, by status: the OpenAPI document and its lint test read this.
+CODES = {
+    "invalid_json": 400,
+    "invalid_query": 400,
+    "bad_request": 400,
+    "unauthenticated": 401,
+    "forbidden": 403,
+    "not_found": 404,
+    "method_not_allowed": 405,
+    "resource_in_use": 409,
+    "already_exists": 409,
+    "conflict": 409,
+    "payload_too_large": 413,
+    "unsupported_media_type": 415,
+    "validation_failed": 422,
+    "rate_limited": 429,
+    "internal_error": 500,
+}
+
+HTTP_CODES = {
+    400: "bad_request",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "payload_too_large",
+    415: "unsupported_media_type",
+}
+
+
+class ConfigError(Exception):
+    """A setting or command-line value the service cannot run with."""
+
+
+class ApiError(Exception):
+    """An error the client caused or must know about, answered as the envelope."""
+
+    def __init__(self, status, code, message, details=None, headers=None):
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+        self.details, self.headers = details, headers or {}
+
+
+def not_found(message="No such record."):
+    return ApiError(404, "not_found", message)
+
+
+def invalid(details, message="The request body has invalid fields."):
+    """422 with `details` as {field: [messages]}."""
+    return ApiError(422, "validation_failed", message, details)
+
+
+def conflict(reason, message, **details):
+    return ApiError(409, "conflict", message, {"reason": reason, **details})
+
+
+def envelope(status, code, message, details=None):
+    error = {"code": code, "message": message, "status": status}
+    if details is not None:
+        error["details"] = details
+    return {"error": error}
+
+
+def error_response(status, code, message, details=None, headers=None):
+    response = jsonify(envelope(status, code, message, details))
+    response.status_code = status
+    response.headers.update(headers or {})
+    return response
+
+
+def flatten(messages, prefix=""):
+    """marshmallow's nested messages as {"custom_fields.KEY": [...], "grants.0": [...]}."""
+    if isinstance(messages, list):
+        return {prefix or "_body": [str(m) for m in messages]}
+    flat = {}
+    for key, value in messages.items():
+        name = f"{prefix}.{key}" if prefix else str(key)
+        flat.update(flatten(value, name))
+    return flat
+
+
+def register(app):
+    @app.errorhandler(ApiError)
+    def api_error(e):
+        return error_response(e.status, e.code, e.message, e.details, e.headers)
+
+    @app.errorhandler(ValidationError)
+    def validation_error(e):
+        details = flatten(e.messages if isinstance(e.messages, dict) else {"_body": e.messages})
+        return error_response(422, "validation_failed", "The request body has invalid fields.", details)
+
+    @app.errorhandler(HTTPException)
+    def http_error(e):
+        code = HTTP_CODES.get(e.code, "bad_request" if e.code < 500 else "internal_error")
+        headers = {k: v for k, v in e.get_headers() if k.lower() == "allow"}
+        message = {404: "No such route.", 405: "Method not allowed here."}.get(e.code, e.description)
+        return error_response(e.code, code, message, headers=headers)
+
+    @app.errorhandler(Exception)
+    def unexpected(e):
+        log.exception("request %s failed", g.get("request_id", "-"))
+        message = f"Something went wrong on the server (request {g.get('request_id', '-')})."
+        return error_response(500, "internal_error", message)

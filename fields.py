@@ -1,0 +1,212 @@
+"""The marshmallow field types of the API: strict parsing of JSON values into the stored form."""
+
+import datetime as dt
+import functools
+import re
+import zoneinfo
+from importlib import resources
+
+from marshmallow import ValidationError, fields, validate
+
+MAX_INT = 2**53 - 1  # the largest integer every JSON client (JavaScript included) holds exactly
+DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
+TIME_RE = re.compile(r"([01]\d|2[0-3]):[0-5]\d")
+UUID_RE = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+
+
+def _optional(kwargs):
+    """Optional fields without a default accept null (to clear them); required ones and defaulted ones don't."""
+    if not kwargs.get("required") and "load_default" not in kwargs:
+        kwargs.setdefault("allow_none", True)
+    return kwargs
+
+
+class Str(fields.String):
+    """A string of at most `size` characters, trimmed (an empty optional string is null, see `load`)."""
+
+    default_error_messages = {"null": "Field may not be null or empty."}
+
+    def __init__(self, size=None, *, validate=(), **kwargs):
+        validators = [validate_length(size)] if size else []
+        super().__init__(validate=[*validators, *_as_list(validate)], **_optional(kwargs))
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        return super()._deserialize(value, attr, data, **kwargs).strip()
+
+
+def validate_length(size):
+    return validate.Length(max=size, error=f"Longer than {size} characters.")
+
+
+def _as_list(validators):
+    return list(validators) if isinstance(validators, (list, tuple)) else [validators]
+
+
+def Text(**kwargs):
+    return Str(**kwargs)
+
+
+def Email(**kwargs):
+    return Str(254, validate=validate.Email(error="Not a valid e-mail address."), **kwargs)
+
+
+def Url(**kwargs):
+    return Str(2000, validate=validate.URL(schemes={"http", "https"}, error="Not a valid http(s) URL."), **kwargs)
+
+
+def Enum(*values, **kwargs):
+    return fields.String(validate=validate.OneOf(values), **_optional(kwargs))
+
+
+def Color(**kwargs):
+    return Str(7, validate=validate.Regexp(r"^#[0-9A-Fa-f]{6}$", error="Not a colour of the form #RRGGBB."), **kwargs)
+
+
+def Pattern(pattern, size, message, **kwargs):
+    return Str(size, validate=validate.Regexp(pattern, error=message), metadata={"pattern": pattern}, **kwargs)
+
+
+class Int(fields.Integer):
+    """A JSON integer (never a boolean, a float or a numeric string) in `min..max`."""
+
+    def __init__(self, min=None, max=MAX_INT, **kwargs):
+        super().__init__(strict=True, validate=validate.Range(min=min, max=max), **_optional(kwargs))
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, bool):
+            raise self.make_error("invalid")
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+def Cents(**kwargs):
+    """Money in minor units."""
+    return Int(min=0, **kwargs)
+
+
+class Bool(fields.Boolean):
+    """A JSON `true` or `false`, nothing else."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**_optional(kwargs))
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, bool):
+            return value
+        raise self.make_error("invalid")
+
+
+class Ref(fields.UUID):
+    """The id of a record, as lower-case text; whether the record exists is checked on save."""
+
+    default_error_messages = {"invalid_uuid": "Not a valid id (a UUID)."}
+
+    def __init__(self, **kwargs):
+        super().__init__(**_optional(kwargs))
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, str) or not UUID_RE.fullmatch(value):
+            raise self.make_error("invalid_uuid")
+        return value.lower()
+
+    def _serialize(self, value, attr, obj, **kwargs):
+        return value
+
+
+class Date(fields.Date):
+    default_error_messages = {"invalid": "Not a valid date (YYYY-MM-DD)."}
+
+    def __init__(self, **kwargs):
+        super().__init__(**_optional(kwargs))
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, str) or not DATE_RE.fullmatch(value):
+            raise self.make_error("invalid")
+        try:
+            dt.date.fromisoformat(value)
+        except ValueError:
+            raise self.make_error("invalid") from None
+        return value
+
+    def _serialize(self, value, attr, obj, **kwargs):
+        return value
+
+
+class Time(fields.String):
+    """Venue-local wall-clock time `HH:MM` (24 h)."""
+
+    default_error_messages = {"invalid": "Not a valid time (HH:MM, 24 h)."}
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("metadata", {})["pattern"] = TIME_RE.pattern
+        super().__init__(**_optional(kwargs))
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, str) or not TIME_RE.fullmatch(value):
+            raise self.make_error("invalid")
+        return value
+
+
+class Timestamp(fields.DateTime):
+    """ISO 8601 with an offset or `Z`; stored and answered in UTC."""
+
+    default_error_messages = {
+        "invalid": "Not a valid timestamp (ISO 8601 with a time zone, e.g. 2027-06-12T14:03:27Z)."
+    }
+
+    def __init__(self, **kwargs):
+        super().__init__(**_optional(kwargs))
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        moment = parse_timestamp(value)
+        if moment is None:
+            raise self.make_error("invalid")
+        return moment.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+    def _serialize(self, value, attr, obj, **kwargs):
+        return value
+
+
+def parse_timestamp(value):
+    """An aware datetime from ISO 8601 text, or None."""
+    if not isinstance(value, str) or "T" not in value.upper():
+        return None
+    try:
+        moment = dt.datetime.fromisoformat(value)
+    except ValueError:
+        return None
+    return moment if moment.tzinfo is not None else None
+
+
+@functools.cache
+def country_codes():
+    """ISO 3166-1 alpha-2 codes, from the tz database's own table (the tzdata package)."""
+    table = resources.files("tzdata").joinpath("zoneinfo/iso3166.tab").read_text()
+    return frozenset(line.split("\t")[0] for line in table.splitlines() if line and not line.startswith("#"))
+
+
+@functools.cache
+def timezone_names():
+    return frozenset(zoneinfo.available_timezones())
+
+
+def Country(**kwargs):
+    return Str(2, validate=lambda v: v in country_codes() or _fail("Not an ISO 3166-1 alpha-2 country code."), **kwargs)
+
+
+def TimeZone(**kwargs):
+    return Str(64, validate=lambda v: v in timezone_names() or _fail("Not an IANA time zone name."), **kwargs)
+
+
+def _fail(message):
+    raise ValidationError(message)
+
+
+class CustomFields(fields.Dict):
+    """The custom-fields object (§4.7); values are checked against their definitions on save."""
+
+    def __init__(self, **kwargs):
+        super().__init__(keys=fields.String(), values=fields.Raw(allow_none=True), **kwargs)
+
+
+def StrList(item, **kwargs):
+    return fields.List(item, **kwargs)

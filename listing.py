@@ -1,0 +1,310 @@
+"""Lists (SPEC §2.1): strict parsing of `limit`, `offset`, `sort`, `fields` and `filter[field][op]`, and the
+paged query that answers them with two SQL statements whatever the page size."""
+
+import datetime as dt
+import re
+from dataclasses import dataclass, field
+
+from peewee import SQL, BooleanField, ForeignKeyField, IntegerField, NodeList, fn
+
+from errors import ApiError
+from fields import DATE_RE, MAX_INT, TIME_RE, UUID_RE, parse_timestamp
+from models import DateField, EnumField, JSONField, TimeField, TimestampField
+
+DEFAULT_LIMIT, MAX_LIMIT = 50, 200
+MAX_IN_VALUES = 100
+FILTER_RE = re.compile(r"filter\[([A-Za-z0-9_.]+)\](?:\[([a-z_]+)\])?")
+
+ORDERING = ("eq", "ne", "lt", "lte", "gt", "gte", "in", "nin", "is_null")
+OPERATORS = {
+    "id": ("eq", "in"),
+    "ref": ("eq", "ne", "in", "nin", "is_null"),
+    "str": (*ORDERING, "contains", "starts_with"),
+    "enum": ("eq", "ne", "in", "nin", "is_null"),
+    "int": ORDERING,
+    "number": ORDERING,
+    "date": ORDERING,
+    "time": ORDERING,
+    "timestamp": ORDERING,
+    "bool": ("eq", "ne", "is_null"),
+    "json": (),
+}
+
+
+@dataclass(frozen=True)
+class Column:
+    """A field of a listed record: its name, SQL expression and kind (which decides operators and values)."""
+
+    name: str
+    expr: object
+    kind: str
+    choices: tuple = ()
+
+    @property
+    def sortable(self):
+        return self.kind != "json"
+
+
+def kind_of(field):
+    """The listing kind of a model field: which filter operators and values it takes."""
+    if isinstance(field, ForeignKeyField):
+        return "ref"
+    if field.primary_key:
+        return "id"
+    for cls, kind in KINDS:
+        if isinstance(field, cls):
+            return kind
+    return "str"
+
+
+KINDS = (
+    (EnumField, "enum"),
+    (DateField, "date"),
+    (TimeField, "time"),
+    (TimestampField, "timestamp"),
+    (JSONField, "json"),
+    (BooleanField, "bool"),
+    (IntegerField, "int"),
+)
+
+
+def columns_of(model, schema):
+    """{field name: listing.Column} for every field the schema answers with."""
+    columns = {}
+    for name, schema_field in schema.fields.items():
+        if schema_field.load_only:
+            continue
+        column = model._meta.columns[name]
+        columns[name] = Column(name, column, kind_of(column), getattr(column, "values", ()))
+    return columns
+
+
+@dataclass
+class Page:
+    """A parsed list request."""
+
+    limit: int = DEFAULT_LIMIT
+    offset: int = 0
+    order: list = field(default_factory=list)
+    columns: list = field(default_factory=list)
+    where: list = field(default_factory=list)
+    extra: dict = field(default_factory=dict)
+
+
+class QueryErrors(dict):
+    def check(self):
+        if self:
+            raise ApiError(400, "invalid_query", "Invalid query parameters.", dict(self))
+
+
+def parse(args, columns, default_order, *, resolve=None, extra=()):
+    """`args` (a MultiDict) as a Page over `columns` {name: Column}; 400 `invalid_query` naming each bad parameter.
+
+    `resolve(name)` may supply columns that are not fixed (custom fields); `extra` names further parameters
+    the endpoint defines, handed back raw in `page.extra`.
+    """
+    page, errors = Page(), QueryErrors()
+    lookup = _lookup(columns, resolve)
+    for key, value in _single_values(args, errors).items():
+        try:
+            _apply(page, key, value, columns, lookup, extra)
+        except ValueError as e:
+            errors[key] = str(e)
+    errors.check()
+    page.columns = page.columns or list(columns.values())
+    page.order = page.order or [(columns[name], False) for name in default_order]
+    page.order.append((columns["id"], False))
+    return page
+
+
+def parse_fields_only(args, columns):
+    """A single-record GET takes `fields` and no other parameter: the columns to answer with."""
+    errors = QueryErrors()
+    values = _single_values(args, errors)
+    for key in values:
+        if key != "fields":
+            errors[key] = "Unknown parameter: a single record takes only `fields`."
+    try:
+        chosen = _fields(values["fields"], columns) if "fields" in values else list(columns.values())
+    except ValueError as e:
+        errors["fields"] = str(e)
+    errors.check()
+    return chosen
+
+
+def _single_values(args, errors):
+    values = {}
+    for key in args:
+        given = args.getlist(key)
+        if len(given) != 1:
+            errors[key] = "Give this parameter once."
+        elif given[0] == "":
+            errors[key] = "Empty value (test for null with is_null)."
+        else:
+            values[key] = given[0]
+    return values
+
+
+def _lookup(columns, resolve):
+    def lookup(name):
+        column = columns.get(name) or (resolve(name) if resolve else None)
+        if column is None:
+            raise ValueError(f"Unknown field {name!r}.")
+        return column
+
+    return lookup
+
+
+def _apply(page, key, value, columns, lookup, extra):
+    if key == "limit":
+        page.limit = _integer(value, 1, MAX_LIMIT)
+    elif key == "offset":
+        page.offset = _integer(value, 0, MAX_INT)
+    elif key == "sort":
+        page.order = _sort(value, lookup)
+    elif key == "fields":
+        page.columns = _fields(value, columns)
+    elif key in extra:
+        page.extra[key] = value
+    elif match := FILTER_RE.fullmatch(key):
+        column = lookup(match[1])
+        page.where.append(condition(column, match[2] or "eq", value))
+    else:
+        raise ValueError("Unknown parameter.")
+
+
+def _integer(value, low, high):
+    if not re.fullmatch(r"\d{1,16}", value) or not low <= int(value) <= high:
+        raise ValueError(f"Expected an integer from {low} to {high}.")
+    return int(value)
+
+
+def _sort(value, lookup):
+    order, seen = [], set()
+    for part in value.split(","):
+        descending = part.startswith("-")
+        name = part[1:] if descending else part
+        column = lookup(name)
+        if not column.sortable or name in seen:
+            raise ValueError(f"Cannot sort by {name!r}" + (" twice." if name in seen else "."))
+        seen.add(name)
+        order.append((column, descending))
+    return order
+
+
+def _fields(value, columns):
+    names = value.split(",")
+    unknown = [name for name in names if name not in columns]
+    if unknown:
+        raise ValueError(f"Unknown field {unknown[0]!r}.")
+    return [columns["id"]] + [columns[name] for name in dict.fromkeys(names) if name != "id"]
+
+
+def condition(column, op, raw):
+    """The SQL condition for `filter[column][op]=raw`."""
+    if op not in OPERATORS[column.kind]:
+        raise ValueError(f"Operator {op!r} does not apply to {column.name!r}.")
+    expr = column.expr
+    if op == "is_null":
+        return expr.is_null(_boolean(raw))
+    if op in ("in", "nin"):
+        values = raw.split(",")
+        if len(values) > MAX_IN_VALUES:
+            raise ValueError(f"At most {MAX_IN_VALUES} values.")
+        values = [parse_value(column, v) for v in values]
+        return expr.in_(values) if op == "in" else (expr.not_in(values) | expr.is_null())
+    value = parse_value(column, raw)
+    if op in ("contains", "starts_with"):
+        pattern = _escape_like(value) + "%"
+        return _like(expr, "%" + pattern if op == "contains" else pattern)
+    return {
+        "eq": lambda: expr == value,
+        "ne": lambda: (expr != value) | expr.is_null(),
+        "lt": lambda: expr < value,
+        "lte": lambda: expr <= value,
+        "gt": lambda: expr > value,
+        "gte": lambda: expr >= value,
+    }[op]()
+
+
+def _like(expr, pattern):
+    # SQLite's LIKE ignores ASCII case; the escape keeps % and _ in the value literal.
+    return NodeList((expr, SQL("LIKE"), pattern, SQL("ESCAPE '\\'")))
+
+
+def _escape_like(value):
+    return value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+def _boolean(raw):
+    if raw not in ("true", "false"):
+        raise ValueError("Expected true or false.")
+    return raw == "true"
+
+
+def parse_value(column, raw):
+    """`raw` parsed strictly as a value of the column's kind, in the stored form."""
+    kind = column.kind
+    if kind in ("id", "ref"):
+        if not UUID_RE.fullmatch(raw):
+            raise ValueError("Expected an id (a UUID).")
+        return raw.lower()
+    if kind == "int":
+        if not re.fullmatch(r"-?\d{1,16}", raw) or abs(int(raw)) > MAX_INT:
+            raise ValueError("Expected an integer.")
+        return int(raw)
+    if kind == "number":
+        return _number(raw)
+    if kind == "bool":
+        return _boolean(raw)
+    if kind == "date":
+        return _date(raw)
+    if kind == "time":
+        if not TIME_RE.fullmatch(raw):
+            raise ValueError("Expected a time HH:MM.")
+        return raw
+    if kind == "timestamp":
+        moment = parse_timestamp(raw)
+        if moment is None:
+            raise ValueError("Expected an ISO 8601 timestamp with a time zone.")
+        return moment.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    if kind == "enum" and raw not in column.choices:
+        raise ValueError(f"Expected one of {', '.join(column.choices)}.")
+    return raw
+
+
+def _number(raw):
+    if not re.fullmatch(r"-?\d{1,16}(\.\d{1,16})?", raw):
+        raise ValueError("Expected a number.")
+    return float(raw) if "." in raw else int(raw)
+
+
+def _date(raw):
+    try:
+        if DATE_RE.fullmatch(raw):
+            dt.date.fromisoformat(raw)
+            return raw
+    except ValueError:
+        pass
+    raise ValueError("Expected a date YYYY-MM-DD.")
+
+
+def fetch(model, page, scope=()):
+    """The page's rows as dicts, and the total that matches: a count is skipped when the page shows it."""
+    where = [*scope, *page.where]
+    names = [c.name for c in page.columns]
+    query = model.select(*[c.expr for c in page.columns])
+    if where:
+        query = query.where(*where)
+    query = query.order_by(*[c.expr.desc() if d else c.expr.asc() for c, d in page.order])
+    rows = [dict(zip(names, row)) for row in query.limit(page.limit).offset(page.offset).tuples()]
+    if len(rows) < page.limit and (rows or page.offset == 0):
+        return rows, page.offset + len(rows)
+    count = model.select(fn.COUNT(SQL("*")))
+    if where:
+        count = count.where(*where)
+    return rows, count.scalar()
+
+
+def respond(rows, total, page):
+    return {"data": rows, "meta": {"total": total, "limit": page.limit, "offset": page.offset}}

@@ -1,0 +1,111 @@
+"""Numbered schema steps tracked by `PRAGMA user_version` (SPEC §6).
+
+Step N is `sql/NNNN_*.sql`. Pending steps run in order, each in one transaction with its version number,
+after a backup copy of an existing database is written beside it. A database whose version is newer than
+the last step is refused. Step 1 creates the schema as it first shipped; a test keeps the sum of the steps
+equal to what `models.py` declares.
+"""
+
+import datetime as dt
+import logging
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+from errors import ConfigError
+from models import AccessRole, db
+
+SQL_DIR = Path(__file__).parent / "sql"
+log = logging.getLogger("band.migrations")
+
+DEFAULT_ROLES = {
+    "admin": (["*"], "Everything, including users and access roles."),
+    "office": ([f"{g}.*" for g in ("gigs", "catalog", "staffing", "production", "people", "pay")], "Runs the office."),
+    "staff": (["gigs.view", "catalog.view", "staffing.view", "people.view"], "Musicians and crew."),
+    "crew": (["gigs.view", "catalog.view", "production.*"], "Production crew: equipment."),
+    "viewer": ([f"{g}.view" for g in ("gigs", "catalog", "staffing", "production", "people", "pay")], "Reads all."),
+}
+
+
+@dataclass(frozen=True)
+class Step:
+    version: int
+    name: str
+    apply: object  # callable taking the database
+
+
+def sql_step(path):
+    def apply(database):
+        for statement in statements(path.read_text()):
+            database.execute_sql(statement)
+
+    return Step(int(path.name[:4]), path.stem[5:], apply)
+
+
+def statements(script):
+    """The complete SQL statements of `script`, one by one."""
+    found, pending = [], ""
+    for line in script.splitlines(keepends=True):
+        pending += line
+        if sqlite3.complete_statement(pending):
+            found.append(pending.strip())
+            pending = ""
+    if pending.strip():
+        raise ValueError(f"incomplete SQL statement: {pending.strip()[:80]}")
+    return found
+
+
+def steps():
+    found = [sql_step(p) for p in sorted(SQL_DIR.glob("[0-9][0-9][0-9][0-9]_*.sql"))]
+    assert [s.version for s in found] == list(range(1, len(found) + 1)), "steps must be numbered 1, 2, 3, ..."
+    return found
+
+
+def schema_version():
+    return db.execute_sql("PRAGMA user_version").fetchone()[0]
+
+
+def upgrade(all_steps=None):
+    """Bring the open database up to the last step; returns (version before, version after)."""
+    all_steps = steps() if all_steps is None else all_steps
+    latest = all_steps[-1].version if all_steps else 0
+    current = schema_version()
+    if current > latest:
+        raise ConfigError(
+            f"{db.database} is at schema version {current}, newer than this code knows ({latest}): "
+            "run a newer Band Office, or restore a backup made for this version."
+        )
+    if current and current < latest:
+        log.info("backed up %s before migrating to %s", db.database, backup(backup_path(current)))
+    for step in all_steps[current:]:
+        with db.atomic("IMMEDIATE"):
+            step.apply(db)
+            db.execute_sql(f"PRAGMA user_version = {int(step.version)}")
+            if step.version == 1:
+                seed()
+        log.info("database %s: applied step %d (%s)", db.database, step.version, step.name)
+    return current, latest
+
+
+def seed():
+    """What a new database starts with: the five default access roles of §3."""
+    for name, (grants, description) in DEFAULT_ROLES.items():
+        AccessRole.create(name=name, grants=grants, description=description)
+
+
+def backup_path(version):
+    stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
+    return f"{db.database}.v{version}-{stamp}.bak"
+
+
+def backup(path):
+    """An online, consistent copy of the open database at `path` (SQLite's backup API)."""
+    if Path(path).exists():
+        raise ConfigError(f"{path} exists already: choose a new file for the backup.")
+    target = sqlite3.connect(path)
+    try:
+        with target:
+            db.connection().backup(target)
+    finally:
+        target.close()
+    return path

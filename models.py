@@ -1,0 +1,520 @@
+"""The database and its tables: short declarations grouped by capability group, MODELS in dependency order.
+
+Values are stored in the form the API speaks: ids as lower-case UUID text, dates `YYYY-MM-DD`, times
+`HH:MM`, timestamps ISO 8601 UTC with microseconds and `Z` (so they sort as text). A row read from
+SQLite is then nearly JSON already, which keeps lists cheap.
+"""
+
+import datetime as dt
+import json
+import re
+import uuid
+
+from peewee import (
+    BlobField,
+    BooleanField,
+    CharField,
+    ForeignKeyField,
+    IntegerField,
+    Model,
+    SqliteDatabase,
+    TextField,
+)
+
+db = SqliteDatabase(None)
+
+
+def new_id():
+    return str(uuid.uuid4())
+
+
+def now():
+    """The current UTC time as stored: `2027-06-12T14:03:27.123456Z`."""
+    return dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def timestamp(moment):
+    """An aware datetime in the stored form."""
+    return moment.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def table_name(model_class):
+    """GigStatus -> gig_statuses, ProductEquipment -> product_equipment: the collection names."""
+    name = re.sub(r"(?<!^)(?=[A-Z])", "_", model_class.__name__).lower()
+    if name.endswith("equipment"):
+        return name
+    return name + ("es" if name.endswith("s") else "s")
+
+
+class IdField(CharField):
+    def __init__(self, **kwargs):
+        super().__init__(max_length=36, **kwargs)
+
+
+class DateField(CharField):
+    """`YYYY-MM-DD` as text."""
+
+    def __init__(self, **kwargs):
+        super().__init__(max_length=10, **kwargs)
+
+
+class TimeField(CharField):
+    """`HH:MM` as text (venue-local wall-clock time)."""
+
+    def __init__(self, **kwargs):
+        super().__init__(max_length=5, **kwargs)
+
+
+class TimestampField(CharField):
+    def __init__(self, **kwargs):
+        super().__init__(max_length=27, **kwargs)
+
+
+class JSONField(TextField):
+    def db_value(self, value):
+        return None if value is None else json.dumps(value, separators=(",", ":"))
+
+    def python_value(self, value):
+        return None if value is None else json.loads(value)
+
+
+class EnumField(CharField):
+    def __init__(self, choices, **kwargs):
+        super().__init__(max_length=max(map(len, choices)), **kwargs)
+        self.values = tuple(choices)
+
+
+def ref(model, on_delete="RESTRICT", **kwargs):
+    """A reference column, indexed, refused on delete of its target unless told otherwise."""
+    return ForeignKeyField(model, on_delete=on_delete, index=True, **kwargs)
+
+
+class BaseModel(Model):
+    class Meta:
+        database = db
+        table_function = table_name
+
+
+class Record(BaseModel):
+    """A row of one of the collections of SPEC §4: id and the two timestamps."""
+
+    id = IdField(primary_key=True, default=new_id)
+    created_at = TimestampField(default=now)
+    updated_at = TimestampField(default=now)
+
+
+# --- admin: who may sign in, with which grants ------------------------------------------------------
+
+
+class AccessRole(Record):
+    name = CharField(max_length=40, unique=True)
+    grants = JSONField(default=list)
+    description = TextField(null=True)
+
+
+class User(Record):
+    email = CharField(max_length=254, unique=True)
+    name = CharField(max_length=200)
+    roles = JSONField(default=list)
+    active = BooleanField(default=True)
+
+
+# --- internal: sign-in and the service's own state (not collections of §4) ----------------------------
+
+
+class Token(BaseModel):
+    """A session token or an API key, stored as its SHA-256 hash only."""
+
+    id = IdField(primary_key=True, default=new_id)
+    user = ref(User, on_delete="CASCADE")
+    kind = EnumField(("session", "api_key"))
+    token_hash = CharField(max_length=64, unique=True)
+    prefix = CharField(max_length=12)
+    label = CharField(max_length=100, null=True)
+    expires_at = TimestampField()
+    revoked_at = TimestampField(null=True)
+    last_used_at = TimestampField(null=True)
+    created_at = TimestampField(default=now)
+
+
+class SignInLink(BaseModel):
+    id = IdField(primary_key=True, default=new_id)
+    user = ref(User, on_delete="CASCADE")
+    token_hash = CharField(max_length=64, unique=True)
+    expires_at = TimestampField()
+    used_at = TimestampField(null=True)
+    created_at = TimestampField(default=now, index=True)
+
+
+class Device(Record):
+    user = ref(User, on_delete="CASCADE")
+    token = TextField(unique=True)
+    platform = EnumField(("ios", "android", "web"))
+    environment = EnumField(("production", "sandbox"))
+    app_version = CharField(max_length=50)
+    label = CharField(max_length=100, null=True)
+
+
+class Setting(BaseModel):
+    key = CharField(primary_key=True, max_length=100)
+    value = TextField()
+
+
+# --- catalog -----------------------------------------------------------------------------------------
+
+
+class Team(Record):
+    name = CharField(max_length=200, unique=True)
+    description = TextField(null=True)
+
+
+class Role(Record):
+    """A musical or crew role on a gig (not an access role)."""
+
+    name = CharField(max_length=200, unique=True)
+    team = ref(Team, null=True)
+    description = TextField(null=True)
+    position = IntegerField(null=True)
+
+
+class Product(Record):
+    name = CharField(max_length=200, unique=True)
+    description = TextField(null=True)
+    default_duration_minutes = IntegerField(null=True)
+    active = BooleanField(default=True)
+    position = IntegerField(null=True)
+
+
+class Ensemble(Record):
+    name = CharField(max_length=200, unique=True)
+    description = TextField(null=True)
+    active = BooleanField(default=True)
+
+
+class EnsembleRole(Record):
+    ensemble = ref(Ensemble)
+    role = ref(Role)
+    quantity = IntegerField(default=1)
+
+    class Meta:
+        indexes = ((("ensemble", "role"), True),)
+
+
+class ProductEnsemble(Record):
+    product = ref(Product)
+    ensemble = ref(Ensemble)
+    is_default = BooleanField(default=False)
+
+    class Meta:
+        indexes = ((("product", "ensemble"), True),)
+
+
+class Price(Record):
+    product = ref(Product)
+    ensemble = ref(Ensemble, null=True)
+    amount_cents = IntegerField()
+    currency = CharField(max_length=3)
+    valid_from = DateField(null=True)
+    valid_to = DateField(null=True)
+    label = CharField(max_length=100, null=True)
+
+
+class Moment(Record):
+    name = CharField(max_length=200, unique=True)
+    description = TextField(null=True)
+    position = IntegerField(null=True)
+
+
+class Song(Record):
+    title = CharField(max_length=200)
+    artist = CharField(max_length=200, null=True)
+    musical_key = CharField(max_length=10, null=True)
+    tempo_bpm = IntegerField(null=True)
+    duration_seconds = IntegerField(null=True)
+    genre = CharField(max_length=100, null=True)
+    notes = TextField(null=True)
+    active = BooleanField(default=True)
+
+
+class GigStatus(Record):
+    name = CharField(max_length=200, unique=True)
+    kind = EnumField(("tentative", "confirmed", "closed"))
+    position = IntegerField(null=True)
+    color = CharField(max_length=7, null=True)
+    is_default = BooleanField(default=False)
+
+
+class GigType(Record):
+    name = CharField(max_length=200, unique=True)
+    description = TextField(null=True)
+
+
+CUSTOM_FIELD_RESOURCES = ("gigs", "venues", "contacts", "staff_members", "equipment")
+
+
+class CustomField(Record):
+    resource = EnumField(CUSTOM_FIELD_RESOURCES)
+    key = CharField(max_length=40)
+    label = CharField(max_length=100)
+    field_type = EnumField(("text", "number", "boolean", "date", "select"))
+    options = JSONField(null=True)
+    required = BooleanField(default=False)
+    position = IntegerField(null=True)
+
+    class Meta:
+        indexes = ((("resource", "key"), True),)
+
+
+# --- people --------------------------------------------------------------------------------------------
+
+
+class StaffMember(Record):
+    first_name = CharField(max_length=100)
+    last_name = CharField(max_length=100)
+    email = CharField(max_length=254, null=True, unique=True)
+    phone = CharField(max_length=50, null=True)
+    user = ref(User, null=True, unique=True)
+    active = BooleanField(default=True)
+    notes = TextField(null=True)
+    custom_fields = JSONField(default=dict)
+    # Bumped to revoke the member's calendar feed URL (§5.6); not part of the API.
+    calendar_version = IntegerField(default=1)
+
+    class Meta:
+        indexes = ((("last_name", "first_name"), False),)
+
+
+class Contact(Record):
+    first_name = CharField(max_length=100)
+    last_name = CharField(max_length=100, null=True)
+    email = CharField(max_length=254, null=True)
+    phone = CharField(max_length=50, null=True)
+    company = CharField(max_length=200, null=True)
+    notes = TextField(null=True)
+    custom_fields = JSONField(default=dict)
+
+
+# --- gigs ----------------------------------------------------------------------------------------------
+
+
+class Venue(Record):
+    name = CharField(max_length=200)
+    address_line1 = CharField(max_length=200, null=True)
+    address_line2 = CharField(max_length=200, null=True)
+    city = CharField(max_length=200, null=True)
+    region = CharField(max_length=200, null=True)
+    postal_code = CharField(max_length=200, null=True)
+    country = CharField(max_length=2, null=True)
+    timezone = CharField(max_length=64, null=True)
+    phone = CharField(max_length=50, null=True)
+    email = CharField(max_length=254, null=True)
+    website = CharField(max_length=2000, null=True)
+    notes = TextField(null=True)
+    load_in_notes = TextField(null=True)
+    custom_fields = JSONField(default=dict)
+
+
+class Gig(Record):
+    gig_date = DateField()
+    title = CharField(max_length=200)
+    gig_status = ref(GigStatus, null=True)
+    gig_type = ref(GigType, null=True)
+    venue = ref(Venue, null=True)
+    start_time = TimeField(null=True)
+    end_time = TimeField(null=True)
+    load_in_time = TimeField(null=True)
+    guest_count = IntegerField(null=True)
+    notes = TextField(null=True)
+    custom_fields = JSONField(default=dict)
+
+    class Meta:
+        indexes = ((("gig_date", "id"), False),)
+
+
+class GigProduct(Record):
+    gig = ref(Gig)
+    product = ref(Product)
+    ensemble = ref(Ensemble, null=True)
+    start_time = TimeField(null=True)
+    end_time = TimeField(null=True)
+    price_cents = IntegerField(null=True)
+    notes = TextField(null=True)
+    position = IntegerField(null=True)
+
+
+class GigMoment(Record):
+    gig = ref(Gig)
+    moment = ref(Moment, null=True)
+    name = CharField(max_length=200)
+    time = TimeField(null=True)
+    gig_product = ref(GigProduct, null=True)
+    notes = TextField(null=True)
+    position = IntegerField(null=True)
+
+
+class GigSong(Record):
+    gig = ref(Gig)
+    song = ref(Song, null=True)
+    title = CharField(max_length=200)
+    artist = CharField(max_length=200, null=True)
+    kind = EnumField(("request", "do_not_play", "setlist"), default="request")
+    gig_moment = ref(GigMoment, null=True)
+    notes = TextField(null=True)
+    position = IntegerField(null=True)
+
+
+class GigContact(Record):
+    gig = ref(Gig)
+    contact = ref(Contact)
+    relationship = CharField(max_length=100, null=True)
+    is_primary = BooleanField(default=False)
+
+    class Meta:
+        indexes = ((("gig", "contact"), True),)
+
+
+class Attachment(Record):
+    gig = ref(Gig)
+    filename = CharField(max_length=255)
+    content_type = CharField(max_length=255)
+    size_bytes = IntegerField()
+    sha256 = CharField(max_length=64)
+    description = TextField(null=True)
+
+
+class AttachmentContent(BaseModel):
+    """The bytes of an attachment, apart from its metadata so that lists never read them."""
+
+    attachment = ForeignKeyField(Attachment, primary_key=True, on_delete="CASCADE")
+    data = BlobField()
+
+
+# --- staffing ------------------------------------------------------------------------------------------
+
+
+class GigRole(Record):
+    gig = ref(Gig)
+    role = ref(Role)
+    gig_product = ref(GigProduct, null=True)
+    staff_member = ref(StaffMember, null=True)
+    call_time = TimeField(null=True)
+    pay_cents = IntegerField(null=True)
+    notes = TextField(null=True)
+    status = EnumField(("open", "filled"), default="open")
+
+
+class GigRoleInvitation(Record):
+    gig_role = ref(GigRole)
+    staff_member = ref(StaffMember)
+    message = TextField(null=True)
+    expires_at = TimestampField()
+    status = EnumField(("pending", "accepted", "declined", "withdrawn"), default="pending")
+    responded_at = TimestampField(null=True)
+
+
+class StaffMemberRole(Record):
+    staff_member = ref(StaffMember)
+    role = ref(Role)
+    is_primary = BooleanField(default=False)
+
+    class Meta:
+        indexes = ((("staff_member", "role"), True),)
+
+
+class StaffMemberBlockout(Record):
+    staff_member = ref(StaffMember)
+    start_date = DateField()
+    end_date = DateField()
+    reason = CharField(max_length=200, null=True)
+
+    class Meta:
+        indexes = ((("start_date", "id"), False),)
+
+
+# --- production ----------------------------------------------------------------------------------------
+
+
+class EquipmentType(Record):
+    name = CharField(max_length=200, unique=True)
+    description = TextField(null=True)
+
+
+class Equipment(Record):
+    equipment_type = ref(EquipmentType)
+    name = CharField(max_length=200)
+    serial_number = CharField(max_length=100, null=True, unique=True)
+    status = EnumField(("available", "in_repair", "retired"), default="available")
+    purchased_on = DateField(null=True)
+    notes = TextField(null=True)
+    custom_fields = JSONField(default=dict)
+
+
+class ProductEquipment(Record):
+    product = ref(Product)
+    equipment_type = ref(EquipmentType)
+    quantity = IntegerField(default=1)
+
+    class Meta:
+        indexes = ((("product", "equipment_type"), True),)
+
+
+class GigEquipment(Record):
+    gig = ref(Gig)
+    equipment = ref(Equipment)
+    notes = TextField(null=True)
+
+    class Meta:
+        indexes = ((("gig", "equipment"), True),)
+
+
+class EquipmentIssue(Record):
+    equipment = ref(Equipment)
+    title = CharField(max_length=200)
+    description = TextField(null=True)
+    severity = EnumField(("low", "medium", "high"), default="medium")
+    status = EnumField(("open", "resolved"), default="open")
+    reported_by_user = ref(User, null=True, on_delete="SET NULL")
+    resolved_at = TimestampField(null=True)
+
+
+# --- pay -----------------------------------------------------------------------------------------------
+
+
+class Rate(Record):
+    role = ref(Role)
+    product = ref(Product, null=True)
+    amount_cents = IntegerField()
+    currency = CharField(max_length=3)
+
+
+class StaffMemberProductRate(Record):
+    staff_member = ref(StaffMember)
+    product = ref(Product)
+    amount_cents = IntegerField()
+    currency = CharField(max_length=3)
+
+    class Meta:
+        indexes = ((("staff_member", "product"), True),)
+
+
+def _unique_with_null(model, name, columns, nullable):
+    """A unique rule over `columns` that treats a null `nullable` column as one value (SQL would not)."""
+    both = model.index(*[getattr(model, c) for c in columns], unique=True, name=f"{name}_unique")
+    alone = [getattr(model, c) for c in columns if c != nullable]
+    model.add_index(both)
+    model.add_index(
+        model.index(*alone, unique=True, name=f"{name}_unique_null", where=getattr(model, nullable).is_null())
+    )
+
+
+# Songs are unique by (title, artist) and rates by (role, product); a null artist or product is a value too.
+_unique_with_null(Song, "songs_title_artist", ("title", "artist"), "artist")
+_unique_with_null(Rate, "rates_role_product", ("role", "product"), "product")
+
+MODELS = [
+    AccessRole, User, Token, SignInLink, Device, Setting,
+    Team, Role, Product, Ensemble, EnsembleRole, ProductEnsemble, Price, Moment, Song, GigStatus, GigType,
+    CustomField, StaffMember, Contact, Venue, Gig, GigProduct, GigMoment, GigSong, GigContact, Attachment,
+    AttachmentContent, GigRole, GigRoleInvitation, StaffMemberRole, StaffMemberBlockout, EquipmentType,
+    Equipment, ProductEquipment, GigEquipment, EquipmentIssue, Rate, StaffMemberProductRate,
+]  # fmt: skip

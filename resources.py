@@ -1,0 +1,260 @@
+"""The generic resource layer: a collection declared once (model, schema, group, default order) answers
+list/get/create/patch/delete with the §2 conventions. Irregular behaviour lives in a subclass beside the
+resource's declaration, through three hooks: `before_save`, `after_save` and `before_delete`."""
+
+from dataclasses import dataclass, field
+
+from flask import request
+from flask.views import MethodView
+from peewee import ForeignKeyField
+
+import custom_fields
+import listing
+from auth import require
+from conventions import json_body
+from errors import ApiError, invalid, not_found
+from fields import UUID_RE
+from models import db, now
+from schemas import load
+
+REGISTRY = {}
+
+
+def default_order(columns):
+    """SPEC §2.1: `position` first where there is one, then `name`, else `created_at`."""
+    order = ["position"] if "position" in columns else []
+    return order + (["name"] if "name" in columns else ["created_at"])
+
+
+class Resource:
+    """A collection of SPEC §4: `name` is its URL segment, derived from the model's table."""
+
+    def __init__(self, model, schema, group, order=None):
+        self.model, self.schema, self.group = model, schema(), group
+        self.name = model._meta.table_name.replace("_", "-")
+        self.columns = listing.columns_of(model, self.schema)
+        self.order = order or default_order(self.columns)
+        self.references = {
+            name: column.rel_model
+            for name, column in model._meta.columns.items()
+            if isinstance(column, ForeignKeyField) and name in self.schema.fields
+        }
+
+    # --- hooks for a resource's own rules ---------------------------------------------------------------
+
+    def before_save(self, write):
+        """Check and complete `write.record` (its changes applied) before it is stored: raise ApiError."""
+
+    def after_save(self, write):
+        """Work on other rows that the write implies (in the same transaction)."""
+
+    def before_delete(self, record):
+        """Refuse a delete that references alone do not forbid."""
+
+    def write_options(self, args):
+        """The query parameters a write takes: none unless a resource says otherwise."""
+        reject_parameters(args)
+        return {}
+
+    # --- the generic behaviour ----------------------------------------------------------------------------
+
+    def list(self, args, scope=()):
+        page = listing.parse(args, self.columns, self.order, resolve=self.resolve)
+        with db.atomic():  # one snapshot for the rows and their total
+            rows, total = listing.fetch(self.model, page, scope)
+        return listing.respond(rows, total, page)
+
+    def resolve(self, name):
+        if "custom_fields" in self.columns:
+            return custom_fields.column(self.model, name)
+        return None
+
+    def read(self, record_id, columns=None):
+        """The record as the API shows it, or 404."""
+        columns = columns or list(self.columns.values())
+        query = self.model.select(*[c.expr for c in columns]).where(self.model.id == record_id)
+        row = query.tuples().first() if UUID_RE.fullmatch(record_id) else None
+        if row is None:
+            raise not_found(f"No {self.noun} with this id.")
+        return dict(zip([c.name for c in columns], row))
+
+    def get(self, record_id):
+        """The model instance, or 404 (a malformed id is simply not found)."""
+        record = self.model.get_or_none(self.model.id == record_id) if UUID_RE.fullmatch(record_id) else None
+        if record is None:
+            raise not_found(f"No {self.noun} with this id.")
+        return record
+
+    @property
+    def noun(self):
+        return singular(self.model)
+
+    def create(self, data, options=None):
+        values = load(self.schema, data)
+        record = self.model(**values)
+        self.save(record, values, creating=True, options=options or {})
+        return record
+
+    def update(self, record, data, options=None):
+        changes = load(self.schema, data, partial=True)
+        if "custom_fields" in changes:
+            changes["custom_fields"] = custom_fields.merged(
+                self.model._meta.table_name, record.custom_fields, changes["custom_fields"], creating=False
+            )
+        for name, value in changes.items():
+            setattr(record, name, value)
+        self.save(record, changes, creating=False, options=options or {})
+        return record
+
+    def save(self, record, changes, creating, options):
+        check_references(self.references, changes)
+        if creating and "custom_fields" in self.columns:
+            record.custom_fields = custom_fields.merged(
+                self.model._meta.table_name, {}, changes.get("custom_fields", {}), creating=True
+            )
+        write = Write(record, changes, creating, options)
+        self.before_save(write)
+        record.updated_at = now()
+        if creating:
+            record.created_at = record.updated_at
+        record.save(force_insert=creating)
+        self.after_save(write)
+
+    def delete(self, record):
+        in_use = references_to(record)
+        if in_use:
+            raise in_use_error(self.noun, in_use)
+        self.before_delete(record)
+        record.delete_instance()
+
+
+@dataclass
+class Write:
+    """One create or patch on its way to the database, as the hooks see it."""
+
+    record: object
+    changes: dict
+    creating: bool
+    options: dict = field(default_factory=dict)
+
+
+def singular(model):
+    """gig_statuses -> "gig status", equipment -> "equipment": a record's name in messages."""
+    name = model._meta.table_name
+    name = name[:-2] if name.endswith("ses") else name[:-1] if name.endswith("s") else name
+    return name.replace("_", " ")
+
+
+def in_use_error(noun, counts):
+    return ApiError(
+        409, "resource_in_use", f"This {noun} is still referenced by other records.", {"referenced_by": counts}
+    )
+
+
+def check_references(references, changes):
+    """422 on each `*_id` in `changes` that names no existing row."""
+    errors = {}
+    for name, target in references.items():
+        value = changes.get(name)
+        if value is not None and not target.select().where(target.id == value).exists():
+            errors[name] = [f"No {singular(target)} with this id."]
+    if errors:
+        raise invalid(errors)
+
+
+def references_to(record):
+    """{collection: count} of the rows whose references keep `record` from being deleted, in one query."""
+    restricting = [
+        (field.model._meta.table_name, field.column_name)
+        for field in record._meta.backrefs
+        if (field.on_delete or "RESTRICT").upper() in ("RESTRICT", "NO ACTION")
+    ]
+    if not restricting:
+        return {}
+    counts = ", ".join(f'(SELECT COUNT(*) FROM "{table}" WHERE "{column}" = ?)' for table, column in restricting)
+    row = db.execute_sql(f"SELECT {counts}", [record.id] * len(restricting)).fetchone()
+    totals = {}
+    for (table, _), count in zip(restricting, row):
+        if count:
+            totals[table] = totals.get(table, 0) + count
+    return totals
+
+
+def clear_others(model, record, flag, *within):
+    """Unset `flag` on the other rows (sharing the values of the fields `within`) once `record` has it set."""
+    if not getattr(record, flag):
+        return
+    field = getattr(model, flag)
+    query = model.update({field: False, model.updated_at: now()}).where(field == True, model.id != record.id)  # noqa: E712
+    for name in within:
+        query = query.where(getattr(model, name) == getattr(record, name))
+    query.execute()
+
+
+def reject_parameters(args, allowed=()):
+    unknown = {key: "Unknown parameter." for key in args if key not in allowed}
+    if unknown:
+        raise ApiError(400, "invalid_query", "Invalid query parameters.", unknown)
+
+
+# --- the views ---------------------------------------------------------------------------------------------
+
+
+class CollectionView(MethodView):
+    init_every_request = False
+
+    def __init__(self, resource):
+        self.resource = resource
+
+    def get(self):
+        """List the collection."""
+        require(self.resource.group, "view")
+        return self.resource.list(request.args)
+
+    def post(self):
+        """Create a record."""
+        require(self.resource.group, "edit")
+        options = self.resource.write_options(request.args)
+        record = self.resource.create(json_body(), options)
+        location = f"/v1/{self.resource.name}/{record.id}"
+        return {"data": self.resource.read(record.id)}, 201, {"Location": location}
+
+
+class RecordView(MethodView):
+    init_every_request = False
+
+    def __init__(self, resource):
+        self.resource = resource
+
+    def get(self, id):
+        """Read a record."""
+        require(self.resource.group, "view")
+        columns = listing.parse_fields_only(request.args, self.resource.columns)
+        return {"data": self.resource.read(id, columns)}
+
+    def patch(self, id):
+        """Change some fields of a record."""
+        require(self.resource.group, "edit")
+        options = self.resource.write_options(request.args)
+        body = json_body()
+        record = self.resource.get(id)
+        self.resource.update(record, body, options)
+        return {"data": self.resource.read(record.id)}
+
+    def delete(self, id):
+        """Delete a record that nothing references."""
+        require(self.resource.group, "edit")
+        reject_parameters(request.args)
+        self.resource.delete(self.resource.get(id))
+        return "", 204
+
+
+def register(blueprint, *resources):
+    """Serve each resource's collection and records under `blueprint`."""
+    for resource in resources:
+        REGISTRY[resource.name] = resource
+        collection = CollectionView.as_view(f"{resource.name}-collection", resource)
+        record = RecordView.as_view(f"{resource.name}-record", resource)
+        collection.resource = record.resource = resource  # for the OpenAPI document
+        blueprint.add_url_rule(f"/{resource.name}", view_func=collection, methods=["GET", "POST"])
+        blueprint.add_url_rule(f"/{resource.name}/<id>", view_func=record, methods=["GET", "PATCH", "DELETE"])

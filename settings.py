@@ -1,0 +1,50 @@
+"""The service's configuration: one table of settings, read from `BAND_*` variables or a dict."""
+
+import os
+import re
+
+from errors import ConfigError
+
+# name: (default, parser, meaning). A default of None means "derived" (see `load`).
+SETTINGS = {
+    "DB": ("band.db", str, "the SQLite file"),
+    "SECRET_KEY": (None, str, "signing key for itsdangerous values (generated once, kept in the database)"),
+    "PUBLIC_URL": ("http://127.0.0.1:8080", str, "how clients reach the server, for links"),
+    "SIGNIN_URL": (None, str, "sign-in link template, default {public_url}/signin#token={token}"),
+    "MAIL_URL": ("console:", str, "console:, file:DIR or smtp[s]://user:pass@host:port[?starttls=1]"),
+    "MAIL_FROM": ("Band Office <office@localhost>", str, "sender of the sign-in mail"),
+    "CURRENCY": ("EUR", str, "default ISO 4217 currency"),
+    "MAX_UPLOAD_MB": (25, int, "attachment size limit"),
+    "MAX_JSON_KB": (1024, int, "JSON body size limit"),
+    "INVITATION_HOURS": (72, int, "invitation lifetime"),
+    "AUTH_RATE_LIMIT": ("10/minute", str, "requests per client address to /auth/link and /auth/confirm"),
+    "DEFAULT_TIMEZONE": ("UTC", str, "timezone of gigs whose venue names none (calendar feeds)"),
+}
+
+RATE_PERIODS = {"second": 1, "minute": 60, "hour": 3600}
+
+
+def load(overrides=None, environ=None):
+    """The settings: defaults, then `BAND_*` environment variables, then `overrides` (tests pass a dict)."""
+    environ = os.environ if environ is None else environ
+    config = {}
+    for name, (default, parse, _) in SETTINGS.items():
+        raw = environ.get(f"BAND_{name}")
+        try:
+            config[name] = default if raw in (None, "") else parse(raw)
+        except ValueError:
+            raise ConfigError(f"BAND_{name}={raw!r} is not a valid {parse.__name__}") from None
+    config.update(overrides or {})
+    config["PUBLIC_URL"] = config["PUBLIC_URL"].rstrip("/")
+    if not config["SIGNIN_URL"]:
+        config["SIGNIN_URL"] = config["PUBLIC_URL"] + "/signin#token={token}"
+    config["AUTH_RATE"] = parse_rate(config["AUTH_RATE_LIMIT"])
+    return config
+
+
+def parse_rate(text):
+    """`10/minute` -> (10, 60): requests allowed per window of seconds."""
+    match = re.fullmatch(r"\s*(\d+)\s*/\s*(second|minute|hour)\s*", text)
+    if not match or int(match[1]) < 1:
+        raise ConfigError(f"BAND_AUTH_RATE_LIMIT={text!r}: expected N/second, N/minute or N/hour")
+    return int(match[1]), RATE_PERIODS[match[2]]
