@@ -1,0 +1,67 @@
+"""Fixtures: a service on a temporary database (copied from one migrated template), clients signed in
+with the access role a test needs, and builders that create valid records of any collection."""
+
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import migrations
+from app import create_app
+from models import AccessRole, db
+from tests.support import Api, Builder, make_token, make_user
+
+
+@pytest.fixture(scope="session")
+def template_db(tmp_path_factory):
+    path = tmp_path_factory.mktemp("template") / "band.db"
+    app = create_app({"DB": str(path)})
+    with app.app_context():
+        migrations.upgrade()
+    db.close()
+    return path
+
+
+@pytest.fixture
+def app(template_db, tmp_path):
+    path = tmp_path / "band.db"
+    shutil.copy(template_db, path)
+    app = create_app({"DB": str(path), "MAIL_URL": f"file:{tmp_path / 'mail'}", "AUTH_RATE_LIMIT": "1000/minute"})
+    yield app
+    app.extensions["outbox"].join()
+    db.close()
+
+
+@pytest.fixture
+def anon(app):
+    return Api(app.test_client())
+
+
+@pytest.fixture
+def signed_in(anon):
+    """signed_in(*roles) -> an Api client for a new user holding those access roles."""
+
+    def sign_in(*roles, **user_fields):
+        return anon.with_token(make_token(make_user(roles=roles, **user_fields)))
+
+    return sign_in
+
+
+@pytest.fixture
+def admin(signed_in):
+    return signed_in("admin")
+
+
+@pytest.fixture
+def role(app):
+    """role(name, *grants): a new access role."""
+    return lambda name, *grants: AccessRole.create(name=name, grants=list(grants))
+
+
+@pytest.fixture
+def build(admin):
+    """A Builder that creates valid records of any collection through the API, as admin."""
+    return Builder(admin)
