@@ -27,7 +27,7 @@ LINK_MINUTES = 15
 LINK_ABSORB_SECONDS = 60
 TOUCH_SECONDS = 60  # last_used_at of a key is written at most once a minute, so reads stay reads
 
-api = Blueprint("auth", __name__)
+blueprint = Blueprint("auth", __name__)
 pages = Blueprint("pages", __name__)
 
 
@@ -185,7 +185,7 @@ def limit_rate():
 # --- sign-in ----------------------------------------------------------------------------------------------
 
 
-@api.post("/auth/link")
+@blueprint.post("/auth/link")
 @public
 def request_link():
     """Send a sign-in link to the address if it belongs to an active user; answer the same either way."""
@@ -218,7 +218,7 @@ def recent_link(user):
     return SignInLink.select().where(SignInLink.user == user.id, SignInLink.created_at > since).exists()
 
 
-@api.post("/auth/confirm")
+@blueprint.post("/auth/confirm")
 @public
 def confirm():
     """Exchange a sign-in link's token for a 30-day session token."""
@@ -246,7 +246,7 @@ def user_summary(user):
     return {"id": user.id, "email": user.email, "name": user.name, "roles": user.roles}
 
 
-@api.post("/auth/signout")
+@blueprint.post("/auth/signout")
 def sign_out():
     """Revoke the bearer token of this request."""
     Token.update(revoked_at=now()).where(Token.id == g.caller.token_id).execute()
@@ -263,7 +263,7 @@ def signin_page():
 # --- /me --------------------------------------------------------------------------------------------------
 
 
-@api.get("/me")
+@blueprint.get("/me")
 def me():
     """The caller, their access roles, the token in use and what they may do."""
     c = g.caller
@@ -286,7 +286,7 @@ def live_keys():
     ]
 
 
-@api.post("/api-keys")
+@blueprint.post("/api-keys")
 def create_api_key():
     """Create an API key for the caller; its value is shown only in this answer."""
     values = load(ApiKeySchema(), json_body())
@@ -303,14 +303,14 @@ def create_api_key():
     return {"data": {"key": key, **{name: getattr(token, name) for name in fields}}}, 201
 
 
-@api.get("/api-keys")
+@blueprint.get("/api-keys")
 def list_api_keys():
     """The caller's live API keys (never their values)."""
     page = listing.parse(request.args, API_KEY_COLUMNS, ["created_at"])
     return listing.respond(*listing.fetch(Token, page, live_keys()), page)
 
 
-@api.delete("/api-keys/<key_id>")
+@blueprint.delete("/api-keys/<key_id>")
 def revoke_api_key(key_id):
     """Revoke one of the caller's live API keys."""
     revoked = Token.update(revoked_at=now()).where(Token.id == key_id, *live_keys()).execute()
@@ -324,7 +324,7 @@ def revoke_api_key(key_id):
 DEVICE_COLUMNS = listing.columns_of(Device, DeviceSchema())
 
 
-@api.post("/devices")
+@blueprint.post("/devices")
 def register_device():
     """Register a device for push, or update the one with this token (it moves to the caller)."""
     values = load(DeviceSchema(), json_body())
@@ -339,14 +339,14 @@ def register_device():
     return {"data": {name: getattr(device, name) for name in DEVICE_COLUMNS}}, status
 
 
-@api.get("/devices")
+@blueprint.get("/devices")
 def list_devices():
     """The caller's devices."""
     page = listing.parse(request.args, DEVICE_COLUMNS, ["created_at"])
     return listing.respond(*listing.fetch(Device, page, [Device.user == g.caller.user_id]), page)
 
 
-@api.delete("/devices/<path:token>")
+@blueprint.delete("/devices/<path:token>")
 def remove_device(token):
     """Remove one of the caller's devices by its push token."""
     removed = Device.delete().where(Device.token == token, Device.user == g.caller.user_id).execute()

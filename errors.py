@@ -1,9 +1,11 @@
 """The one domain error type, and the one place that turns every exception into the error envelope."""
 
 import logging
+import re
 
 from flask import g, jsonify
 from marshmallow import ValidationError
+from peewee import IntegrityError
 from werkzeug.exceptions import HTTPException
 
 log = logging.getLogger("band.errors")
@@ -97,15 +99,26 @@ def register(app):
         details = flatten(e.messages if isinstance(e.messages, dict) else {"_body": e.messages})
         return error_response(422, "validation_failed", "The request body has invalid fields.", details)
 
+    @app.errorhandler(IntegrityError)
+    def integrity_error(e):
+        # Unique rules live in the schema's indexes; the database names the columns of the one broken.
+        match = re.match(r"UNIQUE constraint failed: (.+)", str(e))
+        if match is None:
+            return unexpected(e)
+        columns = [part.strip().split(".", 1)[-1] for part in match[1].split(",")]
+        return error_response(409, "already_exists", "A record with these values exists already.", {"fields": columns})
+
     @app.errorhandler(HTTPException)
     def http_error(e):
-        code = HTTP_CODES.get(e.code, "bad_request" if e.code < 500 else "internal_error")
+        if e.code >= 500:
+            return unexpected(getattr(e, "original_exception", None) or e)
+        code = HTTP_CODES.get(e.code, "bad_request")
         headers = {k: v for k, v in e.get_headers() if k.lower() == "allow"}
         message = {404: "No such route.", 405: "Method not allowed here."}.get(e.code, e.description)
         return error_response(e.code, code, message, headers=headers)
 
     @app.errorhandler(Exception)
     def unexpected(e):
-        log.exception("request %s failed", g.get("request_id", "-"))
+        log.error("request %s failed", g.get("request_id", "-"), exc_info=e)
         message = f"Something went wrong on the server (request {g.get('request_id', '-')})."
         return error_response(500, "internal_error", message)

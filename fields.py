@@ -189,8 +189,15 @@ def timezone_names():
     return frozenset(zoneinfo.available_timezones())
 
 
-def Country(**kwargs):
-    return Str(2, validate=lambda v: v in country_codes() or _fail("Not an ISO 3166-1 alpha-2 country code."), **kwargs)
+class Country(Str):
+    """An ISO 3166-1 alpha-2 code, stored upper case."""
+
+    def __init__(self, **kwargs):
+        message = "Not an ISO 3166-1 alpha-2 country code."
+        super().__init__(2, validate=lambda v: v in country_codes() or _fail(message), **kwargs)
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        return super()._deserialize(value, attr, data, **kwargs).upper()
 
 
 def TimeZone(**kwargs):

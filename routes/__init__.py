@@ -7,13 +7,14 @@ from resources import register as register_resources
 from routes import admin, catalog, gigs, service
 
 GROUP_MODULES = (gigs, catalog, admin)
+RESOURCES = [resource for module in GROUP_MODULES for resource in module.RESOURCES]
 
 
 def register(app):
     api = Blueprint("api", __name__, url_prefix="/v1")
-    for module in GROUP_MODULES:
-        register_resources(api, *module.RESOURCES)
-    api.register_blueprint(auth.api)
-    api.register_blueprint(service.blueprint)
+    register_resources(api, *RESOURCES)
+    for module in (*GROUP_MODULES, auth, service):
+        if hasattr(module, "blueprint"):
+            api.register_blueprint(module.blueprint)
     app.register_blueprint(api)
     app.register_blueprint(auth.pages)

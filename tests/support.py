@@ -88,6 +88,18 @@ RECIPES = {
 }
 
 
+# A valid change of each collection's records, for the round trip.
+PATCHES = {
+    "teams": {"description": "Horns and rhythm"},
+    "gig-types": {"description": "Saturday weddings"},
+    "gig-statuses": {"color": "#112233", "position": 3},
+    "venues": {"city": "Vienna", "country": "AT", "timezone": "Europe/Vienna"},
+    "gigs": {"title": "Changed", "guest_count": 99, "start_time": "23:30", "end_time": "01:30"},
+    "users": {"name": "Renamed", "roles": ["viewer"]},
+    "access-roles": {"description": "Changed", "grants": ["gigs.*"]},
+}
+
+
 class Builder:
     """build(collection, **fields) creates a valid record through the API and returns it."""
 

@@ -1,0 +1,149 @@
+"""The service as a user runs it: `python app.py serve` under waitress, in a process of its own."""
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+PROJECT = Path(__file__).resolve().parent.parent
+OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Service:
+    def __init__(self, tmp_path, **env):
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}/v1"
+        self.env = {k: v for k, v in os.environ.items() if not k.startswith("BAND_")}
+        self.env.update({"BAND_DB": str(tmp_path / "band.db"), "PYTHONUNBUFFERED": "1", **env})
+        self.log_path = tmp_path / "server.log"
+
+    def run(self, *args):
+        return subprocess.run([sys.executable, "app.py", *args], cwd=PROJECT, env=self.env, capture_output=True,
+                              text=True, timeout=60)  # fmt: skip
+
+    def start(self):
+        self.log = open(self.log_path, "w")
+        command = [sys.executable, "app.py", "serve", "--port", str(self.port), "--threads", "4"]
+        self.proc = subprocess.Popen(command, cwd=PROJECT, env=self.env, stdout=self.log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                if self.request("GET", "/health")[0] == 200:
+                    return self
+            except OSError:
+                time.sleep(0.1)
+        raise AssertionError(self.output())
+
+    def request(self, method, path, body=None, headers=None):
+        request = urllib.request.Request(self.base + path, data=body, method=method, headers=headers or {})
+        try:
+            with OPENER.open(request, timeout=10) as r:
+                return r.status, dict(r.headers), r.read()
+        except urllib.error.HTTPError as e:
+            return e.code, dict(e.headers), e.read()
+
+    def output(self):
+        if not self.log.closed:
+            self.log.flush()
+        return self.log_path.read_text()
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                raise
+        self.log.close()
+        return self.proc.returncode
+
+
+@pytest.fixture
+def service(tmp_path):
+    service = Service(tmp_path).start()
+    yield service
+    service.stop()
+
+
+def test_serve_creates_the_database_answers_and_stops_on_sigterm(tmp_path):
+    service = Service(tmp_path).start()
+    status, headers, body = service.request("GET", "/health")
+    assert json.loads(body) == {"data": {"status": "ok", "version": "1.0.0", "schema_version": 1}}
+    assert headers["X-Request-Id"]
+    assert (tmp_path / "band.db").exists()
+    started = time.monotonic()
+    assert service.stop() == 0
+    assert time.monotonic() - started < 10
+    log = service.output()
+    assert "no users yet: create the first with" in log and "create-user" in log
+    assert "GET /v1/health 200" in log  # the access log
+
+
+def test_the_sign_in_link_appears_in_the_servers_output_with_the_console_mailer(tmp_path):
+    service = Service(tmp_path)
+    assert service.run("create-user", "ada@example.com", "--name", "Ada", "--role", "admin").returncode == 0
+    service.start()
+    try:
+        status, _, _ = service.request("POST", "/auth/link", json.dumps({"email": "ada@example.com"}).encode(),
+                                       {"Content-Type": "application/json"})  # fmt: skip
+        assert status == 200
+        deadline = time.monotonic() + 5
+        while "signin#token=bol_" not in service.output() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert "http://127.0.0.1:8080/signin#token=bol_" in service.output()
+    finally:
+        service.stop()
+
+
+def test_a_body_over_waitress_own_limit_gets_the_json_envelope(tmp_path):
+    service = Service(tmp_path, BAND_MAX_UPLOAD_MB="0").start()  # waitress then stops bodies past 1 MB
+    try:
+        with socket.create_connection(("127.0.0.1", service.port), timeout=10) as s:
+            # waitress answers as soon as it reads the declared length, before the body is sent
+            s.sendall(b"POST /v1/teams HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                      b"Content-Length: 3000000\r\n\r\n")  # fmt: skip
+            answer = b""
+            while chunk := s.recv(65536):
+                answer += chunk
+        head, _, body = answer.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 413")
+        assert b"Content-Type: application/json" in head and b"X-Request-Id" in head
+        assert json.loads(body)["error"]["code"] == "payload_too_large"
+    finally:
+        service.stop()
+
+
+def test_the_commands_are_also_reachable_through_flask(tmp_path):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("BAND_")}
+    env["BAND_DB"] = str(tmp_path / "band.db")
+    flask = [sys.executable, "-m", "flask", "--app", "app", "init-db"]
+    result = subprocess.run(flask, cwd=PROJECT, env=env, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert "schema version 1" in result.stdout
+
+
+def test_a_database_newer_than_the_code_stops_serve(tmp_path):
+    service = Service(tmp_path)
+    assert service.run("init-db").returncode == 0
+    import sqlite3
+
+    connection = sqlite3.connect(tmp_path / "band.db")
+    connection.execute("PRAGMA user_version = 42")
+    connection.close()
+    result = service.run("serve", "--port", str(service.port))
+    assert result.returncode == 1 and "newer than this code knows" in result.stderr
