@@ -21,6 +21,6 @@ def test_venue_fields_are_validated(admin):
     r = admin.post("/venues", json={"name": "Hall", "country": "XX", "timezone": "Mars/Olympus",
                                     "email": "not-an-address", "website": "ftp://example.com"})  # fmt: skip
     assert set(error_of(r, 422, "validation_failed")["details"]) == {"country", "timezone", "email", "website"}
-    venue = admin.create("venues", {"name": " Hall ", "country": "at", "timezone": "Europe/Vienna",
-                                    "website": "https://hall.example.com/", "email": "events@hall.example.com"})  # fmt: skip
+    body = {"name": " Hall ", "country": "at", "timezone": "Europe/Vienna", "website": "https://hall.example.com/"}
+    venue = admin.create("venues", body)
     assert (venue["name"], venue["country"]) == ("Hall", "AT")

@@ -3,6 +3,7 @@ and the steps kept equal to what models.py declares."""
 
 import sqlite3
 
+import peewee
 import pytest
 
 import migrations
@@ -82,7 +83,7 @@ def test_a_failing_step_leaves_the_database_as_it_was(fresh):
 
     with fresh.app_context():
         migrations.upgrade()
-        with pytest.raises(Exception):
+        with pytest.raises(peewee.OperationalError):
             migrations.upgrade([*migrations.steps(), migrations.Step(2, "broken", broken)])
         assert migrations.schema_version() == 1
         assert "motto" not in [c.name for c in db.get_columns("teams")]

@@ -36,7 +36,7 @@ class Service:
                               text=True, timeout=60)  # fmt: skip
 
     def start(self):
-        self.log = open(self.log_path, "w")
+        self.log = open(self.log_path, "w")  # noqa: SIM115 (closed by stop)
         command = [sys.executable, "app.py", "serve", "--port", str(self.port), "--threads", "4"]
         self.proc = subprocess.Popen(command, cwd=PROJECT, env=self.env, stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 30
@@ -82,7 +82,7 @@ def service(tmp_path):
 
 def test_serve_creates_the_database_answers_and_stops_on_sigterm(tmp_path):
     service = Service(tmp_path).start()
-    status, headers, body = service.request("GET", "/health")
+    _, headers, body = service.request("GET", "/health")
     assert json.loads(body) == {"data": {"status": "ok", "version": "1.0.0", "schema_version": 1}}
     assert headers["X-Request-Id"]
     assert (tmp_path / "band.db").exists()
