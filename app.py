@@ -12,7 +12,6 @@ import auth
 import commands
 import conventions
 import errors
-import openapi
 import routes
 import settings
 from mail import Outbox, mailer
@@ -42,7 +41,6 @@ def create_app(config=None):
     errors.register(app)
     routes.register(app)
     commands.register(app)
-    app.extensions["openapi"] = openapi.document(app)
     return app
 
 

@@ -63,7 +63,8 @@ def Color(**kwargs):
 
 
 def Pattern(pattern, size, message, **kwargs):
-    return Str(size, validate=validate.Regexp(pattern, error=message), metadata={"pattern": pattern}, **kwargs)
+    metadata = {"pattern": pattern, **kwargs.pop("metadata", {})}
+    return Str(size, validate=validate.Regexp(pattern, error=message), metadata=metadata, **kwargs)
 
 
 class Int(fields.Integer):

@@ -132,6 +132,27 @@ def parse_fields_only(args, columns):
     return chosen
 
 
+def parse_paging(args, extra=()):
+    """A list computed in Python: `limit` and `offset` (and the endpoint's `extra` parameters) only."""
+    page, errors = Page(), QueryErrors()
+    for key, value in _single_values(args, errors).items():
+        try:
+            if key in ("limit", "offset") or key in extra:
+                _apply(page, key, value, {}, None, extra)
+            else:
+                errors[key] = "Unknown parameter: this list takes limit and offset" + (
+                    f", {', '.join(extra)}." if extra else "."
+                )
+        except ValueError as e:
+            errors[key] = str(e)
+    errors.check()
+    return page
+
+
+def is_id(value):
+    return UUID_RE.fullmatch(value) is not None
+
+
 def _single_values(args, errors):
     values = {}
     for key in args:

@@ -38,6 +38,11 @@ def timestamp(moment):
     return moment.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
+def as_dict(record):
+    """A row as the API names its columns (`gig_id`, not `gig`): for the details of an error."""
+    return {field.column_name: record.__data__.get(field.name) for field in record._meta.sorted_fields}
+
+
 def table_name(model_class):
     """GigStatus -> gig_statuses, ProductEquipment -> product_equipment: the collection names."""
     name = re.sub(r"(?<!^)(?=[A-Z])", "_", model_class.__name__).lower()
@@ -242,6 +247,11 @@ class GigStatus(Record):
     position = IntegerField(null=True)
     color = CharField(max_length=7, null=True)
     is_default = BooleanField(default=False)
+
+
+# A gig is live while its status is not of kind `closed` (a gig without a status is live). Queries that
+# use this join GigStatus with a LEFT OUTER join.
+LIVE = GigStatus.kind.is_null() | (GigStatus.kind != "closed")
 
 
 class GigType(Record):
@@ -518,3 +528,5 @@ MODELS = [
     AttachmentContent, GigRole, GigRoleInvitation, StaffMemberRole, StaffMemberBlockout, EquipmentType,
     Equipment, ProductEquipment, GigEquipment, EquipmentIssue, Rate, StaffMemberProductRate,
 ]  # fmt: skip
+
+MODELS_BY_TABLE = {model._meta.table_name: model for model in MODELS}

@@ -13,7 +13,6 @@ import listing
 from auth import require
 from conventions import json_body
 from errors import ApiError, invalid, not_found
-from fields import UUID_RE
 from models import db, now
 from schemas import load
 
@@ -51,6 +50,10 @@ class Resource:
     def before_delete(self, record):
         """Refuse a delete that references alone do not forbid."""
 
+    def request_body(self):
+        """The body of a create: JSON unless a resource says otherwise."""
+        return json_body()
+
     def write_options(self, args):
         """The query parameters a write takes: none unless a resource says otherwise."""
         reject_parameters(args)
@@ -73,14 +76,21 @@ class Resource:
         """The record as the API shows it, or 404."""
         columns = columns or list(self.columns.values())
         query = self.model.select(*[c.expr for c in columns]).where(self.model.id == record_id)
-        row = query.tuples().first() if UUID_RE.fullmatch(record_id) else None
+        row = query.tuples().first() if listing.is_id(record_id) else None
         if row is None:
             raise not_found(f"No {self.noun} with this id.")
         return dict(zip([c.name for c in columns], row))
 
+    def read_many(self, record_ids):
+        """The records as the API shows them, in the order of `record_ids`, in one query."""
+        columns = list(self.columns.values())
+        query = self.model.select(*[c.expr for c in columns]).where(self.model.id.in_(list(record_ids)))
+        rows = {row["id"]: row for row in (dict(zip([c.name for c in columns], r)) for r in query.tuples())}
+        return [rows[record_id] for record_id in record_ids]
+
     def get(self, record_id):
         """The model instance, or 404 (a malformed id is simply not found)."""
-        record = self.model.get_or_none(self.model.id == record_id) if UUID_RE.fullmatch(record_id) else None
+        record = self.model.get_or_none(self.model.id == record_id) if listing.is_id(record_id) else None
         if record is None:
             raise not_found(f"No {self.noun} with this id.")
         return record
@@ -215,7 +225,7 @@ class CollectionView(MethodView):
         """Create a record."""
         require(self.resource.group, "edit")
         options = self.resource.write_options(request.args)
-        record = self.resource.create(json_body(), options)
+        record = self.resource.create(self.resource.request_body(), options)
         location = f"/v1/{self.resource.name}/{record.id}"
         return {"data": self.resource.read(record.id)}, 201, {"Location": location}
 

@@ -5,6 +5,7 @@ from marshmallow import RAISE, Schema, ValidationError, fields, validate
 from errors import flatten, invalid
 from fields import (
     Bool,
+    Cents,
     Color,
     Country,
     CustomFields,
@@ -21,6 +22,7 @@ from fields import (
     TimeZone,
     Url,
 )
+from models import CUSTOM_FIELD_RESOURCES
 
 
 class BaseSchema(Schema):
@@ -94,9 +96,80 @@ class UserSchema(RecordSchema):
 # --- catalog -------------------------------------------------------------------------------------------
 
 
+def Currency(**kwargs):
+    """ISO 4217; absent on create means the configured currency (BAND_CURRENCY)."""
+    return Pattern(r"^[A-Z]{3}$", 3, "Not an ISO 4217 currency code (three capital letters).", allow_none=False,
+                   metadata={"description": "ISO 4217 code; defaults to the configured currency"}, **kwargs)  # fmt: skip
+
+
 class TeamSchema(RecordSchema):
     name = Str(200, required=True)
     description = Text()
+
+
+class RoleSchema(RecordSchema):
+    name = Str(200, required=True)
+    team_id = Ref()
+    description = Text()
+    position = Int()
+
+
+class ProductSchema(RecordSchema):
+    name = Str(200, required=True)
+    description = Text()
+    default_duration_minutes = Int(min=0)
+    active = Bool(load_default=True)
+    position = Int()
+
+
+class EnsembleSchema(RecordSchema):
+    name = Str(200, required=True)
+    description = Text()
+    active = Bool(load_default=True)
+
+
+class EnsembleRoleSchema(RecordSchema):
+    create_only = ("ensemble_id",)
+    ensemble_id = Ref(required=True)
+    role_id = Ref(required=True)
+    quantity = Int(min=1, load_default=1)
+
+
+class ProductEnsembleSchema(RecordSchema):
+    create_only = ("product_id",)
+    product_id = Ref(required=True)
+    ensemble_id = Ref(required=True)
+    is_default = Bool(
+        load_default=False, metadata={"description": "one default per product: setting it clears the others"}
+    )
+
+
+class PriceSchema(RecordSchema):
+    create_only = ("product_id",)
+    product_id = Ref(required=True)
+    ensemble_id = Ref(metadata={"description": "the price for this ensemble; null: for any ensemble"})
+    amount_cents = Cents(required=True)
+    currency = Currency()
+    valid_from = Date()
+    valid_to = Date(metadata={"description": "inclusive; not before valid_from"})
+    label = Str(100)
+
+
+class MomentSchema(RecordSchema):
+    name = Str(200, required=True)
+    description = Text()
+    position = Int()
+
+
+class SongSchema(RecordSchema):
+    title = Str(200, required=True)
+    artist = Str(200)
+    musical_key = Str(10)
+    tempo_bpm = Int(min=20, max=400)
+    duration_seconds = Int(min=0)
+    genre = Str(100)
+    notes = Text()
+    active = Bool(load_default=True)
 
 
 class GigTypeSchema(RecordSchema):
@@ -109,7 +182,19 @@ class GigStatusSchema(RecordSchema):
     kind = Enum("tentative", "confirmed", "closed", required=True)
     position = Int()
     color = Color()
-    is_default = Bool(load_default=False)
+    is_default = Bool(load_default=False, metadata={"description": "the status new gigs get; one at a time"})
+
+
+class CustomFieldSchema(RecordSchema):
+    create_only = ("resource", "key", "field_type")
+    resource = Enum(*CUSTOM_FIELD_RESOURCES, required=True)
+    key = Pattern(r"^[a-z][a-z0-9_]{0,39}$", 40, "Lower-case letters, digits and '_', starting with a letter.",
+                  required=True)  # fmt: skip
+    label = Str(100, required=True)
+    field_type = Enum("text", "number", "boolean", "date", "select", required=True)
+    options = fields.List(Str(200, required=True), allow_none=True, metadata={"description": "the choices of a select"})
+    required = Bool(load_default=False, metadata={"description": "a value must be given when a record is created"})
+    position = Int()
 
 
 # --- gigs ----------------------------------------------------------------------------------------------
@@ -144,6 +229,184 @@ class GigSchema(RecordSchema):
     guest_count = Int(min=0)
     notes = Text()
     custom_fields = CustomFields(load_default=dict)
+
+
+class GigProductSchema(RecordSchema):
+    create_only = ("gig_id",)
+    gig_id = Ref(required=True)
+    product_id = Ref(required=True)
+    ensemble_id = Ref(metadata={"description": "one of the ensembles offered for the product, if it has any"})
+    start_time = Time()
+    end_time = Time()
+    price_cents = Cents(metadata={"description": "absent on create: the catalog price for the gig's date"})
+    notes = Text()
+    position = Int()
+
+
+class GigMomentSchema(RecordSchema):
+    create_only = ("gig_id",)
+    gig_id = Ref(required=True)
+    moment_id = Ref()
+    name = Str(200, metadata={"description": "required unless moment_id is given (then defaults to its name)"})
+    time = Time()
+    gig_product_id = Ref(metadata={"description": "a gig product of the same gig"})
+    notes = Text()
+    position = Int()
+
+
+class GigSongSchema(RecordSchema):
+    create_only = ("gig_id",)
+    gig_id = Ref(required=True)
+    song_id = Ref()
+    title = Str(200, metadata={"description": "required unless song_id is given (then defaults to its title)"})
+    artist = Str(200)
+    kind = Enum("request", "do_not_play", "setlist", load_default="request")
+    gig_moment_id = Ref(metadata={"description": "a gig moment of the same gig"})
+    notes = Text()
+    position = Int()
+
+
+class GigContactSchema(RecordSchema):
+    create_only = ("gig_id",)
+    gig_id = Ref(required=True)
+    contact_id = Ref(required=True)
+    relationship = Str(100)
+    is_primary = Bool(load_default=False, metadata={"description": "one primary contact per gig"})
+
+
+class AttachmentSchema(RecordSchema):
+    create_only = ("gig_id",)
+    gig_id = Ref(required=True)
+    filename = Str(255, required=True)
+    content_type = fields.String(dump_only=True)
+    size_bytes = fields.Integer(dump_only=True)
+    sha256 = fields.String(dump_only=True)
+    description = Text()
+
+
+# --- staffing ------------------------------------------------------------------------------------------
+
+
+class GigRoleSchema(RecordSchema):
+    create_only = ("gig_id",)
+    gig_id = Ref(required=True)
+    role_id = Ref(required=True)
+    gig_product_id = Ref(metadata={"description": "a gig product of the same gig"})
+    staff_member_id = Ref(metadata={"description": "who fills the role; they must hold it and be available"})
+    call_time = Time()
+    pay_cents = Cents(metadata={"description": "overrides the rates"})
+    notes = Text()
+    status = Enum("open", "filled", dump_only=True)
+
+
+class GigRoleInvitationSchema(RecordSchema):
+    create_only = ("gig_role_id", "staff_member_id")
+    gig_role_id = Ref(required=True)
+    staff_member_id = Ref(required=True)
+    message = Text()
+    expires_at = Timestamp(allow_none=False, metadata={"description": "in the future; default 72 hours from now"})
+    status = Enum("pending", "accepted", "declined", "withdrawn", "expired", dump_only=True)
+    responded_at = Timestamp(dump_only=True)
+
+
+class StaffMemberRoleSchema(RecordSchema):
+    create_only = ("staff_member_id",)
+    staff_member_id = Ref(required=True)
+    role_id = Ref(required=True)
+    is_primary = Bool(load_default=False)
+
+
+class StaffMemberBlockoutSchema(RecordSchema):
+    create_only = ("staff_member_id",)
+    staff_member_id = Ref(required=True)
+    start_date = Date(required=True)
+    end_date = Date(required=True, metadata={"description": "inclusive; not before start_date"})
+    reason = Str(200)
+
+
+# --- production ----------------------------------------------------------------------------------------
+
+
+class EquipmentTypeSchema(RecordSchema):
+    name = Str(200, required=True)
+    description = Text()
+
+
+class EquipmentSchema(RecordSchema):
+    equipment_type_id = Ref(required=True)
+    name = Str(200, required=True)
+    serial_number = Str(100)
+    status = Enum("available", "in_repair", "retired", load_default="available")
+    purchased_on = Date()
+    notes = Text()
+    custom_fields = CustomFields(load_default=dict)
+
+
+class ProductEquipmentSchema(RecordSchema):
+    create_only = ("product_id",)
+    product_id = Ref(required=True)
+    equipment_type_id = Ref(required=True)
+    quantity = Int(min=1, load_default=1)
+
+
+class GigEquipmentSchema(RecordSchema):
+    create_only = ("gig_id",)
+    gig_id = Ref(required=True)
+    equipment_id = Ref(required=True)
+    notes = Text()
+
+
+class EquipmentIssueSchema(RecordSchema):
+    create_only = ("equipment_id",)
+    equipment_id = Ref(required=True)
+    title = Str(200, required=True)
+    description = Text()
+    severity = Enum("low", "medium", "high", load_default="medium")
+    status = Enum("open", "resolved", load_default="open")
+    reported_by_user_id = fields.UUID(dump_only=True, allow_none=True)
+    resolved_at = Timestamp(dump_only=True)
+
+
+# --- people --------------------------------------------------------------------------------------------
+
+
+class StaffMemberSchema(RecordSchema):
+    first_name = Str(100, required=True)
+    last_name = Str(100, required=True)
+    email = Email()
+    phone = Str(50)
+    user_id = Ref(metadata={"description": "the user who signs in as this staff member"})
+    active = Bool(load_default=True)
+    notes = Text()
+    custom_fields = CustomFields(load_default=dict)
+
+
+class ContactSchema(RecordSchema):
+    first_name = Str(100, required=True)
+    last_name = Str(100)
+    email = Email()
+    phone = Str(50)
+    company = Str(200)
+    notes = Text()
+    custom_fields = CustomFields(load_default=dict)
+
+
+# --- pay -----------------------------------------------------------------------------------------------
+
+
+class RateSchema(RecordSchema):
+    role_id = Ref(required=True)
+    product_id = Ref(metadata={"description": "null: the role's default rate"})
+    amount_cents = Cents(required=True)
+    currency = Currency()
+
+
+class StaffMemberProductRateSchema(RecordSchema):
+    create_only = ("staff_member_id",)
+    staff_member_id = Ref(required=True)
+    product_id = Ref(required=True)
+    amount_cents = Cents(required=True)
+    currency = Currency()
 
 
 # --- sign-in, tokens and devices (auth.py) -------------------------------------------------------------

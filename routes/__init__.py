@@ -4,9 +4,9 @@ from flask import Blueprint
 
 import auth
 from resources import register as register_resources
-from routes import admin, catalog, gigs, service
+from routes import admin, catalog, gigs, pay, people, production, service, staffing
 
-GROUP_MODULES = (gigs, catalog, admin)
+GROUP_MODULES = (gigs, catalog, staffing, production, people, pay, admin)
 RESOURCES = [resource for module in GROUP_MODULES for resource in module.RESOURCES]
 
 

@@ -1,17 +1,105 @@
-"""The catalog group: what the band sells and the vocabulary gigs are described with."""
+"""The catalog group: what the band sells, who plays it, and the vocabulary gigs are described with."""
 
-from models import GigStatus, GigType, Team
-from resources import Resource, clear_others
-from schemas import GigStatusSchema, GigTypeSchema, TeamSchema
+from flask import current_app
+
+import custom_fields
+import rules
+from errors import invalid
+from models import (
+    MODELS_BY_TABLE,
+    CustomField,
+    Ensemble,
+    EnsembleRole,
+    Gig,
+    GigStatus,
+    GigType,
+    Moment,
+    Price,
+    Product,
+    ProductEnsemble,
+    Role,
+    Song,
+    Team,
+)
+from resources import Resource, clear_others, in_use_error
+from schemas import (
+    CustomFieldSchema,
+    EnsembleRoleSchema,
+    EnsembleSchema,
+    GigStatusSchema,
+    GigTypeSchema,
+    MomentSchema,
+    PriceSchema,
+    ProductEnsembleSchema,
+    ProductSchema,
+    RoleSchema,
+    SongSchema,
+    TeamSchema,
+)
+
+
+class Priced(Resource):
+    """A resource with an amount: its currency defaults to the configured one."""
+
+    def before_save(self, write):
+        if write.record.currency is None:
+            write.record.currency = current_app.config["CURRENCY"]
+
+
+class Prices(Priced):
+    def before_save(self, write):
+        super().before_save(write)
+        rules.not_before(write.record, "valid_from", "valid_to")
+
+
+class ProductEnsembles(Resource):
+    def after_save(self, write):
+        clear_others(ProductEnsemble, write.record, "is_default", "product_id")
 
 
 class GigStatuses(Resource):
     def after_save(self, write):
-        clear_others(GigStatus, write.record, "is_default")
+        status = write.record
+        clear_others(GigStatus, status, "is_default")
+        if not write.creating and "kind" in write.changes and status.kind == "closed":
+            rules.withdraw_for_gigs(Gig.select(Gig.id).where(Gig.gig_status == status.id))
+
+
+class CustomFields(Resource):
+    """Definitions of custom fields: their values live on the records of `resource` (§4.7)."""
+
+    def before_save(self, write):
+        definition = write.record
+        if definition.field_type != "select":
+            if definition.options is not None:
+                raise invalid({"options": ["Only a select field has options."]})
+            return
+        if not definition.options:
+            raise invalid({"options": ["A select field needs at least one option."]})
+        definition.options = list(dict.fromkeys(definition.options))
+        if not write.creating and "options" in write.changes:
+            model = MODELS_BY_TABLE[definition.resource]
+            dropped = custom_fields.holders_outside(model, definition.key, definition.options)
+            if dropped:
+                raise invalid({"options": [f"Still in use: {', '.join(map(str, dropped))}."]})
+
+    def before_delete(self, record):
+        held = custom_fields.holders(MODELS_BY_TABLE[record.resource], record.key)
+        if held:
+            raise in_use_error("custom field", {record.resource: held})
 
 
 RESOURCES = [
+    Resource(Product, ProductSchema, "catalog"),
+    Resource(Ensemble, EnsembleSchema, "catalog"),
+    Resource(EnsembleRole, EnsembleRoleSchema, "catalog"),
+    ProductEnsembles(ProductEnsemble, ProductEnsembleSchema, "catalog"),
+    Resource(Role, RoleSchema, "catalog"),
     Resource(Team, TeamSchema, "catalog"),
-    Resource(GigType, GigTypeSchema, "catalog"),
+    Prices(Price, PriceSchema, "catalog"),
+    Resource(Moment, MomentSchema, "catalog"),
+    Resource(Song, SongSchema, "catalog", order=["title"]),
     GigStatuses(GigStatus, GigStatusSchema, "catalog"),
+    Resource(GigType, GigTypeSchema, "catalog"),
+    CustomFields(CustomField, CustomFieldSchema, "catalog", order=["position", "resource", "key"]),
 ]

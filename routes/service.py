@@ -2,6 +2,7 @@
 
 from flask import Blueprint, current_app
 
+import openapi
 from auth import public
 from migrations import schema_version
 
@@ -19,4 +20,6 @@ def health():
 @public
 def openapi_document():
     """The OpenAPI 3.1 document of the whole API."""
+    if "openapi" not in current_app.extensions:  # built on first use: it takes a moment
+        current_app.extensions["openapi"] = openapi.document(current_app)
     return current_app.extensions["openapi"]

@@ -8,7 +8,7 @@ from peewee import ForeignKeyField
 import fields as api_fields
 from models import MODELS
 from routes import RESOURCES
-from tests.support import PATCHES, RECIPES, error_of
+from tests.support import MULTIPART, PATCHES, RECIPES, REQUIRED_UNLESS, error_of
 
 UNKNOWN_ID = "00000000-0000-4000-8000-000000000000"
 BY_NAME = {r.name: r for r in RESOURCES}
@@ -49,13 +49,19 @@ def resource(request):
     return BY_NAME[request.param]
 
 
+@pytest.fixture(params=[n for n in NAMES if n not in MULTIPART])
+def json_resource(request):
+    """A collection created from a JSON body (the upload of attachments is tested on its own)."""
+    return BY_NAME[request.param]
+
+
 def test_every_collection_has_a_recipe_and_a_patch():
     assert sorted(RECIPES) == sorted(PATCHES) == NAMES
 
 
 def test_round_trip(admin, build, resource):
     body = build.body(resource.name)
-    r = admin.post(f"/{resource.name}", json=body)
+    r = build.post(resource.name, body)
     assert r.status_code == 201, r.get_json()
     created = r.get_json()["data"]
     assert r.headers["Location"] == f"/v1/{resource.name}/{created['id']}"
@@ -78,34 +84,32 @@ def test_round_trip(admin, build, resource):
     error_of(admin.delete(f"/{resource.name}/{created['id']}"), 404, "not_found")
 
 
-def test_required_fields_are_named_when_missing(admin, resource):
-    required = {name for name, f in loadable(resource).items() if f.required}
-    details = error_of(admin.post(f"/{resource.name}", json={}), 422, "validation_failed")["details"]
+def test_required_fields_are_named_when_missing(admin, json_resource):
+    required = {name for name, f in loadable(json_resource).items() if f.required}
+    details = error_of(admin.post(f"/{json_resource.name}", json={}), 422, "validation_failed")["details"]
     assert required <= set(details)
     assert all(details[name] == ["Missing data for required field."] for name in required)
 
 
-def test_unknown_and_read_only_keys_are_refused(admin, build, resource):
-    body = {**build.body(resource.name), "bogus": 1, "id": UNKNOWN_ID, "created_at": "2027-01-01T00:00:00Z"}
-    before = admin.get(f"/{resource.name}").get_json()["meta"]["total"]
-    details = error_of(admin.post(f"/{resource.name}", json=body), 422, "validation_failed")["details"]
+def test_unknown_and_read_only_keys_are_refused(admin, build, json_resource):
+    body = {**build.body(json_resource.name), "bogus": 1, "id": UNKNOWN_ID, "created_at": "2027-01-01T00:00:00Z"}
+    before = admin.get(f"/{json_resource.name}").get_json()["meta"]["total"]
+    details = error_of(admin.post(f"/{json_resource.name}", json=body), 422, "validation_failed")["details"]
     assert details == {"bogus": ["Unknown field."], "id": ["Read-only field."], "created_at": ["Read-only field."]}
-    assert admin.get(f"/{resource.name}").get_json()["meta"]["total"] == before
+    assert admin.get(f"/{json_resource.name}").get_json()["meta"]["total"] == before
 
 
-def cases():
-    for name in NAMES:
-        for field_name, field in loadable(BY_NAME[name]).items():
-            for value in wrong_values(field):
-                yield pytest.param(name, field_name, value, id=f"{name}.{field_name}={value!r}"[:90])
-
-
-@pytest.mark.parametrize("name, field_name, value", list(cases()))
-def test_each_field_refuses_wrong_values_and_stores_nothing(admin, build, name, field_name, value):
-    body = {**build.body(name), field_name: value}
+def test_each_field_refuses_wrong_values_and_stores_nothing(admin, build, json_resource):
+    name = json_resource.name
+    body = build.body(name)
     before = admin.get(f"/{name}").get_json()["meta"]["total"]
-    details = error_of(admin.post(f"/{name}", json=body), 422, "validation_failed")["details"]
-    assert field_name in details or any(k.startswith(f"{field_name}.") for k in details), details
+    missed = []
+    for field_name, field in loadable(json_resource).items():
+        for value in wrong_values(field):
+            details = error_of(admin.post(f"/{name}", json={**body, field_name: value}), 422, "validation_failed")
+            if not any(key == field_name or key.startswith(f"{field_name}.") for key in details["details"]):
+                missed.append((field_name, value, details["details"]))
+    assert missed == []
     assert admin.get(f"/{name}").get_json()["meta"]["total"] == before
 
 
@@ -115,7 +119,9 @@ def test_optional_fields_clear_with_null_and_defaulted_ones_refuse_it(admin, bui
         if name in resource.schema.create_only:
             continue
         r = admin.patch(f"/{resource.name}/{record['id']}", json={name: None})
-        if field.allow_none:
+        if name in REQUIRED_UNLESS.get(resource.name, {}):
+            assert name in error_of(r, 422, "validation_failed")["details"]
+        elif field.allow_none:
             assert r.status_code == 200 and r.get_json()["data"][name] is None, (name, r.get_json())
         else:
             assert name in error_of(r, 422, "validation_failed")["details"]
@@ -128,24 +134,24 @@ def test_parent_references_are_read_only_after_create(admin, build, resource):
         assert error_of(r, 422, "validation_failed")["details"] == {name: ["Set on create; read-only afterwards."]}
 
 
-def test_empty_strings_are_null_when_optional_and_missing_when_required(admin, build, resource):
-    strings = {n: f for n, f in loadable(resource).items() if isinstance(f, ma.String)}
-    optional = [n for n, f in strings.items() if not f.required]
+def test_empty_strings_are_null_when_optional_and_missing_when_required(admin, build, json_resource):
+    strings = {n: f for n, f in loadable(json_resource).items() if isinstance(f, ma.String)}
+    optional = [n for n, f in strings.items() if f.allow_none and n not in REQUIRED_UNLESS.get(json_resource.name, {})]
     required = [n for n, f in strings.items() if f.required]
-    body = {**build.body(resource.name), **dict.fromkeys(optional, "   ")}
+    body = {**build.body(json_resource.name), **dict.fromkeys(optional, "   ")}
     if optional:
-        created = admin.create(resource.name, body)
+        created = admin.create(json_resource.name, body)
         assert all(created[n] is None for n in optional)
     if required:
-        r = admin.post(f"/{resource.name}", json={**build.body(resource.name), required[0]: "  "})
+        r = admin.post(f"/{json_resource.name}", json={**build.body(json_resource.name), required[0]: "  "})
         assert error_of(r, 422, "validation_failed")["details"][required[0]] == ["Missing data for required field."]
 
 
-@pytest.mark.parametrize("record_id", [UNKNOWN_ID, "not-an-id", "123"])
-def test_unknown_and_malformed_ids_are_404(admin, resource, record_id):
-    for method in ("GET", "PATCH", "DELETE"):
-        r = admin.request(method, f"/{resource.name}/{record_id}", json={} if method == "PATCH" else None)
-        error_of(r, 404, "not_found")
+def test_unknown_and_malformed_ids_are_404(admin, resource):
+    for record_id in (UNKNOWN_ID, "not-an-id", "123", UNKNOWN_ID.upper() + "0"):
+        for method in ("GET", "PATCH", "DELETE"):
+            r = admin.request(method, f"/{resource.name}/{record_id}", json={} if method == "PATCH" else None)
+            error_of(r, 404, "not_found")
 
 
 def test_capabilities_of_the_group_are_needed(anon, signed_in, role, build, resource):
@@ -185,5 +191,6 @@ def test_a_referenced_row_cannot_be_deleted(admin, build, source, column, target
     target_id = build.id(target)
     build(source, **{column: target_id})
     error = error_of(admin.delete(f"/{target}/{target_id}"), 409, "resource_in_use")
-    assert error["details"] == {"referenced_by": {source.replace("-", "_"): 1}}
+    assert set(error["details"]) == {"referenced_by"}
+    assert error["details"]["referenced_by"][source.replace("-", "_")] == 1
     assert admin.get(f"/{target}/{target_id}").status_code == 200

@@ -1,0 +1,76 @@
+"""Pay (SPEC §5.5): what a gig role pays, resolved in one documented order, and the pay sheets built on it.
+No Flask here; a constant number of queries whatever the number of roles."""
+
+from peewee import JOIN
+
+from models import LIVE, Gig, GigProduct, GigRole, GigStatus, Rate, StaffMember, StaffMemberProductRate
+
+
+class RateBook:
+    """The rates that can apply to some roles, products and staff members, read in two queries."""
+
+    def __init__(self, role_ids, product_ids, staff_member_ids):
+        member_rates = StaffMemberProductRate.select().where(
+            StaffMemberProductRate.staff_member.in_(list(staff_member_ids)),
+            StaffMemberProductRate.product.in_(list(product_ids)),
+        )
+        self.member_rates = {(r.staff_member_id, r.product_id): r.amount_cents for r in member_rates}
+        rates = Rate.select().where(Rate.role.in_(list(role_ids)))
+        self.rates = {(r.role_id, r.product_id): r.amount_cents for r in rates}
+
+    def pay(self, role_id, product_id, staff_member_id, pay_cents=None):
+        """(amount_cents, source): the gig role's own pay, else the member's rate for the product, else
+        the role's rate for the product, else the role's default rate, else nothing."""
+        if pay_cents is not None:
+            return pay_cents, "gig_role"
+        if product_id is not None and (staff_member_id, product_id) in self.member_rates:
+            return self.member_rates[staff_member_id, product_id], "staff_member_product_rate"
+        if product_id is not None and (role_id, product_id) in self.rates:
+            return self.rates[role_id, product_id], "rate"
+        if (role_id, None) in self.rates:
+            return self.rates[role_id, None], "role_default_rate"
+        return None, "none"
+
+
+def roles_with_products(query):
+    """Gig roles with the product of their gig product (or None), as GigRole rows carrying `product_id`."""
+    return query.select_extend(GigProduct.product.alias("product_id")).join_from(
+        GigRole, GigProduct, JOIN.LEFT_OUTER, on=GigRole.gig_product == GigProduct.id
+    )
+
+
+def gig_pay_sheet(gig_id):
+    """One line per gig role of the gig: {gig_role_id, role_id, staff_member_id, amount_cents, source}."""
+    query = GigRole.select(GigRole).where(GigRole.gig == gig_id).order_by(GigRole.created_at, GigRole.id)
+    roles = list(roles_with_products(query).objects())
+    book = RateBook({r.role_id for r in roles}, {r.product_id for r in roles}, {r.staff_member_id for r in roles})
+    lines = []
+    for role in roles:
+        amount, source = book.pay(role.role_id, role.product_id, role.staff_member_id, role.pay_cents)
+        lines.append({"gig_role_id": role.id, "role_id": role.role_id, "staff_member_id": role.staff_member_id,
+                      "amount_cents": amount, "source": source})  # fmt: skip
+    return lines
+
+
+def period_pay_sheet(first_date, last_date):
+    """Per staff member, their filled roles on live gigs between the dates (inclusive):
+    {staff_member_id, first_name, last_name, gigs, total_cents}, by last and first name."""
+    query = (
+        GigRole.select(GigRole, StaffMember.first_name, StaffMember.last_name)
+        .join(Gig)
+        .join(GigStatus, JOIN.LEFT_OUTER)
+        .join_from(GigRole, StaffMember)
+        .where(Gig.gig_date.between(first_date, last_date), LIVE)
+    )
+    roles = list(roles_with_products(query).objects())
+    book = RateBook({r.role_id for r in roles}, {r.product_id for r in roles}, {r.staff_member_id for r in roles})
+    members = {}
+    for role in roles:
+        line = members.setdefault(role.staff_member_id, {
+            "staff_member_id": role.staff_member_id, "first_name": role.first_name, "last_name": role.last_name,
+            "gigs": set(), "total_cents": 0})  # fmt: skip
+        amount, _ = book.pay(role.role_id, role.product_id, role.staff_member_id, role.pay_cents)
+        line["gigs"].add(role.gig_id)
+        line["total_cents"] += amount or 0
+    lines = sorted(members.values(), key=lambda m: (m["last_name"], m["first_name"], m["staff_member_id"]))
+    return [{**line, "gigs": len(line["gigs"])} for line in lines]

@@ -1,0 +1,47 @@
+"""The pay group: what each role earns (by default, per product, per staff member) and the pay sheets."""
+
+from flask import Blueprint, request
+
+import listing
+import payroll
+from auth import require
+from errors import ApiError
+from models import Rate, StaffMemberProductRate
+from routes.catalog import Priced
+from routes.gigs import GIGS
+from schemas import RateSchema, StaffMemberProductRateSchema
+
+blueprint = Blueprint("pay", __name__)
+
+RESOURCES = [
+    Priced(Rate, RateSchema, "pay"),
+    Priced(StaffMemberProductRate, StaffMemberProductRateSchema, "pay"),
+]
+
+
+@blueprint.get("/gigs/<id>/pay-sheet")
+def gig_pay_sheet(id):
+    """What each gig role of the gig pays, and where the amount comes from; meta.total_cents sums them."""
+    require("pay", "view")
+    page = listing.parse_paging(request.args)
+    lines = payroll.gig_pay_sheet(GIGS.get(id).id)
+    body = listing.respond(lines[page.offset : page.offset + page.limit], len(lines), page)
+    body["meta"]["total_cents"] = sum(line["amount_cents"] or 0 for line in lines)
+    return body
+
+
+@blueprint.get("/pay-sheet")
+def period_pay_sheet():
+    """Per staff member, the pay of their filled roles on live gigs from `from` to `to` (inclusive)."""
+    require("pay", "view")
+    page = listing.parse_paging(request.args, extra=("from", "to"))
+    dates = {}
+    for name in ("from", "to"):
+        try:
+            dates[name] = listing.parse_value(listing.Column(name, None, "date"), page.extra.get(name, ""))
+        except ValueError as e:
+            raise ApiError(400, "invalid_query", "Invalid query parameters.", {name: str(e)}) from None
+    if dates["to"] < dates["from"]:
+        raise ApiError(400, "invalid_query", "Invalid query parameters.", {"to": "Must not be before from."})
+    lines = payroll.period_pay_sheet(dates["from"], dates["to"])
+    return listing.respond(lines[page.offset : page.offset + page.limit], len(lines), page)

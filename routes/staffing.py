@@ -1,0 +1,157 @@
+"""The staffing group: who plays which role on a gig, the invitations to do so, and who can play what when.
+Operations: generate a gig's roles, a gig role's candidates, and answering invitations (§5.2, §5.3)."""
+
+import datetime as dt
+
+from flask import Blueprint, current_app, g, request
+from peewee import SQL, Case
+
+import listing
+import rules
+from auth import require
+from errors import ApiError, invalid
+from models import (
+    Gig,
+    GigProduct,
+    GigRole,
+    GigRoleInvitation,
+    StaffMember,
+    StaffMemberBlockout,
+    StaffMemberRole,
+    now,
+    timestamp,
+)
+from resources import Resource, reject_parameters
+from routes.gigs import GIGS
+from schemas import GigRoleInvitationSchema, GigRoleSchema, StaffMemberBlockoutSchema, StaffMemberRoleSchema
+
+blueprint = Blueprint("staffing", __name__)
+
+
+def flag(args, name):
+    """An optional boolean query parameter, strictly `true` or `false`."""
+    reject_parameters(args, allowed=(name,))
+    value = args.get(name, "false")
+    if value not in ("true", "false"):
+        raise ApiError(400, "invalid_query", "Invalid query parameters.", {name: "Expected true or false."})
+    return value == "true"
+
+
+class GigRoles(Resource):
+    def write_options(self, args):
+        """`?allow_conflicts=true` puts a staff member on the role despite a blockout or another gig."""
+        return {"allow_conflicts": flag(args, "allow_conflicts")}
+
+    def before_save(self, write):
+        role = write.record
+        gig = Gig.get_by_id(role.gig_id)
+        rules.same_gig(GigProduct, role.gig_product_id, role.gig_id, "gig_product_id")
+        placing = role.staff_member_id is not None and {"staff_member_id", "role_id"} & write.changes.keys()
+        if placing:
+            rules.holds_role(role.staff_member_id, role.role_id)
+        if write.creating:
+            rules.require_live(gig)
+        if placing and not write.options.get("allow_conflicts"):
+            rules.require_available(role.staff_member_id, gig)
+        role.status = "filled" if role.staff_member_id else "open"
+
+    def after_save(self, write):
+        if write.record.staff_member_id is not None and "staff_member_id" in write.changes:
+            rules.withdraw_pending(GigRoleInvitation.gig_role == write.record.id)
+
+
+# An invitation still pending past its expiry reads as expired, in answers and in filters.
+INVITATION_STATUS = Case(
+    None,
+    [((GigRoleInvitation.status == "pending") & (GigRoleInvitation.expires_at <= SQL(rules.SQL_NOW)), "expired")],
+    GigRoleInvitation.status,
+)
+
+
+class Invitations(Resource):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = ("pending", "accepted", "declined", "withdrawn", "expired")
+        self.columns["status"] = listing.Column("status", INVITATION_STATUS, "enum", choices)
+
+    def before_save(self, write):
+        invitation = write.record
+        if write.creating and invitation.expires_at is None:
+            lifetime = dt.timedelta(hours=current_app.config["INVITATION_HOURS"])
+            invitation.expires_at = timestamp(dt.datetime.now(dt.UTC) + lifetime)
+        if "expires_at" in write.changes and invitation.expires_at <= now():
+            raise invalid({"expires_at": ["Must be in the future."]})
+        if write.creating:
+            gig_role = GigRole.get_by_id(invitation.gig_role_id)
+            rules.check_new_invitation(invitation, gig_role, Gig.get_by_id(gig_role.gig_id))
+        else:
+            rules.require_pending(GigRoleInvitation.get_by_id(invitation.id))
+
+
+class Blockouts(Resource):
+    def before_save(self, write):
+        rules.not_before(write.record, "start_date", "end_date")
+
+
+GIG_ROLES = GigRoles(GigRole, GigRoleSchema, "staffing")
+INVITATIONS = Invitations(GigRoleInvitation, GigRoleInvitationSchema, "staffing", order=["created_at"])
+RESOURCES = [
+    GIG_ROLES,
+    INVITATIONS,
+    Resource(StaffMemberRole, StaffMemberRoleSchema, "staffing"),
+    Blockouts(StaffMemberBlockout, StaffMemberBlockoutSchema, "staffing", order=["start_date", "end_date"]),
+]
+
+
+@blueprint.post("/gigs/<id>/generate-roles")
+def generate_roles(id):
+    """Create the gig roles the ensembles of the gig's products call for; a second call creates none."""
+    require("staffing", "edit")
+    reject_parameters(request.args)
+    created = rules.generate_roles(GIGS.get(id))
+    return {"data": GIG_ROLES.read_many([role.id for role in created])}
+
+
+@blueprint.get("/gig-roles/<id>/candidates")
+def candidates(id):
+    """The staff members who hold the gig role's role: free or not (and why), primary or not, their pay."""
+    require("staffing", "view")
+    page = listing.parse_paging(request.args)
+    items = rules.candidates(GIG_ROLES.get(id))
+    return listing.respond(items[page.offset : page.offset + page.limit], len(items), page)
+
+
+def invitation_for_invitee(id):
+    """The invitation, when the caller may answer it: with staffing.edit, or as the invited member's user."""
+    if "staffing.edit" in g.caller.can:
+        return INVITATIONS.get(id)
+    invitation = GigRoleInvitation.get_or_none(GigRoleInvitation.id == id) if listing.is_id(id) else None
+    member = StaffMember.get_or_none(StaffMember.id == invitation.staff_member_id) if invitation else None
+    if member is None or member.user_id != g.caller.user_id:
+        require("staffing", "edit")
+    return invitation
+
+
+@blueprint.post("/gig-role-invitations/<id>/accept")
+def accept_invitation(id):
+    """Accept: the invitee fills the gig role, and its other pending invitations are withdrawn."""
+    reject_parameters(request.args)
+    invitation = rules.accept(invitation_for_invitee(id))
+    return {"data": INVITATIONS.read(invitation.id)}
+
+
+@blueprint.post("/gig-role-invitations/<id>/decline")
+def decline_invitation(id):
+    """Decline a pending invitation."""
+    reject_parameters(request.args)
+    invitation = rules.respond(invitation_for_invitee(id), "declined")
+    return {"data": INVITATIONS.read(invitation.id)}
+
+
+@blueprint.post("/gig-role-invitations/<id>/withdraw")
+def withdraw_invitation(id):
+    """Withdraw a pending invitation."""
+    require("staffing", "edit")
+    reject_parameters(request.args)
+    invitation = rules.respond(INVITATIONS.get(id), "withdrawn")
+    return {"data": INVITATIONS.read(invitation.id)}
