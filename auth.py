@@ -178,8 +178,9 @@ class RateLimiter:
 def limit_rate():
     wait = current_app.extensions["auth_rate"].retry_after(request.remote_addr or "-")
     if wait:
-        raise ApiError(429, "rate_limited", f"Too many sign-in requests; retry in {wait} s.",
-                       headers={"Retry-After": str(wait)})  # fmt: skip
+        raise ApiError(
+            429, "rate_limited", f"Too many sign-in requests; retry in {wait} s.", headers={"Retry-After": str(wait)}
+        )
 
 
 # --- sign-in ----------------------------------------------------------------------------------------------

@@ -60,13 +60,19 @@ def serve(host, port, threads):
         )
     upload_limit = app.config["MAX_UPLOAD_MB"] * 1024 * 1024
     server = create_server(
-        app, host=host, port=port, threads=threads, ident="band-office",
-        max_request_body_size=upload_limit + 1024 * 1024, asyncore_use_poll=True,
-    )  # fmt: skip
+        app,
+        host=host,
+        port=port,
+        threads=threads,
+        ident="band-office",
+        max_request_body_size=upload_limit + 1024 * 1024,
+        asyncore_use_poll=True,
+    )
     server.channel_class = JsonErrorChannel
     signal.signal(signal.SIGTERM, _stop)
-    log.info("Band Office serving %s on http://%s:%d/v1 (public URL %s)", db.database, host, port,
-             app.config["PUBLIC_URL"])  # fmt: skip
+    log.info(
+        "Band Office serving %s on http://%s:%d/v1 (public URL %s)", db.database, host, port, app.config["PUBLIC_URL"]
+    )
     server.run()  # returns after SIGTERM or Ctrl-C, once the requests in flight are done
 
 
@@ -109,8 +115,14 @@ def create_api_key(email, label, days):
         fail(f"no user with the address {email}")
     key = new_secret("bok_")
     with db.atomic("IMMEDIATE"):
-        Token.create(user=user.id, kind="api_key", token_hash=digest(key), prefix=key[:12], label=label,
-                     expires_at=expiry(days=days))  # fmt: skip
+        Token.create(
+            user=user.id,
+            kind="api_key",
+            token_hash=digest(key),
+            prefix=key[:12],
+            label=label,
+            expires_at=expiry(days=days),
+        )
     click.echo(key)
 
 

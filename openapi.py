@@ -57,8 +57,15 @@ def operation(summary, *, body=None, response=None, status=200, errors=(), many=
     """Describe a view that is not a generic resource view: request and response schemas, errors."""
 
     def decorate(view):
-        view.openapi = {"summary": summary, "body": body, "response": response, "status": status,
-                        "errors": errors, "many": many, "params": params}  # fmt: skip
+        view.openapi = {
+            "summary": summary,
+            "body": body,
+            "response": response,
+            "status": status,
+            "errors": errors,
+            "many": many,
+            "params": params,
+        }
         return view
 
     return decorate
@@ -123,8 +130,14 @@ class Builder:
         if method == "GET" and not single:
             return op(f"List {resource.name}", tag, list_params(resource), 200, list_of(record), READ_ERRORS)
         if method == "GET":
-            return op(f"Read one of {resource.name}", tag, [fields_param(resource)], 200, json_of(data(record)),
-                      (400, 401, 403, 404))  # fmt: skip
+            return op(
+                f"Read one of {resource.name}",
+                tag,
+                [fields_param(resource)],
+                200,
+                json_of(data(record)),
+                (400, 401, 403, 404),
+            )
         if method == "DELETE":
             return op(f"Delete one of {resource.name}", tag, [], 204, None, (401, 403, 404, 409))
         if method == "POST":
@@ -137,9 +150,15 @@ class Builder:
         return result
 
     def custom_operation(self, view, method):
-        info = getattr(view, "openapi", None) or {"summary": (view.__doc__ or "").strip(), "errors": (),
-                                                   "status": 200, "response": None, "body": None,
-                                                   "many": False, "params": ()}  # fmt: skip
+        info = getattr(view, "openapi", None) or {
+            "summary": (view.__doc__ or "").strip(),
+            "errors": (),
+            "status": 200,
+            "response": None,
+            "body": None,
+            "many": False,
+            "params": (),
+        }
         content = None
         if info["response"] is not None:
             schema = self.schema(info["response"])
@@ -166,8 +185,11 @@ def data(schema):
 
 
 def list_of(schema):
-    body = {"type": "object", "required": ["data", "meta"],
-            "properties": {"data": {"type": "array", "items": schema}, "meta": ref("ListMeta")}}  # fmt: skip
+    body = {
+        "type": "object",
+        "required": ["data", "meta"],
+        "properties": {"data": {"type": "array", "items": schema}, "meta": ref("ListMeta")},
+    }
     return json_of(body)
 
 

@@ -47,8 +47,15 @@ def gig_pay_sheet(gig_id):
     lines = []
     for role in roles:
         amount, source = book.pay(role.role_id, role.product_id, role.staff_member_id, role.pay_cents)
-        lines.append({"gig_role_id": role.id, "role_id": role.role_id, "staff_member_id": role.staff_member_id,
-                      "amount_cents": amount, "source": source})  # fmt: skip
+        lines.append(
+            {
+                "gig_role_id": role.id,
+                "role_id": role.role_id,
+                "staff_member_id": role.staff_member_id,
+                "amount_cents": amount,
+                "source": source,
+            }
+        )
     return lines
 
 
@@ -66,9 +73,16 @@ def period_pay_sheet(first_date, last_date):
     book = RateBook({r.role_id for r in roles}, {r.product_id for r in roles}, {r.staff_member_id for r in roles})
     members = {}
     for role in roles:
-        line = members.setdefault(role.staff_member_id, {
-            "staff_member_id": role.staff_member_id, "first_name": role.first_name, "last_name": role.last_name,
-            "gigs": set(), "total_cents": 0})  # fmt: skip
+        line = members.setdefault(
+            role.staff_member_id,
+            {
+                "staff_member_id": role.staff_member_id,
+                "first_name": role.first_name,
+                "last_name": role.last_name,
+                "gigs": set(),
+                "total_cents": 0,
+            },
+        )
         amount, _ = book.pay(role.role_id, role.product_id, role.staff_member_id, role.pay_cents)
         line["gigs"].add(role.gig_id)
         line["total_cents"] += amount or 0

@@ -156,12 +156,12 @@ def require_available(staff_member_id, gig):
     """409 conflict when a blockout covers the gig's date or the member is on another live gig then."""
     blockout = blockout_on(staff_member_id, gig.gig_date)
     if blockout is not None:
-        raise conflict("staff_member_blocked_out", "The staff member is blocked out on the gig's date.",
-                       blockout=as_dict(blockout))  # fmt: skip
+        raise conflict(
+            "staff_member_blocked_out", "The staff member is blocked out on the gig's date.", blockout=as_dict(blockout)
+        )
     clash = clashing_role(staff_member_id, gig)
     if clash is not None:
-        raise conflict("double_booked", "The staff member is on another gig at that time.",
-                       gig_role=as_dict(clash))  # fmt: skip
+        raise conflict("double_booked", "The staff member is on another gig at that time.", gig_role=as_dict(clash))
 
 
 def put_on_role(gig_role, gig, allow_conflicts=False):
@@ -185,8 +185,16 @@ def generate_roles(gig):
             missing = needed.quantity - existing.get((product.id, needed.role_id), 0)
             for _ in range(max(missing, 0)):
                 stamp = now()
-                created.append(GigRole.create(gig=gig.id, role=needed.role_id, gig_product=product.id,
-                                              status="open", created_at=stamp, updated_at=stamp))  # fmt: skip
+                created.append(
+                    GigRole.create(
+                        gig=gig.id,
+                        role=needed.role_id,
+                        gig_product=product.id,
+                        status="open",
+                        created_at=stamp,
+                        updated_at=stamp,
+                    )
+                )
     return created
 
 
@@ -229,8 +237,12 @@ def check_new_invitation(invitation, gig_role, gig):
     require_available(invitation.staff_member_id, gig)
     twin = pending_invitations(gig_role.id).where(GigRoleInvitation.staff_member == invitation.staff_member_id)
     if twin.exists():
-        raise ApiError(409, "already_exists", "A pending invitation for this staff member exists already.",
-                       {"fields": ["gig_role_id", "staff_member_id"]})  # fmt: skip
+        raise ApiError(
+            409,
+            "already_exists",
+            "A pending invitation for this staff member exists already.",
+            {"fields": ["gig_role_id", "staff_member_id"]},
+        )
 
 
 def pending_invitations(gig_role_id):
@@ -286,15 +298,17 @@ def withdraw_for_gigs(gig_ids):
 def equipment_free(equipment, gig, exclude=None):
     """409 when the equipment is in repair or retired, or on another live gig that date."""
     if equipment.status != "available":
-        raise conflict("equipment_unavailable", f"The equipment is {equipment.status.replace('_', ' ')}.",
-                       equipment_id=equipment.id)  # fmt: skip
+        raise conflict(
+            "equipment_unavailable",
+            f"The equipment is {equipment.status.replace('_', ' ')}.",
+            equipment_id=equipment.id,
+        )
     booked = booked_elsewhere(gig).where(GigEquipment.equipment == equipment.id)
     if exclude is not None:
         booked = booked.where(GigEquipment.id != exclude)
     clash = booked.first()
     if clash is not None:
-        raise conflict("double_booked", "The equipment is on another gig that date.",
-                       gig_equipment=as_dict(clash))  # fmt: skip
+        raise conflict("double_booked", "The equipment is on another gig that date.", gig_equipment=as_dict(clash))
 
 
 def booked_elsewhere(gig):
@@ -327,8 +341,7 @@ def generate_equipment(gig):
             if missing <= 0:
                 break
             stamp = now()
-            assigned.append(GigEquipment.create(gig=gig.id, equipment=equipment.id, created_at=stamp,
-                                                updated_at=stamp))  # fmt: skip
+            assigned.append(GigEquipment.create(gig=gig.id, equipment=equipment.id, created_at=stamp, updated_at=stamp))
             missing -= 1
         if missing > 0:
             shortages.append({"equipment_type_id": type_id, "missing": missing})
@@ -365,8 +378,10 @@ def candidates(gig_role):
     product_id = GigProduct.get_by_id(gig_role.gig_product_id).product_id if gig_role.gig_product_id else None
     book = RateBook({gig_role.role_id}, {product_id}, ids)
     items = [candidate(h, reasons[h.staff_member_id], book, gig_role, product_id) for h in holders]
-    return sorted(items, key=lambda c: (not c["available"], not c["is_primary"], c["last_name"], c["first_name"],
-                                        c["staff_member_id"]))  # fmt: skip
+    return sorted(
+        items,
+        key=lambda c: (not c["available"], not c["is_primary"], c["last_name"], c["first_name"], c["staff_member_id"]),
+    )
 
 
 def add_reason(reasons, member_id, reason):
@@ -391,5 +406,12 @@ def other_live_roles(staff_member_ids, gig):
 def candidate(holder, reasons, book, gig_role, product_id):
     member = holder.staff_member
     amount, _ = book.pay(gig_role.role_id, product_id, member.id, gig_role.pay_cents)
-    return {"staff_member_id": member.id, "first_name": member.first_name, "last_name": member.last_name,
-            "is_primary": holder.is_primary, "available": not reasons, "reasons": reasons, "amount_cents": amount}  # fmt: skip
+    return {
+        "staff_member_id": member.id,
+        "first_name": member.first_name,
+        "last_name": member.last_name,
+        "is_primary": holder.is_primary,
+        "available": not reasons,
+        "reasons": reasons,
+        "amount_cents": amount,
+    }

@@ -98,8 +98,14 @@ class UserSchema(RecordSchema):
 
 def Currency(**kwargs):
     """ISO 4217; absent on create means the configured currency (BAND_CURRENCY)."""
-    return Pattern(r"^[A-Z]{3}$", 3, "Not an ISO 4217 currency code (three capital letters).", allow_none=False,
-                   metadata={"description": "ISO 4217 code; defaults to the configured currency"}, **kwargs)  # fmt: skip
+    return Pattern(
+        r"^[A-Z]{3}$",
+        3,
+        "Not an ISO 4217 currency code (three capital letters).",
+        allow_none=False,
+        metadata={"description": "ISO 4217 code; defaults to the configured currency"},
+        **kwargs,
+    )
 
 
 class TeamSchema(RecordSchema):
@@ -188,8 +194,9 @@ class GigStatusSchema(RecordSchema):
 class CustomFieldSchema(RecordSchema):
     create_only = ("resource", "key", "field_type")
     resource = Enum(*CUSTOM_FIELD_RESOURCES, required=True)
-    key = Pattern(r"^[a-z][a-z0-9_]{0,39}$", 40, "Lower-case letters, digits and '_', starting with a letter.",
-                  required=True)  # fmt: skip
+    key = Pattern(
+        r"^[a-z][a-z0-9_]{0,39}$", 40, "Lower-case letters, digits and '_', starting with a letter.", required=True
+    )
     label = Str(100, required=True)
     field_type = Enum("text", "number", "boolean", "date", "select", required=True)
     options = fields.List(Str(200, required=True), allow_none=True, metadata={"description": "the choices of a select"})

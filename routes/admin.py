@@ -46,8 +46,11 @@ class AccessRoles(Resource):
         role = write.record
         if "grants" in write.changes:
             role.grants = list(dict.fromkeys(role.grants))
-            wrong = {f"grants.{i}": ["Not a grant: *, <group>.*, <group>.view or <group>.edit."]
-                     for i, grant in enumerate(role.grants) if not valid_grant(grant)}  # fmt: skip
+            wrong = {
+                f"grants.{i}": ["Not a grant: *, <group>.*, <group>.view or <group>.edit."]
+                for i, grant in enumerate(role.grants)
+                if not valid_grant(grant)
+            }
             if wrong:
                 raise invalid(wrong)
         if not write.creating and "name" in write.changes:

@@ -108,8 +108,12 @@ class Attachments(Resource):
             raise invalid({"file": ["Missing data for required field."]})
         values = load(self.schema, {**data, "filename": safe_filename(upload.filename)})
         content = read_upload(upload, current_app.config["MAX_UPLOAD_MB"] * 1024 * 1024)
-        record = Attachment(**values, content_type=content_type(upload), size_bytes=len(content),
-                            sha256=hashlib.sha256(content).hexdigest())  # fmt: skip
+        record = Attachment(
+            **values,
+            content_type=content_type(upload),
+            size_bytes=len(content),
+            sha256=hashlib.sha256(content).hexdigest(),
+        )
         self.save(record, values, creating=True, options=options or {})
         AttachmentContent.create(attachment=record.id, data=content)
         return record
@@ -123,6 +127,9 @@ def safe_filename(name):
     name = re.split(r"[\\/]", name or "")[-1]
     name = re.sub(r"[\x00-\x1f\x7f]", "", name).strip().lstrip(".")
     return name[:255] or "attachment"
+
+
+MEDIA_TYPE_RE = re.compile(r"[a-z0-9][a-z0-9!#$&^_.+-]*/[a-z0-9][a-z0-9!#$&^_.+-]*")
 
 
 def content_type(upload):
@@ -149,9 +156,15 @@ def attachment_content(id):
     reject_parameters(request.args)
     attachment = ATTACHMENTS.get(id)
     content = AttachmentContent.get(AttachmentContent.attachment == attachment.id).data
-    response = send_file(io.BytesIO(content), mimetype=attachment.content_type, as_attachment=True,
-                         download_name=attachment.filename, etag=attachment.sha256, conditional=True,
-                         max_age=0)  # fmt: skip
+    response = send_file(
+        io.BytesIO(content),
+        mimetype=attachment.content_type,
+        as_attachment=True,
+        download_name=attachment.filename,
+        etag=attachment.sha256,
+        conditional=True,
+        max_age=0,
+    )
     response.headers["X-Content-Type-Options"] = "nosniff"
     return response
 

@@ -47,14 +47,16 @@ class Api:
 
 
 def make_user(email=None, roles=("admin",), active=True, name="Test User"):
-    return User.create(email=email or f"u-{uuid.uuid4().hex[:8]}@example.com", name=name, roles=list(roles),
-                       active=active)  # fmt: skip
+    return User.create(
+        email=email or f"u-{uuid.uuid4().hex[:8]}@example.com", name=name, roles=list(roles), active=active
+    )
 
 
 def make_token(user, kind="session", days=30, label=None):
     value = new_secret("bos_" if kind == "session" else "bok_")
-    Token.create(user=user.id, kind=kind, token_hash=digest(value), prefix=value[:12], label=label,
-                 expires_at=expiry(days=days))  # fmt: skip
+    Token.create(
+        user=user.id, kind=kind, token_hash=digest(value), prefix=value[:12], label=label, expires_at=expiry(days=days)
+    )
     return value
 
 
@@ -122,8 +124,12 @@ RECIPES = {
     "prices": lambda b, g: {"product_id": b.id("products"), "amount_cents": 150000},
     "moments": lambda b, g: {"name": unique("Moment")},
     "songs": lambda b, g: {"title": unique("Song"), "artist": "The Band"},
-    "custom-fields": lambda b, g: {"resource": "gigs", "key": f"k{_uid()}", "label": "Dress code",
-                                   "field_type": "text"},
+    "custom-fields": lambda b, g: {
+        "resource": "gigs",
+        "key": f"k{_uid()}",
+        "label": "Dress code",
+        "field_type": "text",
+    },
     "gig-products": lambda b, g: {"gig_id": b.id("gigs"), "product_id": b.id("products")},
     "gig-moments": lambda b, g: {"gig_id": _gig_of(b, g, "gig_product"), "name": unique("Moment")},
     "gig-songs": lambda b, g: {"gig_id": _gig_of(b, g, "gig_moment"), "title": unique("Song")},
@@ -132,8 +138,11 @@ RECIPES = {
     "gig-roles": _gig_role,
     "gig-role-invitations": _invitation,
     "staff-member-roles": lambda b, g: {"staff_member_id": b.id("staff-members"), "role_id": b.id("roles")},
-    "staff-member-blockouts": lambda b, g: {"staff_member_id": b.id("staff-members"), "start_date": "2027-01-01",
-                                            "end_date": "2027-01-02"},
+    "staff-member-blockouts": lambda b, g: {
+        "staff_member_id": b.id("staff-members"),
+        "start_date": "2027-01-01",
+        "end_date": "2027-01-02",
+    },
     "equipment-types": lambda b, g: {"name": unique("Equipment type")},
     "equipment": lambda b, g: {"equipment_type_id": b.id("equipment-types"), "name": unique("Amp")},
     "product-equipment": lambda b, g: {"product_id": b.id("products"), "equipment_type_id": b.id("equipment-types")},
@@ -142,9 +151,12 @@ RECIPES = {
     "staff-members": lambda b, g: {"first_name": "Sam", "last_name": unique("Player")},
     "contacts": lambda b, g: {"first_name": unique("Contact")},
     "rates": lambda b, g: {"role_id": b.id("roles"), "amount_cents": 20000},
-    "staff-member-product-rates": lambda b, g: {"staff_member_id": b.id("staff-members"),
-                                                "product_id": b.id("products"), "amount_cents": 25000},
-}  # fmt: skip
+    "staff-member-product-rates": lambda b, g: {
+        "staff_member_id": b.id("staff-members"),
+        "product_id": b.id("products"),
+        "amount_cents": 25000,
+    },
+}
 
 # A valid change of each collection's records, for the round trip.
 PATCHES = {

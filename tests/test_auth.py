@@ -128,8 +128,16 @@ def test_link_lifetime_is_fifteen_minutes(app, anon, ada):
     )
 
 
-@pytest.mark.parametrize("body, status", [({"token": "bol_nothing"}, 401), ({"token": ""}, 401), ({}, 422),
-                                          ({"token": 7}, 422), ({"token": "x", "more": 1}, 422)])  # fmt: skip
+@pytest.mark.parametrize(
+    "body, status",
+    [
+        ({"token": "bol_nothing"}, 401),
+        ({"token": ""}, 401),
+        ({}, 422),
+        ({"token": 7}, 422),
+        ({"token": "x", "more": 1}, 422),
+    ],
+)
 def test_confirm_refuses_unknown_tokens_and_bad_bodies(anon, body, status):
     error_of(anon.post("/auth/confirm", json=body), status, "unauthenticated" if status == 401 else "validation_failed")
 
@@ -254,13 +262,19 @@ def test_api_key_is_shown_once_and_listed_without_its_value(admin):
 
 @pytest.mark.parametrize(
     "body, field",
-    [({}, "label"), ({"label": ""}, "label"), ({"label": "x" * 101}, "label"), ({"label": 5}, "label"),
-     ({"label": "k", "expires_in_days": 0}, "expires_in_days"),
-     ({"label": "k", "expires_in_days": 3651}, "expires_in_days"),
-     ({"label": "k", "expires_in_days": "5"}, "expires_in_days"),
-     ({"label": "k", "expires_in_days": True}, "expires_in_days"),
-     ({"label": "k", "prefix": "x"}, "prefix"), ({"label": "k", "owner": "x"}, "owner")],
-)  # fmt: skip
+    [
+        ({}, "label"),
+        ({"label": ""}, "label"),
+        ({"label": "x" * 101}, "label"),
+        ({"label": 5}, "label"),
+        ({"label": "k", "expires_in_days": 0}, "expires_in_days"),
+        ({"label": "k", "expires_in_days": 3651}, "expires_in_days"),
+        ({"label": "k", "expires_in_days": "5"}, "expires_in_days"),
+        ({"label": "k", "expires_in_days": True}, "expires_in_days"),
+        ({"label": "k", "prefix": "x"}, "prefix"),
+        ({"label": "k", "owner": "x"}, "owner"),
+    ],
+)
 def test_api_key_request_is_validated(admin, body, field):
     assert field in error_of(admin.post("/api-keys", json=body), 422, "validation_failed")["details"]
     assert admin.get("/api-keys").get_json()["meta"]["total"] == 0
@@ -320,10 +334,15 @@ def test_device_registration_is_an_upsert_that_moves_the_device(admin, signed_in
 
 @pytest.mark.parametrize(
     "change, field",
-    [({"platform": "windows"}, "platform"), ({"environment": "staging"}, "environment"),
-     ({"token": ""}, "token"), ({"token": "x" * 4097}, "token"), ({"app_version": None}, "app_version"),
-     ({"user_id": "x"}, "user_id")],
-)  # fmt: skip
+    [
+        ({"platform": "windows"}, "platform"),
+        ({"environment": "staging"}, "environment"),
+        ({"token": ""}, "token"),
+        ({"token": "x" * 4097}, "token"),
+        ({"app_version": None}, "app_version"),
+        ({"user_id": "x"}, "user_id"),
+    ],
+)
 def test_device_fields_are_validated(admin, change, field):
     assert field in error_of(admin.post("/devices", json={**DEVICE, **change}), 422, "validation_failed")["details"]
 

@@ -60,8 +60,12 @@ def test_body_without_length_over_the_limit_is_413(app, admin):
     """A chunked body declares no length: it is read up to the limit and refused past it."""
     app.config["MAX_JSON_KB"] = 1
     body = b'{"name": "x", "description": "' + b"y" * 2000 + b'"}'
-    r = admin.post("/teams", input_stream=io.BytesIO(body), environ_overrides={"wsgi.input_terminated": True},
-                   headers={"Content-Type": "application/json", "Transfer-Encoding": "chunked"})  # fmt: skip
+    r = admin.post(
+        "/teams",
+        input_stream=io.BytesIO(body),
+        environ_overrides={"wsgi.input_terminated": True},
+        headers={"Content-Type": "application/json", "Transfer-Encoding": "chunked"},
+    )
     error_of(r, 413, "payload_too_large")
     assert Team.select().count() == 0
 
@@ -124,8 +128,9 @@ def test_refused_write_rolls_back_what_it_wrote(admin, build, monkeypatch):
         raise conflict("test", "refused")
 
     monkeypatch.setattr(REGISTRY["gig-statuses"], "after_save", refuse)
-    error_of(admin.post("/gig-statuses", json={"name": "Second", "kind": "tentative", "is_default": True}), 409,
-             "conflict")  # fmt: skip
+    error_of(
+        admin.post("/gig-statuses", json={"name": "Second", "kind": "tentative", "is_default": True}), 409, "conflict"
+    )
     assert admin.get(f"/gig-statuses/{first['id']}").get_json()["data"]["is_default"] is True
 
 
@@ -141,10 +146,16 @@ class TestPrecedence:
         error_of(r, 403, "forbidden")
 
     def test_body_errors_before_the_records_404(self, admin):
-        error_of(admin.patch(f"/teams/{UNKNOWN_ID}", data=b"x", headers={"Content-Type": "text/plain"}), 415,
-                 "unsupported_media_type")  # fmt: skip
-        error_of(admin.patch(f"/teams/{UNKNOWN_ID}", data=b"{", headers={"Content-Type": "application/json"}), 400,
-                 "invalid_json")  # fmt: skip
+        error_of(
+            admin.patch(f"/teams/{UNKNOWN_ID}", data=b"x", headers={"Content-Type": "text/plain"}),
+            415,
+            "unsupported_media_type",
+        )
+        error_of(
+            admin.patch(f"/teams/{UNKNOWN_ID}", data=b"{", headers={"Content-Type": "application/json"}),
+            400,
+            "invalid_json",
+        )
 
     def test_404_before_422(self, admin):
         error_of(admin.patch(f"/teams/{UNKNOWN_ID}", json={"nope": 1}), 404, "not_found")

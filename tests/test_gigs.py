@@ -18,8 +18,16 @@ def test_a_gig_may_run_past_midnight(build):
 
 
 def test_venue_fields_are_validated(admin):
-    r = admin.post("/venues", json={"name": "Hall", "country": "XX", "timezone": "Mars/Olympus",
-                                    "email": "not-an-address", "website": "ftp://example.com"})  # fmt: skip
+    r = admin.post(
+        "/venues",
+        json={
+            "name": "Hall",
+            "country": "XX",
+            "timezone": "Mars/Olympus",
+            "email": "not-an-address",
+            "website": "ftp://example.com",
+        },
+    )
     assert set(error_of(r, 422, "validation_failed")["details"]) == {"country", "timezone", "email", "website"}
     body = {"name": " Hall ", "country": "at", "timezone": "Europe/Vienna", "website": "https://hall.example.com/"}
     venue = admin.create("venues", body)

@@ -44,9 +44,19 @@ def test_limit_and_offset_page_through_with_the_full_total(admin, gigs):
 
 @pytest.mark.parametrize(
     "query",
-    ["limit=0", "limit=201", "limit=-1", "limit=abc", "limit=1.5", "limit=+5", "limit=", "offset=-1", "offset=x",
-     "offset=99999999999999999999"],
-)  # fmt: skip
+    [
+        "limit=0",
+        "limit=201",
+        "limit=-1",
+        "limit=abc",
+        "limit=1.5",
+        "limit=+5",
+        "limit=",
+        "offset=-1",
+        "offset=x",
+        "offset=99999999999999999999",
+    ],
+)
 def test_bad_limit_or_offset_is_400_never_clamped(admin, query):
     error = error_of(admin.get(f"/gigs?{query}"), 400, "invalid_query")
     assert query.split("=")[0] in error["details"]
@@ -54,7 +64,12 @@ def test_bad_limit_or_offset_is_400_never_clamped(admin, query):
 
 def test_sort_descending_and_by_several_keys(admin, gigs):
     assert titles(admin.get("/gigs?sort=-gig_date,title")) == [
-        "epsilon", "Delta 100% fun", "Gamma_gala", "Alpha wedding", "beta party"]  # fmt: skip
+        "epsilon",
+        "Delta 100% fun",
+        "Gamma_gala",
+        "Alpha wedding",
+        "beta party",
+    ]
     # binary comparison: upper case sorts before lower case
     assert titles(admin.get("/gigs?sort=title"))[:2] == ["Alpha wedding", "Delta 100% fun"]
 

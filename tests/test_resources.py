@@ -159,9 +159,13 @@ def test_capabilities_of_the_group_are_needed(anon, signed_in, role, build, reso
     group = resource.group
     role("reads", f"{group}.view")
     role("writes", f"{group}.edit")
-    calls = [("GET", f"/{resource.name}"), ("GET", f"/{resource.name}/{record['id']}"),
-             ("POST", f"/{resource.name}"), ("PATCH", f"/{resource.name}/{record['id']}"),
-             ("DELETE", f"/{resource.name}/{record['id']}")]  # fmt: skip
+    calls = [
+        ("GET", f"/{resource.name}"),
+        ("GET", f"/{resource.name}/{record['id']}"),
+        ("POST", f"/{resource.name}"),
+        ("PATCH", f"/{resource.name}/{record['id']}"),
+        ("DELETE", f"/{resource.name}/{record['id']}"),
+    ]
     reader, writer = signed_in("reads"), signed_in("writes")
     for method, path in calls:
         error_of(anon.request(method, path, json={}), 401, "unauthenticated")

@@ -32,8 +32,9 @@ class Service:
         self.log_path = tmp_path / "server.log"
 
     def run(self, *args):
-        return subprocess.run([sys.executable, "app.py", *args], cwd=PROJECT, env=self.env, capture_output=True,
-                              text=True, timeout=60)  # fmt: skip
+        return subprocess.run(
+            [sys.executable, "app.py", *args], cwd=PROJECT, env=self.env, capture_output=True, text=True, timeout=60
+        )
 
     def start(self):
         self.log = open(self.log_path, "w")  # noqa: SIM115 (closed by stop)
@@ -99,8 +100,12 @@ def test_the_sign_in_link_appears_in_the_servers_output_with_the_console_mailer(
     assert service.run("create-user", "ada@example.com", "--name", "Ada", "--role", "admin").returncode == 0
     service.start()
     try:
-        status, _, _ = service.request("POST", "/auth/link", json.dumps({"email": "ada@example.com"}).encode(),
-                                       {"Content-Type": "application/json"})  # fmt: skip
+        status, _, _ = service.request(
+            "POST",
+            "/auth/link",
+            json.dumps({"email": "ada@example.com"}).encode(),
+            {"Content-Type": "application/json"},
+        )
         assert status == 200
         deadline = time.monotonic() + 5
         while "signin#token=bol_" not in service.output() and time.monotonic() < deadline:
@@ -115,8 +120,10 @@ def test_a_body_over_waitress_own_limit_gets_the_json_envelope(tmp_path):
     try:
         with socket.create_connection(("127.0.0.1", service.port), timeout=10) as s:
             # waitress answers as soon as it reads the declared length, before the body is sent
-            s.sendall(b"POST /v1/teams HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                      b"Content-Length: 3000000\r\n\r\n")  # fmt: skip
+            s.sendall(
+                b"POST /v1/teams HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                b"Content-Length: 3000000\r\n\r\n"
+            )
             answer = b""
             while chunk := s.recv(65536):
                 answer += chunk
