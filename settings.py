@@ -2,6 +2,7 @@
 
 import os
 import re
+import zoneinfo
 
 from errors import ConfigError
 
@@ -18,7 +19,7 @@ SETTINGS = {
     "MAX_JSON_KB": (1024, int, "JSON body size limit"),
     "INVITATION_HOURS": (72, int, "invitation lifetime"),
     "AUTH_RATE_LIMIT": ("10/minute", str, "requests per client address to /auth/link and /auth/confirm"),
-    "DEFAULT_TIMEZONE": ("UTC", str, "timezone of gigs whose venue names none (calendar feeds)"),
+    "TIMEZONE": ("", str, "IANA zone of gigs whose venue names none, in calendar feeds; empty: floating local times"),
 }
 
 RATE_PERIODS = {"second": 1, "minute": 60, "hour": 3600}
@@ -39,6 +40,8 @@ def load(overrides=None, environ=None):
     if not config["SIGNIN_URL"]:
         config["SIGNIN_URL"] = config["PUBLIC_URL"] + "/signin#token={token}"
     config["AUTH_RATE"] = parse_rate(config["AUTH_RATE_LIMIT"])
+    if config["TIMEZONE"] and config["TIMEZONE"] not in zoneinfo.available_timezones():
+        raise ConfigError(f"BAND_TIMEZONE={config['TIMEZONE']!r} is not an IANA time zone name")
     return config
 
 

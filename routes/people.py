@@ -1,8 +1,17 @@
-"""The people group: the band's staff members and the clients' contacts."""
+"""The people group: the band's staff members and the clients' contacts; and the calendar feeds (§5.6)."""
 
+from flask import Blueprint, Response, current_app, g, request
+
+import calendar_feed
+import listing
+import signing
+from auth import public, require
+from errors import not_found
 from models import Contact, StaffMember
-from resources import Resource
+from resources import Resource, reject_parameters
 from schemas import ContactSchema, StaffMemberSchema
+
+blueprint = Blueprint("people", __name__)
 
 
 class StaffMembers(Resource):
@@ -12,7 +21,74 @@ class StaffMembers(Resource):
             member.email = member.email.lower()  # unique when set, whatever the case it was typed in
 
 
+STAFF_MEMBERS = StaffMembers(StaffMember, StaffMemberSchema, "people", order=["last_name", "first_name"])
 RESOURCES = [
-    StaffMembers(StaffMember, StaffMemberSchema, "people", order=["last_name", "first_name"]),
+    STAFF_MEMBERS,
     Resource(Contact, ContactSchema, "people", order=["last_name", "first_name"]),
 ]
+
+
+def feed_url(*subject):
+    token = signing.feed_token(current_app.config, *subject)
+    return {"data": {"url": f"{current_app.config['PUBLIC_URL']}/v1/calendar/{token}.ics"}}
+
+
+def member_or_own(id, action):
+    """The staff member, when the caller holds people.<action> or is the member's own user."""
+    reject_parameters(request.args)
+    if f"people.{action}" in g.caller.can:
+        return STAFF_MEMBERS.get(id)
+    member = StaffMember.get_or_none(StaffMember.id == id) if listing.is_id(id) else None
+    if member is None or member.user_id != g.caller.user_id:
+        require("people", action)
+    return member
+
+
+@blueprint.get("/staff-members/<id>/calendar-url")
+def staff_calendar_url(id):
+    """The address of the staff member's calendar feed (for their phone's calendar)."""
+    member = member_or_own(id, "view")
+    return feed_url("staff", member.id, member.calendar_version)
+
+
+@blueprint.post("/staff-members/<id>/calendar-url/rotate")
+def rotate_staff_calendar_url(id):
+    """Give the staff member's feed a new address; the old one answers 404 from now on."""
+    member = member_or_own(id, "edit")
+    member.calendar_version += 1
+    member.save(only=[StaffMember.calendar_version])
+    return feed_url("staff", member.id, member.calendar_version)
+
+
+@blueprint.get("/calendar-url")
+def office_calendar_url():
+    """The address of the office feed: every live gig."""
+    require("gigs", "view")
+    reject_parameters(request.args)
+    return feed_url("office", signing.office_feed_version())
+
+
+@blueprint.post("/calendar-url/rotate")
+def rotate_office_calendar_url():
+    """Give the office feed a new address; the old one answers 404 from now on."""
+    require("gigs", "edit")
+    reject_parameters(request.args)
+    return feed_url("office", signing.rotate_office_feed())
+
+
+@blueprint.get("/calendar/<token>.ics")
+@public
+def calendar(token):
+    """An iCalendar feed; its signed address is its only key (calendar apps send no bearer)."""
+    subject = signing.feed_subject(current_app.config, token) or []
+    timezone = current_app.config["TIMEZONE"]
+    if subject[:1] == ["office"] and subject[1:] == [signing.office_feed_version()]:
+        body = calendar_feed.office_feed(timezone)
+    elif subject[:1] == ["staff"] and len(subject) == 3:
+        member = calendar_feed.active_member(subject[1])
+        if member is None or member.calendar_version != subject[2]:
+            raise not_found("No such calendar feed.")
+        body = calendar_feed.staff_feed(member, timezone)
+    else:
+        raise not_found("No such calendar feed.")
+    return Response(body, mimetype="text/calendar", headers={"Cache-Control": "private, max-age=300"})

@@ -1,0 +1,139 @@
+"""Calendar feeds (SPEC §5.6) built with the icalendar library: a staff member's gigs, or the office's.
+Times are the venue's wall-clock times in its time zone (or the configured default)."""
+
+import datetime as dt
+import zoneinfo
+
+import icalendar
+from peewee import JOIN
+
+from models import LIVE, Gig, GigProduct, GigRole, GigStatus, Product, Role, StaffMember, Venue
+from rules import window
+
+DAYS_BACK = 60
+EVENT_STATUS = {"tentative": "TENTATIVE", "closed": "CANCELLED"}
+
+
+def staff_feed(member, default_timezone):
+    """The staff member's roles on gigs from 60 days back onward, one event each."""
+    roles = (
+        GigRole.select(GigRole, Gig, Role, Venue, GigStatus)
+        .join(Gig)
+        .join(Venue, JOIN.LEFT_OUTER)
+        .join_from(Gig, GigStatus, JOIN.LEFT_OUTER)
+        .join_from(GigRole, Role)
+        .where(GigRole.staff_member == member.id, Gig.gig_date >= since())
+        .order_by(Gig.gig_date, Gig.start_time, GigRole.id)
+    )
+    roles = list(roles)
+    products = products_by_gig([role.gig_id for role in roles])
+    calendar = new_calendar(f"Band Office: {member.first_name} {member.last_name}")
+    for role in roles:
+        details = [f"Role: {role.role.name}"]
+        if role.call_time:
+            details.append(f"Call time: {role.call_time}")
+        event = gig_event(role.gig, products, default_timezone, details, f"{role.id}@band-office")
+        event["summary"] = f"{role.gig.title} ({role.role.name})"
+        calendar.add_component(event)
+    return finish(calendar)
+
+
+def office_feed(default_timezone):
+    """Every live gig from 60 days back onward."""
+    gigs = list(
+        Gig.select(Gig, Venue, GigStatus)
+        .join(Venue, JOIN.LEFT_OUTER)
+        .join_from(Gig, GigStatus, JOIN.LEFT_OUTER)
+        .where(Gig.gig_date >= since(), LIVE)
+        .order_by(Gig.gig_date, Gig.start_time, Gig.id)
+    )
+    products = products_by_gig([gig.id for gig in gigs])
+    calendar = new_calendar("Band Office: all gigs")
+    for gig in gigs:
+        calendar.add_component(gig_event(gig, products, default_timezone, [], f"{gig.id}@band-office"))
+    return finish(calendar)
+
+
+def since():
+    return (dt.date.today() - dt.timedelta(days=DAYS_BACK)).isoformat()
+
+
+def products_by_gig(gig_ids):
+    rows = (
+        GigProduct.select(GigProduct, Product)
+        .join(Product)
+        .where(GigProduct.gig.in_(gig_ids))
+        .order_by(GigProduct.position, GigProduct.start_time, GigProduct.id)
+    )
+    found = {}
+    for row in rows:
+        found.setdefault(row.gig_id, []).append(row)
+    return found
+
+
+def new_calendar(name):
+    calendar = icalendar.Calendar()
+    calendar.add("prodid", "-//Band Office//Band Office 1.0//EN")
+    calendar.add("version", "2.0")
+    calendar.add("x-wr-calname", name)
+    return calendar
+
+
+def gig_event(gig, products, default_timezone, details, uid):
+    """One event for the gig: its time in the venue's zone (its whole date when it has no times)."""
+    venue = gig.venue if gig.venue_id else None
+    zone_name = (venue.timezone if venue else None) or default_timezone
+    zone = zoneinfo.ZoneInfo(zone_name) if zone_name else None  # None: floating, the same wall-clock anywhere
+    event = icalendar.Event()
+    event.add("uid", uid)
+    event.add("summary", gig.title)
+    event.add("dtstamp", dt.datetime.fromisoformat(gig.updated_at))
+    if gig.start_time is None and gig.end_time is None:
+        event.add("dtstart", dt.date.fromisoformat(gig.gig_date))
+        event.add("dtend", dt.date.fromisoformat(gig.gig_date) + dt.timedelta(days=1))
+    else:
+        start, end = window(gig)
+        event.add("dtstart", start.replace(tzinfo=zone))
+        event.add("dtend", end.replace(tzinfo=zone))
+    status = gig.gig_status if gig.gig_status_id else None
+    event.add("status", EVENT_STATUS.get(status.kind if status else None, "CONFIRMED"))
+    if venue:
+        event.add(
+            "location",
+            ", ".join(
+                filter(
+                    None,
+                    [
+                        venue.name,
+                        venue.address_line1,
+                        venue.address_line2,
+                        venue.postal_code,
+                        venue.city,
+                        venue.region,
+                        venue.country,
+                    ],
+                )
+            ),
+        )
+    lines = [*details, *(product_line(p) for p in products.get(gig.id, []))]
+    if gig.load_in_time:
+        lines.append(f"Load-in: {gig.load_in_time}")
+    if status:
+        lines.append(f"Status: {status.name}")
+    if lines:
+        event.add("description", "\n".join(lines))
+    return event
+
+
+def product_line(gig_product):
+    times = "–".join(filter(None, [gig_product.start_time, gig_product.end_time]))
+    return f"{gig_product.product.name}: {times}" if times else gig_product.product.name
+
+
+def finish(calendar):
+    calendar.add_missing_timezones()
+    return calendar.to_ical()
+
+
+def active_member(member_id):
+    return StaffMember.get_or_none(StaffMember.id == member_id, StaffMember.active == True)  # noqa: E712

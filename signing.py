@@ -1,0 +1,47 @@
+"""Signed values: the service's secret key (BAND_SECRET_KEY, else generated once and kept in the database)
+and the calendar feed tokens made with it."""
+
+import secrets
+
+from itsdangerous import BadSignature, URLSafeSerializer
+
+from models import Setting, db
+
+FEED_SALT = "calendar-feed"
+
+
+def secret_key(config):
+    """The configured key, else the one kept in the database (made on first use)."""
+    if config.get("SECRET_KEY"):
+        return config["SECRET_KEY"]
+    stored = Setting.get_or_none(Setting.key == "secret_key")
+    if stored is None:
+        with db.atomic("IMMEDIATE"):
+            Setting.insert(key="secret_key", value=secrets.token_urlsafe(48)).on_conflict_ignore().execute()
+        stored = Setting.get(Setting.key == "secret_key")
+    config["SECRET_KEY"] = stored.value
+    return stored.value
+
+
+def feed_token(config, *subject):
+    """A token naming a feed: ("staff", member id, version) or ("office", version)."""
+    return URLSafeSerializer(secret_key(config), salt=FEED_SALT).dumps(list(subject))
+
+
+def feed_subject(config, token):
+    """The list a feed token names, or None when the token is not one of ours."""
+    try:
+        return URLSafeSerializer(secret_key(config), salt=FEED_SALT).loads(token)
+    except BadSignature:
+        return None
+
+
+def office_feed_version():
+    stored = Setting.get_or_none(Setting.key == "office_feed_version")
+    return int(stored.value) if stored else 1
+
+
+def rotate_office_feed():
+    version = office_feed_version() + 1
+    Setting.insert(key="office_feed_version", value=str(version)).on_conflict_replace().execute()
+    return version
