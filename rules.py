@@ -254,13 +254,16 @@ def pending_invitations(gig_role_id):
 
 
 def accept(invitation):
-    """The invitee takes the gig role; the role's other pending invitations are withdrawn."""
-    require_pending(invitation)
+    """The invitee takes the gig role; the role's other pending invitations are withdrawn.
+
+    A filled role is reported first: of two invitees accepting at once, the one who comes second learns
+    that the role is taken (their invitation was withdrawn by the first)."""
     gig_role = GigRole.get_by_id(invitation.gig_role_id)
-    gig = Gig.get_by_id(gig_role.gig_id)
-    require_live(gig)
     if gig_role.staff_member_id is not None:
         raise conflict("gig_role_filled", "Someone else has taken this gig role.")
+    require_pending(invitation)
+    gig = Gig.get_by_id(gig_role.gig_id)
+    require_live(gig)
     gig_role.staff_member_id = invitation.staff_member_id
     put_on_role(gig_role, gig)
     stamp = now()

@@ -1,0 +1,108 @@
+"""Concurrent clients against the real server (waitress, 8 threads, one SQLite connection each)."""
+
+import json
+import threading
+import urllib.error
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from waitress import create_server, wasyncore
+
+from tests.support import Builder, unique
+
+OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+
+class Live:
+    """The app served by waitress on a free port, in a thread of this process."""
+
+    def __init__(self, app, token):
+        self.server = create_server(app, host="127.0.0.1", port=0, threads=8)
+        self.base = f"http://127.0.0.1:{self.server.effective_port}/v1"
+        self.token = token
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+
+    def call(self, method, path, body=None):
+        data = None if body is None else json.dumps(body).encode()
+        headers = {"Authorization": f"Bearer {self.token}", "Content-Type": "application/json"}
+        request = urllib.request.Request(self.base + path, data=data, method=method, headers=headers)
+        try:
+            with OPENER.open(request, timeout=30) as r:
+                return r.status, json.loads(r.read() or b"null")
+        except urllib.error.HTTPError as e:
+            return e.code, json.loads(e.read() or b"null")
+
+    def close(self):
+        # close every socket from the server's own loop, so that the loop ends instead of polling closed ones
+        self.server.trigger.pull_trigger(lambda: wasyncore.close_all(self.server._map))
+        self.thread.join(5)
+        self.server.task_dispatcher.shutdown()
+
+
+@pytest.fixture
+def live(app, admin):
+    server = Live(app, admin.token)
+    yield server
+    server.close()
+
+
+def at_once(calls, workers=16):
+    """Run the calls from `workers` threads released together; their results in order."""
+    barrier = threading.Barrier(min(workers, len(calls)))
+
+    def run(call):
+        if calls.index(call) < barrier.parties:
+            barrier.wait()
+        return call()
+
+    with ThreadPoolExecutor(workers) as pool:
+        return list(pool.map(run, calls))
+
+
+def test_simultaneous_accepts_have_exactly_one_winner(live, admin, build):
+    role = build("roles", name="Singer")
+    gig_role = build("gig-roles", role_id=role["id"])
+    invitations = []
+    for i in range(8):
+        member = build("staff-members", first_name="Singer", last_name=f"No {i}")
+        build("staff-member-roles", staff_member_id=member["id"], role_id=role["id"])
+        invitations.append(build("gig-role-invitations", gig_role_id=gig_role["id"], staff_member_id=member["id"]))
+    calls = [lambda i=i: live.call("POST", f"/gig-role-invitations/{i['id']}/accept") for i in invitations]
+    results = at_once(calls, workers=8)
+    statuses = sorted(status for status, _ in results)
+    assert statuses == [200] + [409] * 7, results
+    assert {body["error"]["details"]["reason"] for status, body in results if status == 409} == {"gig_role_filled"}
+    winner = next(body["data"] for status, body in results if status == 200)
+    filled = admin.get(f"/gig-roles/{gig_role['id']}").get_json()["data"]
+    assert filled["staff_member_id"] == winner["staff_member_id"] and filled["status"] == "filled"
+    listed = admin.get(f"/gig-role-invitations?filter[gig_role_id]={gig_role['id']}&limit=200").get_json()["data"]
+    assert sorted(i["status"] for i in listed) == ["accepted"] + ["withdrawn"] * 7
+
+
+def test_sixteen_threads_create_four_hundred_records(live, admin):
+    names = [unique("Team") for _ in range(400)]
+    results = at_once([lambda n=n: live.call("POST", "/teams", {"name": n}) for n in names])
+    assert [status for status, _ in results] == [201] * 400, [r for r in results if r[0] != 201][:3]
+    stored = admin.get("/teams?limit=200&fields=name").get_json()
+    assert stored["meta"]["total"] == 400
+    assert {t["name"] for t in stored["data"]} <= set(names)
+
+
+def test_mixed_reads_and_writes_only_succeed(live, admin):
+    builder = Builder(admin)
+    gigs = [builder("gigs") for _ in range(5)]
+    calls = []
+    for i in range(240):
+        gig = gigs[i % 5]
+        calls += [
+            lambda: live.call("GET", "/gigs?limit=50&sort=-gig_date"),
+            lambda g=gig: live.call("GET", f"/gigs/{g['id']}"),
+            lambda g=gig, i=i: live.call("PATCH", f"/gigs/{g['id']}", {"guest_count": i}),
+            lambda i=i: live.call("POST", "/venues", {"name": f"Venue {i}"}),
+        ][i % 4 : i % 4 + 1]
+    results = at_once(calls)
+    failures = [r for r in results if not 200 <= r[0] < 300]
+    assert failures == []
+    assert admin.get("/venues").get_json()["meta"]["total"] == 60
