@@ -132,8 +132,8 @@ def test_generate_roles_counts_what_is_there(app):
 
 
 def test_an_invitation_reads_expired_once_past_its_time(app):
-    future = timestamp(dt.datetime.now(dt.timezone.utc) + dt.timedelta(hours=1))
-    past = timestamp(dt.datetime.now(dt.timezone.utc) - dt.timedelta(seconds=1))
+    future = timestamp(dt.datetime.now(dt.UTC) + dt.timedelta(hours=1))
+    past = timestamp(dt.datetime.now(dt.UTC) - dt.timedelta(seconds=1))
     assert rules.invitation_state(GigRoleInvitation(status="pending", expires_at=future)) == "pending"
     assert rules.invitation_state(GigRoleInvitation(status="pending", expires_at=past)) == "expired"
     assert rules.invitation_state(GigRoleInvitation(status="declined", expires_at=past)) == "declined"

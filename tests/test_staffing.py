@@ -255,20 +255,18 @@ def test_an_invitation_is_pending_and_expires_in_72_hours_by_default(band):
     assert r.status_code == 201, r.get_json()
     invitation = r.get_json()["data"]
     assert invitation["status"] == "pending" and invitation["responded_at"] is None
-    hours = (dt.datetime.fromisoformat(invitation["expires_at"]) - dt.datetime.now(dt.timezone.utc)) / dt.timedelta(
-        hours=1
-    )
+    hours = (dt.datetime.fromisoformat(invitation["expires_at"]) - dt.datetime.now(dt.UTC)) / dt.timedelta(hours=1)
     assert 71.9 < hours <= 72
 
 
 def test_invitation_lifetime_comes_from_configuration(app, band):
     app.config["INVITATION_HOURS"] = 5
     expires = dt.datetime.fromisoformat(band.invite(band.sam).get_json()["data"]["expires_at"])
-    assert abs(expires - dt.datetime.now(dt.timezone.utc) - dt.timedelta(hours=5)) < dt.timedelta(minutes=1)
+    assert abs(expires - dt.datetime.now(dt.UTC) - dt.timedelta(hours=5)) < dt.timedelta(minutes=1)
 
 
 def test_an_invitation_must_expire_in_the_future(band):
-    past = timestamp(dt.datetime.now(dt.timezone.utc) - dt.timedelta(minutes=1))
+    past = timestamp(dt.datetime.now(dt.UTC) - dt.timedelta(minutes=1))
     assert error_of(band.invite(band.sam, expires_at=past), 422, "validation_failed")["details"] == {
         "expires_at": ["Must be in the future."]
     }
@@ -331,7 +329,7 @@ def test_decline_and_withdraw_only_pending_invitations(band):
 
 def test_an_expired_invitation_reads_expired_everywhere(band):
     invitation = band.invite(band.sam).get_json()["data"]
-    past = timestamp(dt.datetime.now(dt.timezone.utc) - dt.timedelta(seconds=1))
+    past = timestamp(dt.datetime.now(dt.UTC) - dt.timedelta(seconds=1))
     GigRoleInvitation.update(expires_at=past).execute()
     assert band.admin.get(f"/gig-role-invitations/{invitation['id']}").get_json()["data"]["status"] == "expired"
     assert band.admin.get("/gig-role-invitations?filter[status]=expired").get_json()["meta"]["total"] == 1
@@ -344,7 +342,7 @@ def test_an_expired_invitation_reads_expired_everywhere(band):
 def test_only_message_and_expires_at_change_and_only_while_pending(band):
     invitation = band.invite(band.sam).get_json()["data"]
     path = f"/gig-role-invitations/{invitation['id']}"
-    later = timestamp(dt.datetime.now(dt.timezone.utc) + dt.timedelta(days=5))
+    later = timestamp(dt.datetime.now(dt.UTC) + dt.timedelta(days=5))
     r = band.admin.patch(path, json={"message": "Please?", "expires_at": later})
     assert r.status_code == 200 and r.get_json()["data"]["message"] == "Please?"
     for field in ("gig_role_id", "staff_member_id", "status", "responded_at"):
