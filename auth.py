@@ -14,11 +14,22 @@ from dataclasses import dataclass
 from flask import Blueprint, current_app, g, render_template, request
 
 import listing
+from bodies import (
+    ApiKeySchema,
+    ConfirmSchema,
+    DeviceSchema,
+    LinkSentSchema,
+    MeSchema,
+    NewApiKeySchema,
+    SessionSchema,
+    SignInLinkSchema,
+)
 from conventions import json_body
 from errors import ApiError
 from mail import message
 from models import Device, SignInLink, Token, User, db, now, timestamp
-from schemas import ApiKeySchema, ConfirmSchema, DeviceSchema, LinkRequestSchema, load
+from openapi import operation
+from schemas import load
 
 GROUPS = ("gigs", "catalog", "staffing", "production", "people", "pay", "admin")
 CAPABILITIES = tuple(f"{group}.{action}" for group in GROUPS for action in ("view", "edit"))
@@ -188,10 +199,16 @@ def limit_rate():
 
 @blueprint.post("/auth/link")
 @public
+@operation(
+    "Ask for a sign-in link by e-mail: the same answer whatever the address",
+    body=SignInLinkSchema,
+    response=LinkSentSchema,
+    errors=(400, 413, 415, 422, 429),
+)
 def request_link():
     """Send a sign-in link to the address if it belongs to an active user; answer the same either way."""
     limit_rate()
-    email = load(LinkRequestSchema(), json_body(), blanks=False)["email"].strip().lower()
+    email = load(SignInLinkSchema(), json_body(), blanks=False)["email"].strip().lower()
     # Everything that depends on the address happens in the outbox, after the answer: nothing to time.
     current_app.extensions["outbox"].put(lambda app=current_app._get_current_object(): send_link(app, email))
     return {"data": {"sent": True}}
@@ -221,6 +238,12 @@ def recent_link(user):
 
 @blueprint.post("/auth/confirm")
 @public
+@operation(
+    "Exchange a sign-in link's token for a 30-day session token",
+    body=ConfirmSchema,
+    response=SessionSchema,
+    errors=(400, 401, 413, 415, 422, 429),
+)
 def confirm():
     """Exchange a sign-in link's token for a 30-day session token."""
     limit_rate()
@@ -248,6 +271,7 @@ def user_summary(user):
 
 
 @blueprint.post("/auth/signout")
+@operation("Sign out: revoke the bearer token of this request", status=204)
 def sign_out():
     """Revoke the bearer token of this request."""
     Token.update(revoked_at=now()).where(Token.id == g.caller.token_id).execute()
@@ -265,6 +289,7 @@ def signin_page():
 
 
 @blueprint.get("/me")
+@operation("The caller, their access roles, the token in use and what they may do", response=MeSchema)
 def me():
     """The caller, their access roles, the token in use and what they may do."""
     c = g.caller
@@ -288,6 +313,13 @@ def live_keys():
 
 
 @blueprint.post("/api-keys")
+@operation(
+    "Create an API key for the caller; its value is shown only in this answer",
+    body=ApiKeySchema,
+    response=NewApiKeySchema,
+    status=201,
+    errors=(400, 413, 415, 422),
+)
 def create_api_key():
     """Create an API key for the caller; its value is shown only in this answer."""
     values = load(ApiKeySchema(), json_body())
@@ -305,6 +337,9 @@ def create_api_key():
 
 
 @blueprint.get("/api-keys")
+@operation(
+    "The caller's live API keys (never their values)", response=ApiKeySchema, listing=API_KEY_COLUMNS, errors=(400,)
+)
 def list_api_keys():
     """The caller's live API keys (never their values)."""
     page = listing.parse(request.args, API_KEY_COLUMNS, ["created_at"])
@@ -312,6 +347,7 @@ def list_api_keys():
 
 
 @blueprint.delete("/api-keys/<key_id>")
+@operation("Revoke one of the caller's live API keys", status=204, errors=(404,))
 def revoke_api_key(key_id):
     """Revoke one of the caller's live API keys."""
     revoked = Token.update(revoked_at=now()).where(Token.id == key_id, *live_keys()).execute()
@@ -326,6 +362,13 @@ DEVICE_COLUMNS = listing.columns_of(Device, DeviceSchema())
 
 
 @blueprint.post("/devices")
+@operation(
+    "Register a device for push (201), or update the one with this token (200; it moves to the caller)",
+    body=DeviceSchema,
+    response=DeviceSchema,
+    status=(201, 200),
+    errors=(400, 413, 415, 422),
+)
 def register_device():
     """Register a device for push, or update the one with this token (it moves to the caller)."""
     values = load(DeviceSchema(), json_body())
@@ -341,6 +384,7 @@ def register_device():
 
 
 @blueprint.get("/devices")
+@operation("The caller's devices", response=DeviceSchema, listing=DEVICE_COLUMNS, errors=(400,))
 def list_devices():
     """The caller's devices."""
     page = listing.parse(request.args, DEVICE_COLUMNS, ["created_at"])
@@ -348,6 +392,7 @@ def list_devices():
 
 
 @blueprint.delete("/devices/<path:token>")
+@operation("Remove one of the caller's devices by its push token (percent-encoded)", status=204, errors=(404,))
 def remove_device(token):
     """Remove one of the caller's devices by its push token."""
     removed = Device.delete().where(Device.token == token, Device.user == g.caller.user_id).execute()

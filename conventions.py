@@ -39,6 +39,10 @@ def begin_write():
         g.transaction.__enter__()
 
 
+class RolledBack(Exception):
+    """The request failed: its transaction is undone."""
+
+
 def end_transaction(error=None, status=500):
     transaction = g.pop("transaction", None)
     if transaction is None:
@@ -46,7 +50,7 @@ def end_transaction(error=None, status=500):
     if error is None and status < 400:
         transaction.__exit__(None, None, None)
     else:
-        transaction.__exit__(ApiError, ApiError(status, "rolled_back", "rolled back"), None)
+        transaction.__exit__(RolledBack, RolledBack(status), None)
 
 
 def finish(response):

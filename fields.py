@@ -11,6 +11,7 @@ from marshmallow import ValidationError, fields, validate
 MAX_INT = 2**53 - 1  # the largest integer every JSON client (JavaScript included) holds exactly
 DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
 TIME_RE = re.compile(r"([01]\d|2[0-3]):[0-5]\d")
+TIME_PATTERN = r"^([01]\d|2[0-3]):[0-5]\d$"
 UUID_RE = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 
 
@@ -47,11 +48,13 @@ def Text(**kwargs):
 
 
 def Email(**kwargs):
-    return Str(254, validate=validate.Email(error="Not a valid e-mail address."), **kwargs)
+    email = validate.Email(error="Not a valid e-mail address.")
+    return Str(254, validate=email, metadata={"format": "email", **kwargs.pop("metadata", {})}, **kwargs)
 
 
 def Url(**kwargs):
-    return Str(2000, validate=validate.URL(schemes={"http", "https"}, error="Not a valid http(s) URL."), **kwargs)
+    url = validate.URL(schemes={"http", "https"}, error="Not a valid http(s) URL.")
+    return Str(2000, validate=url, metadata={"format": "uri", **kwargs.pop("metadata", {})}, **kwargs)
 
 
 def Enum(*values, **kwargs):
@@ -138,7 +141,7 @@ class Time(fields.String):
     default_error_messages = {"invalid": "Not a valid time (HH:MM, 24 h)."}
 
     def __init__(self, **kwargs):
-        kwargs.setdefault("metadata", {})["pattern"] = TIME_RE.pattern
+        kwargs.setdefault("metadata", {})["pattern"] = TIME_PATTERN
         super().__init__(**_optional(kwargs))
 
     def _deserialize(self, value, attr, data, **kwargs):

@@ -1,5 +1,6 @@
 """The OpenAPI 3.1 document, generated with apispec from the same schemas and resource registry that serve
-the requests: every rule of the URL map is described from its resource or from its `@operation`."""
+the requests. Every rule of the URL map under /v1 is described: a resource's views from its declaration,
+every other view from the `@operation` beside it."""
 
 import re
 
@@ -8,6 +9,7 @@ from apispec.ext.marshmallow import MarshmallowPlugin
 from marshmallow import Schema, fields
 
 from errors import CODES
+from fields import TIME_PATTERN
 from listing import MAX_IN_VALUES, MAX_LIMIT, OPERATORS
 
 VERSION = "1.0.0"
@@ -15,46 +17,62 @@ DESCRIPTION = """The JSON API of Band Office, the office of a wedding band: gigs
 the ensembles and staff that play them, their equipment and their pay.
 
 Every path is relative to `/v1`. Send `Authorization: Bearer <token>` (a session token from
-`/auth/confirm` or an API key from `/api-keys`) everywhere but `/health`, `/openapi.json`, `/docs`,
-`POST /auth/link` and `POST /auth/confirm`. Lists take `limit` (1..200, default 50), `offset`, `sort`
-(`-field` descending; `id` is always the last key), `fields` and `filter[field][op]=value`
-(`filter[field]=value` means `eq`; `ne` and `nin` also match null). Errors are
-`{"error": {"code", "message", "status", "details"}}`."""
+`POST /auth/confirm` or an API key from `POST /api-keys`) everywhere but the operations marked as needing
+none. Reading needs the `<group>.view` capability of the resource's group (the tag), writing and operations
+`<group>.edit`; `GET /me` shows what the caller holds.
 
-STATUS_TEXT = {
-    400: "Bad request: invalid JSON or query parameters",
-    401: "No valid bearer token",
-    403: "The token's roles lack the capability",
-    404: "No such record or route",
-    409: "Refused: a unique rule, a reference or a domain rule",
-    413: "The body is over the limit",
-    415: "The body is not JSON",
-    422: "Invalid fields",
-    429: "Too many requests: see Retry-After",
+Lists take `limit` (1..200, default 50), `offset`, `sort` (comma list, `-field` descending; `id` is always
+the last key), `fields` (comma list; `id` always comes) and `filter[field][op]=value`; `filter[field]=value`
+means `eq`, `ne` and `nin` also match null, `in`/`nin` take 1..100 comma-separated values. Custom fields
+filter as `filter[custom_fields.KEY][op]`. Anything else is 400 `invalid_query`.
+
+Errors are `{"error": {"code", "message", "status", "details"}}`; when several apply: unknown route
+404/405, then 401, 403, the body (415, 400, 413), the record's 404, 422, 409."""
+
+ERROR_STATUSES = {
+    400: "Invalid JSON or query parameters (invalid_json, invalid_query)",
+    401: "No valid bearer token (unauthenticated)",
+    403: "The token's roles lack the capability (forbidden; details.required)",
+    404: "No such record (not_found)",
+    409: "A unique rule (already_exists), a reference (resource_in_use) or a domain rule (conflict)",
+    413: "The body is over the limit (payload_too_large)",
+    415: "The body is not of the expected media type (unsupported_media_type)",
+    422: "Invalid fields (validation_failed; details: field -> messages)",
+    429: "Too many sign-in requests (rate_limited; see Retry-After)",
 }
-READ_ERRORS = (400, 401, 403)
-WRITE_ERRORS = (400, 401, 403, 409, 413, 415, 422)
+READ = (400, 401, 403)
+WRITE = (400, 401, 403, 413, 415, 422)
 
 
 class ErrorDetailSchema(Schema):
     code = fields.String(required=True, metadata={"enum": sorted(CODES)})
     message = fields.String(required=True)
     status = fields.Integer(required=True)
-    details = fields.Dict(metadata={"description": "field or parameter -> messages; or reason, fields, ..."})
+    details = fields.Dict(metadata={"description": "what went wrong, by field or parameter, or a reason"})
 
 
 class ErrorSchema(Schema):
     error = fields.Nested(ErrorDetailSchema, required=True)
 
 
-class MetaSchema(Schema):
-    total = fields.Integer(required=True, metadata={"minimum": 0})
-    limit = fields.Integer(required=True, metadata={"minimum": 1, "maximum": MAX_LIMIT})
-    offset = fields.Integer(required=True, metadata={"minimum": 0})
+def operation(
+    summary,
+    *,
+    body=None,
+    response=None,
+    status=200,
+    errors=(),
+    listing=None,
+    many=False,
+    media_type="application/json",
+    params=(),
+):
+    """Describe a view that is not a generic resource view.
 
-
-def operation(summary, *, body=None, response=None, status=200, errors=(), many=False, params=()):
-    """Describe a view that is not a generic resource view: request and response schemas, errors."""
+    `body`/`response` are schemas; `listing` is "paged" (limit and offset) or a columns dict (the full list
+    parameters) and makes the answer a list with `meta`; `many` answers `{data: [...]}` without it; `status`
+    may be a tuple; `errors` are the statuses besides 401 and 403 (which views marked `public` never give).
+    """
 
     def decorate(view):
         view.openapi = {
@@ -63,17 +81,14 @@ def operation(summary, *, body=None, response=None, status=200, errors=(), many=
             "response": response,
             "status": status,
             "errors": errors,
+            "listing": listing,
             "many": many,
+            "media_type": media_type,
             "params": params,
         }
         return view
 
     return decorate
-
-
-def component_name(schema):
-    name = schema if isinstance(schema, str) else (schema if isinstance(schema, type) else type(schema)).__name__
-    return name.removesuffix("Schema")
 
 
 def document(app):
@@ -89,27 +104,50 @@ def document(app):
     spec.options["security"] = [{"bearer": []}]
     builder = Builder(spec)
     for rule in sorted(app.url_map.iter_rules(), key=lambda r: r.rule):
-        view = app.view_functions[rule.endpoint]
         if rule.rule.startswith("/v1/"):
-            builder.add(rule, view)
-    return spec.to_dict()
+            builder.add(rule, app.view_functions[rule.endpoint])
+    return builder.finish()
 
 
 class Builder:
     def __init__(self, spec):
         self.spec = spec
-        self.schemas = set()
-        spec.components.schema("Error", schema=ErrorSchema)
-        spec.components.schema("ListMeta", schema=MetaSchema)
-        for status, text in STATUS_TEXT.items():
-            spec.components.response(str(status), {"description": text, "content": json_of(ref("Error"))})
+        self.named = {}
+        self.responses = set()
+        self.component("Error", ErrorSchema)
 
-    def schema(self, schema, name=None):
-        name = name or component_name(schema)
-        if name not in self.schemas:
-            self.schemas.add(name)
+    def component(self, name, schema, complete=False):
+        """A $ref to the schema registered under `name`; `complete`: an answer, every property present."""
+        if name not in self.named:
+            self.named[name] = complete
             self.spec.components.schema(name, schema=schema)
-        return ref(name)
+        return {"$ref": f"#/components/schemas/{name}"}
+
+    def answer(self, schema_class):
+        """The component of a schema as the service answers with it (no load-only fields)."""
+        name = schema_class.__name__.removesuffix("Schema")
+        return self.component(name, schema_class(exclude=load_only(schema_class())), complete=True)
+
+    def request(self, schema_class, suffix, **modifiers):
+        """The component of a request body: no read-only fields."""
+        name = schema_class.__name__.removesuffix("Schema") + suffix
+        exclude = (*read_only(schema_class()), *modifiers.pop("exclude", ()))
+        return self.component(name, schema_class(exclude=exclude, **modifiers))
+
+    def finish(self):
+        document = self.spec.to_dict()
+        for name, complete in self.named.items():
+            schema = document["components"]["schemas"][name]
+            if complete:
+                schema["required"] = list(schema.get("properties", {}))
+        return document
+
+    def error(self, status):
+        if status not in self.responses:
+            self.responses.add(status)
+            content = {"application/json": {"schema": self.component("Error", ErrorSchema)}}
+            self.spec.components.response(str(status), {"description": ERROR_STATUSES[status], "content": content})
+        return {"$ref": f"#/components/responses/{status}"}
 
     def add(self, rule, view):
         path = re.sub(r"<(?:[a-z]+:)?([a-z_]+)>", r"{\1}", rule.rule.removeprefix("/v1"))
@@ -117,98 +155,171 @@ class Builder:
         for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):
             resource = getattr(view, "resource", None)
             if resource is not None:
-                operations[method.lower()] = self.resource_operation(resource, method, "{id}" in path)
+                operations[method.lower()] = self.resource_operation(resource, method, path.endswith("{id}"))
             else:
-                operations[method.lower()] = self.custom_operation(view, method)
+                operations[method.lower()] = self.custom_operation(view)
         params = [path_param(name) for name in re.findall(r"{([a-z_]+)}", path)]
         self.spec.path(path=path, operations=operations, parameters=params)
 
+    # --- the generic resources ----------------------------------------------------------------------------
+
     def resource_operation(self, resource, method, single):
-        name = component_name(type(resource.schema)).removesuffix("Schema")
-        record = self.schema(type(resource.schema), name)
-        tag = resource.group
+        schema_class = type(resource.schema)
+        record = self.answer(schema_class)
+        noun = resource.noun
         if method == "GET" and not single:
-            return op(f"List {resource.name}", tag, list_params(resource), 200, list_of(record), READ_ERRORS)
+            return self.op(f"List {resource.name}", resource, list_params(resource.columns), 200, list_of(record), READ)
         if method == "GET":
-            return op(
-                f"Read one of {resource.name}",
-                tag,
-                [fields_param(resource)],
-                200,
-                json_of(data(record)),
-                (400, 401, 403, 404),
-            )
+            return self.op(f"Read a {noun}", resource, [fields_param()], 200, one(record), (*READ, 404))
         if method == "DELETE":
-            return op(f"Delete one of {resource.name}", tag, [], 204, None, (401, 403, 404, 409))
+            return self.op(f"Delete a {noun} that nothing references", resource, [], 204, None, (401, 403, 404, 409))
         if method == "POST":
-            result = op(f"Create one of {resource.name}", tag, [], 201, json_of(data(record)), WRITE_ERRORS)
-            result["requestBody"] = {"required": True, "content": json_of(record)}
+            result = self.op(f"Create a {noun}", resource, write_params(resource), 201, one(record), (*WRITE, 409))
+            result["responses"]["201"]["headers"] = {
+                "Location": {"schema": {"type": "string"}, "description": "the new record's path"}
+            }
+            result["requestBody"] = self.create_body(resource)
             return result
-        patch = type(resource.schema)(partial=True, exclude=resource.schema.create_only)
-        result = op(f"Change one of {resource.name}", tag, [], 200, json_of(data(record)), (*WRITE_ERRORS, 404))
-        result["requestBody"] = {"required": True, "content": json_of(self.schema(patch, f"{name}Patch"))}
+        patch = self.request(schema_class, "Patch", partial=True, exclude=resource.schema.create_only)
+        result = self.op(f"Change a {noun}", resource, write_params(resource), 200, one(record), (*WRITE, 404, 409))
+        result["requestBody"] = {"required": True, "content": json_content(patch)}
         return result
 
-    def custom_operation(self, view, method):
-        info = getattr(view, "openapi", None) or {
-            "summary": (view.__doc__ or "").strip(),
-            "errors": (),
-            "status": 200,
-            "response": None,
-            "body": None,
-            "many": False,
-            "params": (),
-        }
+    def create_body(self, resource):
+        multipart = getattr(resource, "upload_schema", None)
+        if multipart is not None:
+            return {"required": True, "content": {"multipart/form-data": {"schema": multipart}}}
+        return {"required": True, "content": json_content(self.request(type(resource.schema), "Create"))}
+
+    def op(self, summary, resource, params, status, content, errors):
+        return self.operation(summary, resource.group, params, status, content, errors)
+
+    # --- everything else ----------------------------------------------------------------------------------
+
+    def custom_operation(self, view):
+        info = view.openapi
         content = None
         if info["response"] is not None:
-            schema = self.schema(info["response"])
-            content = list_of(schema) if info["many"] else json_of(data(schema))
-        params = [query_param(*p) for p in info["params"]]
-        result = op(info["summary"], "auth", params, info["status"], content, info["errors"])
+            schema = self.answer(info["response"])
+            content = list_of(schema) if info["listing"] else many_of(schema) if info["many"] else one(schema)
+        elif info["media_type"] != "application/json":
+            media_types = info["media_type"] if isinstance(info["media_type"], tuple) else (info["media_type"],)
+            content = {media_type: {"schema": {"type": "string"}} for media_type in media_types}
+        params = [query_param(name, schema, required=True) for name, schema in info["params"]]
+        if info["listing"] == "paged":
+            params += paging_params()
+        elif info["listing"]:
+            params += list_params(info["listing"])
+        public = getattr(view, "public", False)
+        errors = info["errors"] if public else (401, 403, *info["errors"])
+        result = self.operation(info["summary"], tag_of(view), params, info["status"], content, sorted(set(errors)))
         if info["body"] is not None:
-            result["requestBody"] = {"required": True, "content": json_of(self.schema(info["body"]))}
-        if getattr(view, "public", False):
+            result["requestBody"] = {"required": True, "content": json_content(self.request(info["body"], "Request"))}
+        if public:
             result["security"] = []
         return result
 
+    def operation(self, summary, tag, params, status, content, errors):
+        responses = {}
+        for code in status if isinstance(status, tuple) else (status,):
+            responses[str(code)] = {"description": summary}
+            if content is not None:
+                responses[str(code)]["content"] = content
+        for code in errors:
+            responses[str(code)] = self.error(code)
+        return {"summary": summary, "tags": [tag], "parameters": params, "responses": responses}
 
-def ref(name):
-    return {"$ref": f"#/components/schemas/{name}"}
+
+def tag_of(view):
+    return view.__module__.rpartition(".")[2]
 
 
-def json_of(schema):
+def read_only(schema):
+    return tuple(name for name, field in schema.fields.items() if field.dump_only)
+
+
+def load_only(schema):
+    return tuple(name for name, field in schema.fields.items() if field.load_only)
+
+
+def json_content(schema):
     return {"application/json": {"schema": schema}}
 
 
-def data(schema):
-    return {"type": "object", "required": ["data"], "properties": {"data": schema}}
+def one(schema):
+    return json_content(
+        {"type": "object", "required": ["data"], "properties": {"data": schema}, "additionalProperties": False}
+    )
+
+
+def many_of(schema):
+    return json_content(
+        {
+            "type": "object",
+            "required": ["data"],
+            "additionalProperties": False,
+            "properties": {"data": {"type": "array", "items": schema}},
+        }
+    )
+
+
+META = {
+    "type": "object",
+    "required": ["total", "limit", "offset"],
+    "properties": {
+        "total": {"type": "integer", "minimum": 0, "description": "how many records match, on every page"},
+        "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT},
+        "offset": {"type": "integer", "minimum": 0},
+        "total_cents": {"type": "integer", "description": "pay sheets: the sum over every line"},
+    },
+}
 
 
 def list_of(schema):
     body = {
         "type": "object",
         "required": ["data", "meta"],
-        "properties": {"data": {"type": "array", "items": schema}, "meta": ref("ListMeta")},
+        "additionalProperties": False,
+        "properties": {"data": {"type": "array", "items": schema}, "meta": META},
     }
-    return json_of(body)
-
-
-def op(summary, tag, params, status, content, errors):
-    responses = {str(status): {"description": summary}}
-    if content is not None:
-        responses[str(status)]["content"] = content
-    for code in errors:
-        responses[str(code)] = {"$ref": f"#/components/responses/{code}"}
-    return {"summary": summary, "tags": [tag], "parameters": params, "responses": responses}
+    return json_content(body)
 
 
 def path_param(name):
-    schema = {"type": "string"} if name == "token" else {"type": "string", "format": "uuid"}
+    schema = {"type": "string", "minLength": 1} if name in ("token", "asset") else {"type": "string", "format": "uuid"}
     return {"name": name, "in": "path", "required": True, "schema": schema}
 
 
-def query_param(name, schema, description=""):
-    return {"name": name, "in": "query", "required": False, "schema": schema, "description": description}
+def query_param(name, schema, description="", required=False):
+    param = {"name": name, "in": "query", "required": required, "schema": schema}
+    if description:
+        param["description"] = description
+    if schema.get("type") == "array":
+        param.update(style="form", explode=False)
+    return param
+
+
+def write_params(resource):
+    if type(resource).write_options.__qualname__.startswith("Resource."):
+        return []
+    return [
+        query_param(
+            "allow_conflicts",
+            {"type": "boolean"},
+            "put a staff member on the role despite a blockout or another gig (never the role check)",
+        )
+    ]
+
+
+def paging_params():
+    return [
+        query_param("limit", {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "default": 50}),
+        query_param("offset", {"type": "integer", "minimum": 0, "default": 0}),
+    ]
+
+
+def fields_param():
+    return query_param("fields", {"type": "string", "minLength": 1}, "Comma list of the fields to return.")
 
 
 KIND_SCHEMAS = {
@@ -219,20 +330,24 @@ KIND_SCHEMAS = {
     "int": {"type": "integer"},
     "number": {"type": "number"},
     "date": {"type": "string", "format": "date"},
-    "time": {"type": "string", "pattern": r"^([01]\d|2[0-3]):[0-5]\d$"},
+    "time": {"type": "string", "pattern": TIME_PATTERN},
     "timestamp": {"type": "string", "format": "date-time"},
     "bool": {"type": "boolean"},
 }
 
 
-def list_params(resource):
+def list_params(columns):
+    sortable = [name for name, column in columns.items() if column.sortable]
     params = [
-        query_param("limit", {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "default": 50}),
-        query_param("offset", {"type": "integer", "minimum": 0, "default": 0}),
-        query_param("sort", {"type": "string", "minLength": 1}, "Comma list of fields, `-` for descending."),
-        fields_param(resource),
+        *paging_params(),
+        query_param(
+            "sort",
+            {"type": "string", "minLength": 1},
+            "Comma list of " + ", ".join(sortable) + "; `-` before a field sorts descending.",
+        ),
+        fields_param(),
     ]
-    for column in resource.columns.values():
+    for column in columns.values():
         for operator in OPERATORS[column.kind]:
             params.append(query_param(f"filter[{column.name}][{operator}]", filter_schema(column, operator)))
     return params
@@ -247,7 +362,3 @@ def filter_schema(column, operator):
     if operator in ("in", "nin"):
         return {"type": "array", "items": value, "minItems": 1, "maxItems": MAX_IN_VALUES}
     return value
-
-
-def fields_param(resource):
-    return query_param("fields", {"type": "string", "minLength": 1}, "Comma list of the fields to return.")

@@ -1,6 +1,6 @@
 """One marshmallow schema per resource, used to load requests, to describe responses and the OpenAPI document."""
 
-from marshmallow import RAISE, Schema, ValidationError, fields, validate
+from marshmallow import RAISE, Schema, ValidationError, fields
 
 from errors import flatten, invalid
 from fields import (
@@ -35,8 +35,8 @@ class BaseSchema(Schema):
 
 class RecordSchema(BaseSchema):
     id = fields.UUID(dump_only=True)
-    created_at = Timestamp(dump_only=True)
-    updated_at = Timestamp(dump_only=True)
+    created_at = Timestamp(dump_only=True, allow_none=False)
+    updated_at = Timestamp(dump_only=True, allow_none=False)
 
 
 def load(schema, data, *, partial=False, blanks=True):
@@ -414,66 +414,3 @@ class StaffMemberProductRateSchema(RecordSchema):
     product_id = Ref(required=True)
     amount_cents = Cents(required=True)
     currency = Currency()
-
-
-# --- sign-in, tokens and devices (auth.py) -------------------------------------------------------------
-
-
-class LinkRequestSchema(BaseSchema):
-    email = fields.String(required=True)
-
-
-class LinkSentSchema(BaseSchema):
-    sent = fields.Boolean(dump_only=True)
-
-
-class ConfirmSchema(BaseSchema):
-    token = fields.String(required=True)
-
-
-class MeUserSchema(BaseSchema):
-    id = fields.UUID(dump_only=True)
-    email = fields.Email(dump_only=True)
-    name = fields.String(dump_only=True)
-    roles = fields.List(fields.String(), dump_only=True)
-
-
-class SessionSchema(BaseSchema):
-    token = fields.String(dump_only=True, metadata={"description": "the bearer token; shown only here"})
-    kind = fields.String(dump_only=True, validate=validate.OneOf(["session"]))
-    expires_at = Timestamp(dump_only=True)
-    user = fields.Nested(MeUserSchema, dump_only=True)
-
-
-class TokenInfoSchema(BaseSchema):
-    id = fields.UUID(dump_only=True)
-    kind = fields.String(dump_only=True, validate=validate.OneOf(["session", "api_key"]))
-    expires_at = Timestamp(dump_only=True)
-    label = fields.String(dump_only=True, allow_none=True)
-
-
-class MeSchema(MeUserSchema):
-    token = fields.Nested(TokenInfoSchema, dump_only=True)
-    can = fields.Dict(keys=fields.String(), values=fields.Boolean(), dump_only=True)
-
-
-class ApiKeySchema(BaseSchema):
-    id = fields.UUID(dump_only=True)
-    label = Str(100, required=True)
-    expires_in_days = Int(min=1, max=3650, load_default=365, load_only=True)
-    prefix = fields.String(dump_only=True, metadata={"description": "the key's first 12 characters"})
-    expires_at = Timestamp(dump_only=True)
-    created_at = Timestamp(dump_only=True)
-    last_used_at = Timestamp(dump_only=True, allow_none=True)
-
-
-class NewApiKeySchema(ApiKeySchema):
-    key = fields.String(dump_only=True, metadata={"description": "the key itself; shown only in this response"})
-
-
-class DeviceSchema(RecordSchema):
-    token = Str(4096, required=True, metadata={"description": "the push token; identifies the device"})
-    platform = Enum("ios", "android", "web", required=True)
-    environment = Enum("production", "sandbox", required=True)
-    app_version = Str(50, required=True)
-    label = Str(100)

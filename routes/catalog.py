@@ -101,5 +101,5 @@ RESOURCES = [
     Resource(Song, SongSchema, "catalog", order=["title"]),
     GigStatuses(GigStatus, GigStatusSchema, "catalog"),
     Resource(GigType, GigTypeSchema, "catalog"),
-    CustomFields(CustomField, CustomFieldSchema, "catalog", order=["position", "resource", "key"]),
+    CustomFields(CustomField, CustomFieldSchema, "catalog"),
 ]

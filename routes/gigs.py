@@ -25,6 +25,7 @@ from models import (
     Song,
     Venue,
 )
+from openapi import operation
 from resources import Resource, clear_others, reject_parameters
 from schemas import (
     AttachmentSchema,
@@ -92,6 +93,15 @@ class Attachments(Resource):
     """Created from a multipart upload (§4.8); the bytes go to a table of their own."""
 
     FORM_FIELDS = ("gig_id", "description")
+    upload_schema = {  # the multipart body, for the OpenAPI document
+        "type": "object",
+        "required": ["file", "gig_id"],
+        "properties": {
+            "file": {"type": "string", "format": "binary", "description": "the bytes, with a filename"},
+            "gig_id": {"type": "string", "format": "uuid"},
+            "description": {"type": "string"},
+        },
+    }
 
     def request_body(self):
         if request.mimetype != "multipart/form-data":
@@ -150,6 +160,7 @@ def read_upload(upload, limit):
 
 
 @blueprint.get("/attachments/<id>/content")
+@operation("Download an attachment's bytes (with its Content-Type and an ETag)", media_type="*/*", errors=(400, 404))
 def attachment_content(id):
     """Download an attachment's bytes."""
     require("gigs", "view")

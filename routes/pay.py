@@ -5,8 +5,10 @@ from flask import Blueprint, request
 import listing
 import payroll
 from auth import require
+from bodies import PayLineSchema, StaffPaySchema
 from errors import ApiError
 from models import Rate, StaffMemberProductRate
+from openapi import operation
 from routes.catalog import Priced
 from routes.gigs import GIGS
 from schemas import RateSchema, StaffMemberProductRateSchema
@@ -20,6 +22,12 @@ RESOURCES = [
 
 
 @blueprint.get("/gigs/<id>/pay-sheet")
+@operation(
+    "What each gig role of the gig pays and where the amount comes from; meta.total_cents sums them",
+    response=PayLineSchema,
+    listing="paged",
+    errors=(400, 404),
+)
 def gig_pay_sheet(id):
     """What each gig role of the gig pays, and where the amount comes from; meta.total_cents sums them."""
     require("pay", "view")
@@ -31,6 +39,13 @@ def gig_pay_sheet(id):
 
 
 @blueprint.get("/pay-sheet")
+@operation(
+    "Per staff member, the pay of their filled roles on live gigs from `from` to `to` (inclusive)",
+    response=StaffPaySchema,
+    listing="paged",
+    errors=(400,),
+    params=[("from", {"type": "string", "format": "date"}), ("to", {"type": "string", "format": "date"})],
+)
 def period_pay_sheet():
     """Per staff member, the pay of their filled roles on live gigs from `from` to `to` (inclusive)."""
     require("pay", "view")

@@ -6,8 +6,10 @@ import calendar_feed
 import listing
 import signing
 from auth import public, require
+from bodies import CalendarUrlSchema
 from errors import not_found
 from models import Contact, StaffMember
+from openapi import operation
 from resources import Resource, reject_parameters
 from schemas import ContactSchema, StaffMemberSchema
 
@@ -45,6 +47,11 @@ def member_or_own(id, action):
 
 
 @blueprint.get("/staff-members/<id>/calendar-url")
+@operation(
+    "The address of the staff member's calendar feed (people.view or their own user)",
+    response=CalendarUrlSchema,
+    errors=(400, 404),
+)
 def staff_calendar_url(id):
     """The address of the staff member's calendar feed (for their phone's calendar)."""
     member = member_or_own(id, "view")
@@ -52,6 +59,11 @@ def staff_calendar_url(id):
 
 
 @blueprint.post("/staff-members/<id>/calendar-url/rotate")
+@operation(
+    "Give the staff member's feed a new address; the old one answers 404 (people.edit or own user)",
+    response=CalendarUrlSchema,
+    errors=(400, 404),
+)
 def rotate_staff_calendar_url(id):
     """Give the staff member's feed a new address; the old one answers 404 from now on."""
     member = member_or_own(id, "edit")
@@ -61,6 +73,7 @@ def rotate_staff_calendar_url(id):
 
 
 @blueprint.get("/calendar-url")
+@operation("The address of the office feed: every live gig", response=CalendarUrlSchema, errors=(400,))
 def office_calendar_url():
     """The address of the office feed: every live gig."""
     require("gigs", "view")
@@ -69,6 +82,7 @@ def office_calendar_url():
 
 
 @blueprint.post("/calendar-url/rotate")
+@operation("Give the office feed a new address; the old one answers 404", response=CalendarUrlSchema, errors=(400,))
 def rotate_office_calendar_url():
     """Give the office feed a new address; the old one answers 404 from now on."""
     require("gigs", "edit")
@@ -78,6 +92,9 @@ def rotate_office_calendar_url():
 
 @blueprint.get("/calendar/<token>.ics")
 @public
+@operation(
+    "An iCalendar feed (RFC 5545); its signed address is its only key", media_type="text/calendar", errors=(404,)
+)
 def calendar(token):
     """An iCalendar feed; its signed address is its only key (calendar apps send no bearer)."""
     subject = signing.feed_subject(current_app.config, token) or []

@@ -5,7 +5,9 @@ from flask import Blueprint, g, request
 
 import rules
 from auth import require
+from bodies import GeneratedEquipmentSchema
 from models import Equipment, EquipmentIssue, EquipmentType, Gig, GigEquipment, ProductEquipment, now
+from openapi import operation
 from resources import Resource, reject_parameters
 from routes.gigs import GIGS
 from schemas import (
@@ -49,6 +51,11 @@ RESOURCES = [
 
 
 @blueprint.post("/gigs/<id>/generate-equipment")
+@operation(
+    "Assign free equipment for what the gig's products need, and report what is short",
+    response=GeneratedEquipmentSchema,
+    errors=(400, 404),
+)
 def generate_equipment(id):
     """Assign free equipment for what the gig's products need, and report what is short."""
     require("production", "edit")

@@ -1,25 +1,46 @@
-"""The service's own endpoints: health, the OpenAPI document and its reference page."""
+"""The service's own endpoints: health, the OpenAPI document and its reference page (offline: the page's
+assets come from the flask-swagger-ui package and are served from here)."""
 
-from flask import Blueprint, current_app
+from importlib import resources
+
+from flask import Blueprint, current_app, render_template, send_from_directory
 
 import openapi
 from auth import public
+from bodies import HealthSchema
 from migrations import schema_version
+from openapi import operation
 
 blueprint = Blueprint("service", __name__)
+DOCS_ASSETS = resources.files("flask_swagger_ui") / "dist"
+DOCS_MEDIA_TYPES = ("text/javascript", "text/css", "image/png", "text/html")
 
 
 @blueprint.get("/health")
 @public
+@operation("Whether the service is up, its version and its database schema version", response=HealthSchema)
 def health():
-    """Whether the service is up, its version and its database schema version."""
-    return {"data": {"status": "ok", "version": "1.0.0", "schema_version": schema_version()}}
+    return {"data": {"status": "ok", "version": openapi.VERSION, "schema_version": schema_version()}}
 
 
 @blueprint.get("/openapi.json")
 @public
+@operation("This OpenAPI 3.1 document")
 def openapi_document():
-    """The OpenAPI 3.1 document of the whole API."""
     if "openapi" not in current_app.extensions:  # built on first use: it takes a moment
         current_app.extensions["openapi"] = openapi.document(current_app)
     return current_app.extensions["openapi"]
+
+
+@blueprint.get("/docs")
+@public
+@operation("A reference page that renders this document in a browser (no internet needed)", media_type="text/html")
+def docs():
+    return render_template("docs.html")
+
+
+@blueprint.get("/docs/<path:asset>")
+@public
+@operation("The assets of the reference page", media_type=DOCS_MEDIA_TYPES, errors=(404,))
+def docs_asset(asset):
+    return send_from_directory(str(DOCS_ASSETS), asset, max_age=86400)

@@ -9,6 +9,7 @@ from peewee import SQL, Case
 import listing
 import rules
 from auth import require
+from bodies import CandidateSchema
 from errors import ApiError, invalid
 from models import (
     Gig,
@@ -21,6 +22,7 @@ from models import (
     now,
     timestamp,
 )
+from openapi import operation
 from resources import Resource, reject_parameters
 from routes.gigs import GIGS
 from schemas import GigRoleInvitationSchema, GigRoleSchema, StaffMemberBlockoutSchema, StaffMemberRoleSchema
@@ -104,6 +106,12 @@ RESOURCES = [
 
 
 @blueprint.post("/gigs/<id>/generate-roles")
+@operation(
+    "Create the gig roles the ensembles of the gig's products call for; a second call creates none",
+    response=GigRoleSchema,
+    many=True,
+    errors=(400, 404, 409),
+)
 def generate_roles(id):
     """Create the gig roles the ensembles of the gig's products call for; a second call creates none."""
     require("staffing", "edit")
@@ -113,6 +121,12 @@ def generate_roles(id):
 
 
 @blueprint.get("/gig-roles/<id>/candidates")
+@operation(
+    "Who could fill the gig role: available first, then primary holders, then by name",
+    response=CandidateSchema,
+    listing="paged",
+    errors=(400, 404),
+)
 def candidates(id):
     """The staff members who hold the gig role's role: free or not (and why), primary or not, their pay."""
     require("staffing", "view")
@@ -133,6 +147,11 @@ def invitation_for_invitee(id):
 
 
 @blueprint.post("/gig-role-invitations/<id>/accept")
+@operation(
+    "Accept (staffing.edit or the invitee's own user): fill the gig role, withdraw the others",
+    response=GigRoleInvitationSchema,
+    errors=(400, 404, 409, 422),
+)
 def accept_invitation(id):
     """Accept: the invitee fills the gig role, and its other pending invitations are withdrawn."""
     reject_parameters(request.args)
@@ -141,6 +160,11 @@ def accept_invitation(id):
 
 
 @blueprint.post("/gig-role-invitations/<id>/decline")
+@operation(
+    "Decline a pending invitation (staffing.edit or the invitee's own user)",
+    response=GigRoleInvitationSchema,
+    errors=(400, 404, 409),
+)
 def decline_invitation(id):
     """Decline a pending invitation."""
     reject_parameters(request.args)
@@ -149,6 +173,7 @@ def decline_invitation(id):
 
 
 @blueprint.post("/gig-role-invitations/<id>/withdraw")
+@operation("Withdraw a pending invitation", response=GigRoleInvitationSchema, errors=(400, 404, 409))
 def withdraw_invitation(id):
     """Withdraw a pending invitation."""
     require("staffing", "edit")

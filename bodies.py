@@ -1,0 +1,126 @@
+"""The bodies of the operations that are not collections: sign-in, /me, API keys, devices, health, and the
+domain operations of §5. Used to load requests where there are any, and to describe every answer in the
+OpenAPI document."""
+
+from marshmallow import fields, validate
+
+from fields import Enum, Int, Str, Timestamp
+from schemas import BaseSchema, GigEquipmentSchema, RecordSchema
+
+# --- sign-in, tokens and devices -----------------------------------------------------------------------
+
+
+class SignInLinkSchema(BaseSchema):
+    email = fields.String(required=True)
+
+
+class LinkSentSchema(BaseSchema):
+    sent = fields.Boolean(dump_only=True)
+
+
+class ConfirmSchema(BaseSchema):
+    token = fields.String(required=True)
+
+
+class MeUserSchema(BaseSchema):
+    id = fields.UUID(dump_only=True)
+    email = fields.Email(dump_only=True)
+    name = fields.String(dump_only=True)
+    roles = fields.List(fields.String(), dump_only=True)
+
+
+class SessionSchema(BaseSchema):
+    token = fields.String(dump_only=True, metadata={"description": "the bearer token; shown only here"})
+    kind = fields.String(dump_only=True, validate=validate.OneOf(["session"]))
+    expires_at = Timestamp(dump_only=True)
+    user = fields.Nested(MeUserSchema, dump_only=True)
+
+
+class TokenInfoSchema(BaseSchema):
+    id = fields.UUID(dump_only=True)
+    kind = fields.String(dump_only=True, validate=validate.OneOf(["session", "api_key"]))
+    expires_at = Timestamp(dump_only=True)
+    label = fields.String(dump_only=True, allow_none=True)
+
+
+class MeSchema(MeUserSchema):
+    token = fields.Nested(TokenInfoSchema, dump_only=True)
+    can = fields.Dict(keys=fields.String(), values=fields.Boolean(), dump_only=True)
+
+
+class ApiKeySchema(BaseSchema):
+    id = fields.UUID(dump_only=True)
+    label = Str(100, required=True)
+    expires_in_days = Int(min=1, max=3650, load_default=365, load_only=True)
+    prefix = fields.String(dump_only=True, metadata={"description": "the key's first 12 characters"})
+    expires_at = Timestamp(dump_only=True)
+    created_at = Timestamp(dump_only=True)
+    last_used_at = Timestamp(dump_only=True, allow_none=True)
+
+
+class NewApiKeySchema(ApiKeySchema):
+    key = fields.String(dump_only=True, metadata={"description": "the key itself; shown only in this response"})
+
+
+class DeviceSchema(RecordSchema):
+    token = Str(4096, required=True, metadata={"description": "the push token; identifies the device"})
+    platform = Enum("ios", "android", "web", required=True)
+    environment = Enum("production", "sandbox", required=True)
+    app_version = Str(50, required=True)
+    label = Str(100)
+
+
+# --- the service and the domain operations -------------------------------------------------------------
+
+
+class HealthSchema(BaseSchema):
+    status = fields.String(dump_only=True, validate=validate.OneOf(["ok"]))
+    version = fields.String(dump_only=True)
+    schema_version = fields.Integer(dump_only=True)
+
+
+class CandidateSchema(BaseSchema):
+    staff_member_id = fields.UUID(dump_only=True)
+    first_name = fields.String(dump_only=True)
+    last_name = fields.String(dump_only=True)
+    is_primary = fields.Boolean(dump_only=True)
+    available = fields.Boolean(dump_only=True)
+    reasons = fields.List(
+        fields.String(validate=validate.OneOf(["blocked_out", "double_booked", "invited", "declined"])),
+        dump_only=True,
+        metadata={"description": "why the staff member is not available; empty when available"},
+    )
+    amount_cents = fields.Integer(dump_only=True, allow_none=True, metadata={"description": "the pay they would get"})
+
+
+class PayLineSchema(BaseSchema):
+    gig_role_id = fields.UUID(dump_only=True)
+    role_id = fields.UUID(dump_only=True)
+    staff_member_id = fields.UUID(dump_only=True, allow_none=True)
+    amount_cents = fields.Integer(dump_only=True, allow_none=True)
+    source = fields.String(
+        dump_only=True,
+        validate=validate.OneOf(["gig_role", "staff_member_product_rate", "rate", "role_default_rate", "none"]),
+    )
+
+
+class StaffPaySchema(BaseSchema):
+    staff_member_id = fields.UUID(dump_only=True)
+    first_name = fields.String(dump_only=True)
+    last_name = fields.String(dump_only=True)
+    gigs = fields.Integer(dump_only=True, metadata={"description": "how many gigs"})
+    total_cents = fields.Integer(dump_only=True)
+
+
+class ShortageSchema(BaseSchema):
+    equipment_type_id = fields.UUID(dump_only=True)
+    missing = fields.Integer(dump_only=True, metadata={"minimum": 1})
+
+
+class GeneratedEquipmentSchema(BaseSchema):
+    assigned = fields.List(fields.Nested(GigEquipmentSchema), dump_only=True)
+    shortages = fields.List(fields.Nested(ShortageSchema), dump_only=True)
+
+
+class CalendarUrlSchema(BaseSchema):
+    url = fields.Url(dump_only=True, metadata={"description": "an iCalendar feed; its address is its only key"})
