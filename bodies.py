@@ -59,6 +59,9 @@ class ApiKeySchema(BaseSchema):
 
 
 class NewApiKeySchema(ApiKeySchema):
+    class Meta:
+        exclude = ("last_used_at",)
+
     key = fields.String(dump_only=True, metadata={"description": "the key itself; shown only in this response"})
 
 

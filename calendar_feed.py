@@ -39,12 +39,12 @@ def staff_feed(member, default_timezone):
 
 
 def office_feed(default_timezone):
-    """Every live gig from 60 days back onward."""
+    """Every live gig."""
     gigs = list(
         Gig.select(Gig, Venue, GigStatus)
         .join(Venue, JOIN.LEFT_OUTER)
         .join_from(Gig, GigStatus, JOIN.LEFT_OUTER)
-        .where(Gig.gig_date >= since(), LIVE)
+        .where(LIVE)
         .order_by(Gig.gig_date, Gig.start_time, Gig.id)
     )
     products = products_by_gig([gig.id for gig in gigs])

@@ -8,6 +8,8 @@ from marshmallow import ValidationError
 from peewee import IntegrityError
 from werkzeug.exceptions import HTTPException
 
+from models import UNIQUE_WITH_NULL
+
 log = logging.getLogger("band.errors")
 
 # Every code the service answers with, by status: the OpenAPI document and its lint test read this.
@@ -102,10 +104,13 @@ def register(app):
     @app.errorhandler(IntegrityError)
     def integrity_error(e):
         # Unique rules live in the schema's indexes; the database names the columns of the one broken.
-        match = re.match(r"UNIQUE constraint failed: (.+)", str(e))
+        match = re.match(r"UNIQUE constraint failed: (?:index '(\w+)'|(.+))", str(e))
         if match is None:
             return unexpected(e)
-        columns = [part.strip().split(".", 1)[-1] for part in match[1].split(",")]
+        if match[1]:
+            columns = UNIQUE_WITH_NULL[match[1]]
+        else:
+            columns = [part.strip().split(".", 1)[-1] for part in match[2].split(",")]
         return error_response(409, "already_exists", "A record with these values exists already.", {"fields": columns})
 
     @app.errorhandler(HTTPException)

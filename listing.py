@@ -5,7 +5,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass, field
 
-from peewee import SQL, BooleanField, ForeignKeyField, IntegerField, NodeList, fn
+from peewee import SQL, BooleanField, EnclosedNodeList, ForeignKeyField, IntegerField, NodeList, fn
 
 from errors import ApiError
 from fields import DATE_RE, MAX_INT, TIME_RE, UUID_RE, parse_timestamp
@@ -232,6 +232,8 @@ def condition(column, op, raw):
         values = raw.split(",")
         if len(values) > MAX_IN_VALUES:
             raise ValueError(f"At most {MAX_IN_VALUES} values.")
+        if "" in values:
+            raise ValueError("An empty value in the list.")
         values = [parse_value(column, v) for v in values]
         return expr.in_(values) if op == "in" else (expr.not_in(values) | expr.is_null())
     value = parse_value(column, raw)
@@ -312,19 +314,26 @@ def _date(raw):
 
 def fetch(model, page, scope=()):
     """The page's rows as dicts, and the total that matches: a count is skipped when the page shows it."""
-    where = [*scope, *page.where]
+    where = all_of([*scope, *page.where])
     names = [c.name for c in page.columns]
     query = model.select(*[c.expr for c in page.columns])
-    if where:
-        query = query.where(*where)
+    if where is not None:
+        query = query.where(where)
     query = query.order_by(*[c.expr.desc() if d else c.expr.asc() for c, d in page.order])
     rows = [dict(zip(names, row)) for row in query.limit(page.limit).offset(page.offset).tuples()]
     if len(rows) < page.limit and (rows or page.offset == 0):
         return rows, page.offset + len(rows)
     count = model.select(fn.COUNT(SQL("*")))
-    if where:
-        count = count.where(*where)
+    if where is not None:
+        count = count.where(where)
     return rows, count.scalar()
+
+
+def all_of(conditions):
+    """The conditions ANDed side by side: peewee would nest them, and SQLite's parser refuses deep nesting."""
+    if not conditions:
+        return None
+    return NodeList([EnclosedNodeList([c]) for c in conditions], " AND ")
 
 
 def respond(rows, total, page):

@@ -11,6 +11,7 @@ import re
 import uuid
 
 from peewee import (
+    SQL,
     BlobField,
     BooleanField,
     CharField,
@@ -507,19 +508,20 @@ class StaffMemberProductRate(Record):
         indexes = ((("staff_member", "product"), True),)
 
 
-def _unique_with_null(model, name, columns, nullable):
-    """A unique rule over `columns` that treats a null `nullable` column as one value (SQL would not)."""
-    both = model.index(*[getattr(model, c) for c in columns], unique=True, name=f"{name}_unique")
-    alone = [getattr(model, c) for c in columns if c != nullable]
-    model.add_index(both)
-    model.add_index(
-        model.index(*alone, unique=True, name=f"{name}_unique_null", where=getattr(model, nullable).is_null())
-    )
+# Unique rules in which a null counts as a value (SQL's UNIQUE lets nulls repeat): index name -> the fields.
+UNIQUE_WITH_NULL = {}
 
 
-# Songs are unique by (title, artist) and rates by (role, product); a null artist or product is a value too.
-_unique_with_null(Song, "songs_title_artist", ("title", "artist"), "artist")
-_unique_with_null(Rate, "rates_role_product", ("role", "product"), "product")
+def _unique_with_null(model, name, column, nullable):
+    table = model._meta.table_name
+    model.add_index(SQL(f'CREATE UNIQUE INDEX "{name}" ON "{table}" ("{column}", ifnull("{nullable}", \'\'))'))
+    UNIQUE_WITH_NULL[name] = [column, nullable]
+
+
+# Songs are unique by (title, artist) and rates by (role, product): one song "Shout" without an artist, one
+# default rate (no product) per role.
+_unique_with_null(Song, "songs_title_artist", "title", "artist")
+_unique_with_null(Rate, "rates_role_product", "role_id", "product_id")
 
 MODELS = [
     AccessRole,

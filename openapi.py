@@ -116,17 +116,23 @@ class Builder:
         self.responses = set()
         self.component("Error", ErrorSchema)
 
-    def component(self, name, schema, complete=False):
-        """A $ref to the schema registered under `name`; `complete`: an answer, every property present."""
+    def component(self, name, schema, required=None):
+        """A $ref to the schema registered under `name`; `required` overrides the properties always present."""
         if name not in self.named:
-            self.named[name] = complete
             self.spec.components.schema(name, schema=schema)
+        if required is not None:
+            self.named[name] = required if name not in self.named else self.named[name] & required
+        else:
+            self.named.setdefault(name, None)
         return {"$ref": f"#/components/schemas/{name}"}
 
-    def answer(self, schema_class):
-        """The component of a schema as the service answers with it (no load-only fields)."""
+    def answer(self, schema_class, narrowable=False):
+        """The component of a schema as the service answers with it (no load-only fields): every property is
+        present, or only `id` where a `fields` parameter can narrow the answer."""
         name = schema_class.__name__.removesuffix("Schema")
-        return self.component(name, schema_class(exclude=load_only(schema_class())), complete=True)
+        schema = schema_class(exclude=load_only(schema_class()))
+        present = {"id"} & set(schema.fields) if narrowable else set(schema.fields)
+        return self.component(name, schema, required=present)
 
     def request(self, schema_class, suffix, **modifiers):
         """The component of a request body: no read-only fields."""
@@ -136,10 +142,12 @@ class Builder:
 
     def finish(self):
         document = self.spec.to_dict()
-        for name, complete in self.named.items():
+        for name, required in self.named.items():
             schema = document["components"]["schemas"][name]
-            if complete:
-                schema["required"] = list(schema.get("properties", {}))
+            if required is not None:
+                schema["required"] = [p for p in schema.get("properties", {}) if p in required]
+                if not schema["required"]:
+                    del schema["required"]
         return document
 
     def error(self, status):
@@ -165,12 +173,12 @@ class Builder:
 
     def resource_operation(self, resource, method, single):
         schema_class = type(resource.schema)
-        record = self.answer(schema_class)
+        record = self.answer(schema_class, narrowable=True)
         noun = resource.noun
         if method == "GET" and not single:
             return self.op(f"List {resource.name}", resource, list_params(resource.columns), 200, list_of(record), READ)
         if method == "GET":
-            return self.op(f"Read a {noun}", resource, [fields_param()], 200, one(record), (*READ, 404))
+            return self.op(f"Read a {noun}", resource, [fields_param(resource.columns)], 200, one(record), (*READ, 404))
         if method == "DELETE":
             return self.op(f"Delete a {noun} that nothing references", resource, [], 204, None, (401, 403, 404, 409))
         if method == "POST":
@@ -200,7 +208,7 @@ class Builder:
         info = view.openapi
         content = None
         if info["response"] is not None:
-            schema = self.answer(info["response"])
+            schema = self.answer(info["response"], narrowable=isinstance(info["listing"], dict))
             content = list_of(schema) if info["listing"] else many_of(schema) if info["many"] else one(schema)
         elif info["media_type"] != "application/json":
             media_types = info["media_type"] if isinstance(info["media_type"], tuple) else (info["media_type"],)
@@ -318,8 +326,17 @@ def paging_params():
     ]
 
 
-def fields_param():
-    return query_param("fields", {"type": "string", "minLength": 1}, "Comma list of the fields to return.")
+def fields_param(columns):
+    names = "|".join(re.escape(name) for name in columns)
+    pattern = f"^({names})(,({names}))*$"
+    return query_param("fields", {"type": "string", "pattern": pattern}, "Comma list of the fields to return.")
+
+
+def sort_param(columns):
+    names = "|".join(re.escape(name) for name, column in columns.items() if column.sortable)
+    pattern = f"^-?({names})(,-?({names}))*$"
+    description = "Comma list of fields, each at most once; `-` before a field sorts descending."
+    return query_param("sort", {"type": "string", "pattern": pattern}, description)
 
 
 KIND_SCHEMAS = {
@@ -337,16 +354,7 @@ KIND_SCHEMAS = {
 
 
 def list_params(columns):
-    sortable = [name for name, column in columns.items() if column.sortable]
-    params = [
-        *paging_params(),
-        query_param(
-            "sort",
-            {"type": "string", "minLength": 1},
-            "Comma list of " + ", ".join(sortable) + "; `-` before a field sorts descending.",
-        ),
-        fields_param(),
-    ]
+    params = [*paging_params(), sort_param(columns), fields_param(columns)]
     for column in columns.values():
         for operator in OPERATORS[column.kind]:
             params.append(query_param(f"filter[{column.name}][{operator}]", filter_schema(column, operator)))

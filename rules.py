@@ -327,8 +327,12 @@ def booked_elsewhere(gig):
 def generate_equipment(gig):
     """Assign free equipment for what the gig's products need (§5.4); returns (assigned, shortages)."""
     needs = {}
-    products = GigProduct.select(GigProduct.product).where(GigProduct.gig == gig.id)
-    for need in ProductEquipment.select().where(ProductEquipment.product.in_(products)):
+    per_product = (
+        ProductEquipment.select(ProductEquipment.equipment_type, ProductEquipment.quantity)
+        .join(GigProduct, on=GigProduct.product == ProductEquipment.product)
+        .where(GigProduct.gig == gig.id)
+    )
+    for need in per_product:  # one row per gig product: a product sold twice needs its kit twice
         needs[need.equipment_type_id] = needs.get(need.equipment_type_id, 0) + need.quantity
     on_gig = list(Equipment.select().join(GigEquipment).where(GigEquipment.gig == gig.id))
     busy = {ge.equipment_id for ge in booked_elsewhere(gig)} | {e.id for e in on_gig}

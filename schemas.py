@@ -81,7 +81,9 @@ ROLE_NAME = r"^[a-z][a-z0-9_-]{0,39}$"
 class AccessRoleSchema(RecordSchema):
     name = Pattern(ROLE_NAME, 40, "Lower-case letters, digits, '_' and '-', starting with a letter.", required=True)
     grants = fields.List(
-        Str(60), load_default=list, metadata={"description": "`*`, `<group>.*`, `<group>.view`, `<group>.edit`"}
+        Str(60, required=True),
+        load_default=list,
+        metadata={"description": "`*`, `<group>.*`, `<group>.view`, `<group>.edit`"},
     )
     description = Text()
 
@@ -89,7 +91,7 @@ class AccessRoleSchema(RecordSchema):
 class UserSchema(RecordSchema):
     email = Email(required=True)
     name = Str(200, required=True)
-    roles = fields.List(Str(40), load_default=list, metadata={"description": "names of access roles"})
+    roles = fields.List(Str(40, required=True), load_default=list, metadata={"description": "names of access roles"})
     active = Bool(load_default=True)
 
 

@@ -113,10 +113,15 @@ class Attachments(Resource):
 
     def create(self, data, options=None):
         upload = data.pop("file", None)
+        filename = safe_filename(uploaded_name(upload)) if upload is not None else "attachment"
+        try:
+            values = load(self.schema, {**data, "filename": filename})
+        except ApiError as e:
+            if upload is None:
+                e.details["file"] = ["Missing data for required field."]
+            raise
         if upload is None:
-            load(self.schema, data)  # names the other problems too
             raise invalid({"file": ["Missing data for required field."]})
-        values = load(self.schema, {**data, "filename": safe_filename(upload.filename)})
         content = read_upload(upload, current_app.config["MAX_UPLOAD_MB"] * 1024 * 1024)
         record = Attachment(
             **values,
@@ -130,6 +135,16 @@ class Attachments(Resource):
 
     def before_save(self, write):
         write.record.filename = safe_filename(write.record.filename)
+
+
+def uploaded_name(upload):
+    """The filename the client sent. werkzeug reads backslashes as escapes, which glues a Windows path
+    (C:\\x\\y.pdf, as some clients send it) into one name: such a name is taken as sent."""
+    disposition = upload.headers.get("Content-Disposition", "")
+    raw = re.search(r'filename="((?:[^"\\]|\\.)*)"', disposition)
+    if raw is not None and "\\" in raw[1] and "filename*" not in disposition:
+        return raw[1]
+    return upload.filename
 
 
 def safe_filename(name):
@@ -176,6 +191,7 @@ def attachment_content(id):
         conditional=True,
         max_age=0,
     )
+    response.headers["Content-Type"] = attachment.content_type  # as stored: Flask would add a charset to text/*
     response.headers["X-Content-Type-Options"] = "nosniff"
     return response
 

@@ -369,8 +369,7 @@ CREATE TABLE "songs" (
   "notes" TEXT,
   "active" INTEGER NOT NULL
 );
-CREATE UNIQUE INDEX "songs_title_artist_unique" ON "songs" ("title", "artist");
-CREATE UNIQUE INDEX "songs_title_artist_unique_null" ON "songs" ("title") WHERE ("artist" IS NULL);
+CREATE UNIQUE INDEX "songs_title_artist" ON "songs" ("title", ifnull("artist", ''));
 CREATE TABLE "gig_songs" (
   "id" VARCHAR(36) NOT NULL PRIMARY KEY,
   "created_at" VARCHAR(27) NOT NULL,
@@ -445,8 +444,7 @@ CREATE TABLE "rates" (
 );
 CREATE INDEX "rate_role_id" ON "rates" ("role_id");
 CREATE INDEX "rate_product_id" ON "rates" ("product_id");
-CREATE UNIQUE INDEX "rates_role_product_unique" ON "rates" ("role_id", "product_id");
-CREATE UNIQUE INDEX "rates_role_product_unique_null" ON "rates" ("role_id") WHERE ("product_id" IS NULL);
+CREATE UNIQUE INDEX "rates_role_product" ON "rates" ("role_id", ifnull("product_id", ''));
 CREATE TABLE "settings" (
   "key" VARCHAR(100) NOT NULL PRIMARY KEY,
   "value" TEXT NOT NULL

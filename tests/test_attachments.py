@@ -1,0 +1,410 @@
+"""SPEC §4.8: attachments, created from a multipart upload, their bytes served apart from their metadata."""
+
+import hashlib
+import io
+import re
+import shutil
+import urllib.parse
+
+import pytest
+from werkzeug.http import parse_options_header
+
+from app import create_app
+from models import AttachmentContent, db
+from tests.support import Api, error_of, make_token, make_user
+
+PDF = b"%PDF-1.4\n% a stage plan\n\x00\x01\x02\xff binary tail"
+MB = 1024 * 1024
+FIELDS = {"id", "gig_id", "filename", "content_type", "size_bytes", "sha256", "description", "created_at", "updated_at"}
+
+
+def upload(api, form=None, file=(PDF, "plan.pdf", "application/pdf"), **kwargs):
+    """POST /attachments as multipart/form-data; `file` is (bytes, filename[, content type]) or None."""
+    data = dict(form or {})
+    if file is not None:
+        content, *rest = file
+        data["file"] = (io.BytesIO(content), *rest)
+    return api.post("/attachments", data=data, content_type="multipart/form-data", **kwargs)
+
+
+def created(response):
+    assert response.status_code == 201, response.get_json()
+    return response.get_json()["data"]
+
+
+def total(api):
+    return api.get("/attachments").get_json()["meta"]["total"]
+
+
+def stored_contents():
+    return AttachmentContent.select().count()
+
+
+@pytest.fixture
+def gig(build):
+    return build("gigs")
+
+
+# --- create ---------------------------------------------------------------------------------------------
+
+
+def test_an_upload_creates_the_record_with_its_size_and_digest(admin, gig):
+    r = upload(admin, {"gig_id": gig["id"], "description": " Stage plan "})
+    record = created(r)
+    assert r.headers["Location"] == f"/v1/attachments/{record['id']}"
+    assert set(record) == FIELDS
+    assert record == {
+        "id": record["id"],
+        "gig_id": gig["id"],
+        "filename": "plan.pdf",
+        "content_type": "application/pdf",
+        "size_bytes": len(PDF),
+        "sha256": hashlib.sha256(PDF).hexdigest(),
+        "description": "Stage plan",
+        "created_at": record["created_at"],
+        "updated_at": record["created_at"],
+    }
+    assert record["created_at"].endswith("Z")
+    assert admin.get(f"/attachments/{record['id']}").get_json() == {"data": record}
+    assert admin.get(f"/attachments?filter[gig_id]={gig['id']}").get_json()["data"] == [record]
+
+
+def test_the_description_is_optional(admin, gig):
+    assert created(upload(admin, {"gig_id": gig["id"]}))["description"] is None
+    assert created(upload(admin, {"gig_id": gig["id"], "description": "  "}))["description"] is None
+
+
+def test_an_empty_file_is_stored_as_zero_bytes(admin, gig):
+    record = created(upload(admin, {"gig_id": gig["id"]}, file=(b"", "empty.txt", "text/plain")))
+    assert (record["size_bytes"], record["sha256"]) == (0, hashlib.sha256(b"").hexdigest())
+    r = admin.get(f"/attachments/{record['id']}/content")
+    assert r.status_code == 200 and r.data == b""
+
+
+def test_a_json_body_is_unsupported(admin, gig):
+    r = admin.post("/attachments", json={"gig_id": gig["id"], "filename": "plan.pdf"})
+    error_of(r, 415, "unsupported_media_type")
+    r = admin.post("/attachments", data="gig_id=x", content_type="application/x-www-form-urlencoded")
+    error_of(r, 415, "unsupported_media_type")
+    assert total(admin) == 0
+
+
+def test_a_missing_file_is_named(admin, gig):
+    details = error_of(upload(admin, {"gig_id": gig["id"]}, file=None), 422, "validation_failed")["details"]
+    assert details == {"file": ["Missing data for required field."]}
+    assert total(admin) == 0
+
+
+def test_a_missing_file_and_gig_are_both_named(admin):
+    details = error_of(upload(admin, {"description": "Plan"}, file=None), 422, "validation_failed")["details"]
+    assert set(details) == {"file", "gig_id"}
+    assert total(admin) == 0
+
+
+@pytest.mark.parametrize("gig_id", [None, "", "nope", "00000000-0000-4000-8000-000000000000"])
+def test_a_missing_malformed_or_unknown_gig_is_named(admin, gig_id):
+    form = {} if gig_id is None else {"gig_id": gig_id}
+    details = error_of(upload(admin, form), 422, "validation_failed")["details"]
+    assert set(details) == {"gig_id"}
+    assert total(admin) == 0 and stored_contents() == 0
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        {"bogus": "1"},
+        {"filename": "other.pdf"},
+        {"sha256": "0" * 64},
+        {"size_bytes": "3"},
+        {"content_type": "text/plain"},
+        {"other": (io.BytesIO(b"x"), "x.txt")},
+    ],
+    ids=["unknown", "filename", "sha256", "size_bytes", "content_type", "second-file"],
+)
+def test_unknown_and_read_only_form_fields_are_named(admin, gig, extra):
+    details = error_of(upload(admin, {"gig_id": gig["id"], **extra}), 422, "validation_failed")["details"]
+    assert set(details) == set(extra)
+    assert total(admin) == 0 and stored_contents() == 0
+
+
+def browser_upload(api, gig_id, filename_param, content=PDF, content_type="application/pdf"):
+    """A multipart upload encoded byte for byte as a client sends it: `filename_param` is the raw
+    `filename=...` (or `filename*=...`) parameter of the file part's Content-Disposition."""
+    boundary = "----BandOfficeBoundary7MA4YWxk"
+    body = b"".join(
+        [
+            f'--{boundary}\r\nContent-Disposition: form-data; name="gig_id"\r\n\r\n{gig_id}\r\n'.encode(),
+            f'--{boundary}\r\nContent-Disposition: form-data; name="file"; '.encode(),
+            filename_param,
+            f"\r\nContent-Type: {content_type}\r\n\r\n".encode(),
+            content,
+            f"\r\n--{boundary}--\r\n".encode(),
+        ]
+    )
+    return api.post("/attachments", data=body, content_type=f"multipart/form-data; boundary={boundary}")
+
+
+@pytest.mark.parametrize(
+    ("filename_param", "stored"),
+    [
+        (b'filename="../../etc/passwd"', "passwd"),
+        (b'filename="/abs/path/plan.pdf"', "plan.pdf"),
+        (b'filename="C:\\\\x\\\\y.pdf"', "y.pdf"),  # backslashes escaped as quoted-pairs
+        (b'filename="C:\\x\\y.pdf"', "y.pdf"),  # as browsers and urllib3 send a Windows path: unescaped
+        (b'filename="..\\\\..\\\\boot.ini"', "boot.ini"),
+        (b'filename="plain.pdf"', "plain.pdf"),
+        (b'filename="B\xc3\xbchnenplan %22final%22.pdf"', 'Bühnenplan "final".pdf'),  # HTML5 form encoding
+        (b"filename*=UTF-8''B%C3%BChnenplan%20%22final%22.pdf", 'Bühnenplan "final".pdf'),  # RFC 5987
+    ],
+)
+def test_the_filename_loses_its_path(admin, gig, filename_param, stored):
+    record = created(browser_upload(admin, gig["id"], filename_param))
+    assert record["filename"] == stored
+    assert record["size_bytes"] == len(PDF)
+
+
+@pytest.mark.parametrize("filename_param", [b'filename=".."', b'filename="../.."', b'filename="a/.."'])
+def test_a_filename_that_is_only_a_path_part_is_not_kept(admin, gig, filename_param):
+    filename = created(browser_upload(admin, gig["id"], filename_param))["filename"]
+    assert filename not in ("", ".", "..") and "/" not in filename
+
+
+@pytest.mark.parametrize(
+    ("sent_type", "filename", "stored"),
+    [
+        ("image/png", "scan.dat", "image/png"),  # the part's type wins over the name
+        ("application/octet-stream", "setlist.csv", "text/csv"),  # a generic type: guessed from the name
+        ("application/octet-stream", "plan.pdf", "application/pdf"),
+        ("application/octet-stream", "blob.zzz-unknown", "application/octet-stream"),
+    ],
+)
+def test_the_content_type_comes_from_the_part_or_the_filename(admin, gig, sent_type, filename, stored):
+    record = created(upload(admin, {"gig_id": gig["id"]}, file=(b"a,b\n1,2\n", filename, sent_type)))
+    assert record["content_type"] == stored
+
+
+# --- the size limit -------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def small_limit(template_db, tmp_path):
+    """A service started with BAND_MAX_UPLOAD_MB=1, and an admin client of it."""
+    path = tmp_path / "small.db"
+    shutil.copy(template_db, path)
+    small = create_app({"DB": str(path), "MAX_UPLOAD_MB": 1, "MAIL_URL": f"file:{tmp_path / 'mail'}"})
+    client = Api(small.test_client())
+    admin = client.with_token(make_token(make_user(roles=["admin"])))
+    yield client, admin
+    small.extensions["outbox"].join()
+    db.close()
+
+
+def test_a_file_of_exactly_the_limit_is_accepted(small_limit):
+    _, admin = small_limit
+    gig_id = admin.create("gigs", {"gig_date": "2027-06-12", "title": "Big file"})["id"]
+    content = b"x" * MB
+    record = created(upload(admin, {"gig_id": gig_id, "description": "d" * 1000}, file=(content, "big.bin")))
+    assert record["size_bytes"] == MB and record["sha256"] == hashlib.sha256(content).hexdigest()
+    assert admin.get(f"/attachments/{record['id']}/content").data == content
+
+
+@pytest.mark.parametrize("size", [MB + 1, MB + 100_000, 3 * MB])
+def test_a_file_over_the_limit_is_refused_and_nothing_is_stored(small_limit, size):
+    anon, admin = small_limit
+    gig_id = admin.create("gigs", {"gig_date": "2027-06-12", "title": "Big file"})["id"]
+    r = upload(admin, {"gig_id": gig_id}, file=(b"x" * size, "big.bin"))
+    error_of(r, 413, "payload_too_large")
+    assert total(admin) == 0 and stored_contents() == 0
+    # the capability is checked before the body (§2: 401, then 403, then 413)
+    viewer = anon.with_token(make_token(make_user(roles=["viewer"])))
+    assert error_of(upload(viewer, {"gig_id": gig_id}, file=(b"x" * size, "big.bin")), 403, "forbidden")
+    error_of(upload(anon, {"gig_id": gig_id}, file=(b"x" * size, "big.bin")), 401, "unauthenticated")
+
+
+def test_the_limit_follows_the_configuration(app, admin, gig):
+    app.config["MAX_UPLOAD_MB"] = 1
+    error_of(upload(admin, {"gig_id": gig["id"]}, file=(b"x" * (MB + 1), "big.bin")), 413, "payload_too_large")
+    assert total(admin) == 0 and stored_contents() == 0
+    assert created(upload(admin, {"gig_id": gig["id"]}, file=(b"x" * MB, "big.bin")))["size_bytes"] == MB
+
+
+# --- the content ----------------------------------------------------------------------------------------
+
+
+def test_the_content_is_the_exact_bytes_with_its_headers(admin, gig):
+    record = created(upload(admin, {"gig_id": gig["id"]}))
+    r = admin.get(f"/attachments/{record['id']}/content")
+    assert r.status_code == 200
+    assert r.data == PDF
+    assert r.headers["Content-Type"] == "application/pdf"
+    assert r.headers["Content-Length"] == str(len(PDF))
+    assert r.headers["ETag"] == f'"{record["sha256"]}"'
+    assert r.headers["ETag"] == f'"{hashlib.sha256(r.data).hexdigest()}"'
+    assert disposition(r) == ("attachment", "plan.pdf")
+
+
+def test_the_content_type_is_the_stored_one(admin, gig):
+    latin1 = "Künstler;Gage\n".encode("latin-1")
+    record = created(upload(admin, {"gig_id": gig["id"]}, file=(latin1, "gage.csv", "text/csv")))
+    assert record["content_type"] == "text/csv"
+    r = admin.get(f"/attachments/{record['id']}/content")
+    assert r.data == latin1
+    assert r.headers["Content-Type"] == "text/csv"  # not a charset the bytes were never said to have
+
+
+def test_a_non_ascii_filename_is_safely_encoded(admin, gig):
+    name = 'Bühnenplan "final".pdf'
+    record = created(browser_upload(admin, gig["id"], b'filename="B\xc3\xbchnenplan %22final%22.pdf"'))
+    assert record["filename"] == name
+    r = admin.get(f"/attachments/{record['id']}/content")
+    header = r.headers["Content-Disposition"]
+    header.encode("ascii")  # a header a client can always read
+    assert "\r" not in header and "\n" not in header
+    assert disposition(r) == ("attachment", name)
+    encoded = re.search(r"filename\*=UTF-8''([^;\s]+)", header, re.IGNORECASE)
+    assert encoded and urllib.parse.unquote(encoded[1]) == name
+
+
+def test_a_renamed_attachment_downloads_under_its_new_name_and_no_header_is_injected(admin, gig):
+    record = created(upload(admin, {"gig_id": gig["id"]}))
+    r = admin.patch(f"/attachments/{record['id']}", json={"filename": "x\r\nSet-Cookie: a=1\r\n.pdf"})
+    assert r.status_code == 200, r.get_json()
+    renamed = r.get_json()["data"]["filename"]
+    assert "\r" not in renamed and "\n" not in renamed
+    r = admin.get(f"/attachments/{record['id']}/content")
+    assert "Set-Cookie" not in r.headers
+    assert disposition(r) == ("attachment", renamed)
+    assert r.data == PDF
+
+
+def test_a_matching_if_none_match_answers_304(admin, gig):
+    record = created(upload(admin, {"gig_id": gig["id"]}))
+    path = f"/attachments/{record['id']}/content"
+    etag = admin.get(path).headers["ETag"]
+    r = admin.get(path, headers={"If-None-Match": etag})
+    assert r.status_code == 304 and r.data == b""
+    assert r.headers["ETag"] == etag
+    r = admin.get(path, headers={"If-None-Match": f'"{"0" * 64}"'})
+    assert r.status_code == 200 and r.data == PDF
+
+
+def test_the_content_of_an_unknown_attachment_is_not_found(admin):
+    error_of(admin.get("/attachments/00000000-0000-4000-8000-000000000000/content"), 404, "not_found")
+    error_of(admin.get("/attachments/nope/content"), 404, "not_found")
+
+
+def disposition(response):
+    """(type, filename) of the Content-Disposition header, read as RFC 6266 says (`filename*` first)."""
+    kind, params = parse_options_header(response.headers["Content-Disposition"])
+    return kind, params.get("filename")
+
+
+# --- patch ----------------------------------------------------------------------------------------------
+
+
+def test_patch_changes_the_filename_and_description_only(admin, gig):
+    record = created(upload(admin, {"gig_id": gig["id"]}))
+    r = admin.patch(f"/attachments/{record['id']}", json={"filename": "../secret/Setlist.pdf", "description": "v2"})
+    assert r.status_code == 200, r.get_json()
+    patched = r.get_json()["data"]
+    assert patched == {
+        **record,
+        "filename": "Setlist.pdf",
+        "description": "v2",
+        "updated_at": patched["updated_at"],
+    }
+    assert patched["updated_at"] > record["updated_at"]
+    assert admin.get(f"/attachments/{record['id']}/content").data == PDF
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"content_type": "text/plain"},
+        {"size_bytes": 1},
+        {"sha256": "0" * 64},
+    ],
+)
+def test_the_computed_fields_are_read_only(admin, gig, change):
+    record = created(upload(admin, {"gig_id": gig["id"]}))
+    r = admin.patch(f"/attachments/{record['id']}", json={**change, "description": "changed"})
+    assert error_of(r, 422, "validation_failed")["details"] == {name: ["Read-only field."] for name in change}
+    assert admin.get(f"/attachments/{record['id']}").get_json()["data"] == record
+
+
+def test_the_gig_is_read_only_after_create(admin, build, gig):
+    record = created(upload(admin, {"gig_id": gig["id"]}))
+    r = admin.patch(f"/attachments/{record['id']}", json={"gig_id": build.id("gigs")})
+    assert error_of(r, 422, "validation_failed")["details"] == {"gig_id": ["Set on create; read-only afterwards."]}
+    assert admin.get(f"/attachments/{record['id']}").get_json()["data"] == record
+
+
+def test_patch_takes_json(admin, gig):
+    record = created(upload(admin, {"gig_id": gig["id"]}))
+    r = admin.patch(f"/attachments/{record['id']}", data={"description": "x"}, content_type="multipart/form-data")
+    error_of(r, 415, "unsupported_media_type")
+
+
+# --- lists, deletes -------------------------------------------------------------------------------------
+
+
+def test_lists_never_carry_the_bytes(admin, gig):
+    big = b"\xab" * 300_000
+    record = created(upload(admin, {"gig_id": gig["id"]}, file=(big, "recording.bin", "audio/mpeg")))
+    r = admin.get("/attachments")
+    assert r.get_json()["data"] == [record]
+    assert len(r.data) < 5_000
+    assert set(r.get_json()["data"][0]) == FIELDS
+    for name in ("data", "content"):
+        assert "fields" in error_of(admin.get(f"/attachments?fields={name}"), 400, "invalid_query")["details"]
+
+
+def test_deleting_an_attachment_deletes_its_bytes(admin, gig):
+    keep = created(upload(admin, {"gig_id": gig["id"]}, file=(b"keep me", "keep.txt", "text/plain")))
+    gone = created(upload(admin, {"gig_id": gig["id"]}))
+    assert stored_contents() == 2
+    assert admin.delete(f"/attachments/{gone['id']}").status_code == 204
+    error_of(admin.get(f"/attachments/{gone['id']}"), 404, "not_found")
+    error_of(admin.get(f"/attachments/{gone['id']}/content"), 404, "not_found")
+    assert [row.attachment_id for row in AttachmentContent.select()] == [keep["id"]]
+    assert admin.get(f"/attachments/{keep['id']}/content").data == b"keep me"
+
+
+def test_a_gig_with_an_attachment_cannot_be_deleted(admin, gig):
+    record = created(upload(admin, {"gig_id": gig["id"]}))
+    error = error_of(admin.delete(f"/gigs/{gig['id']}"), 409, "resource_in_use")
+    assert error["details"] == {"referenced_by": {"attachments": 1}}
+    assert admin.get(f"/attachments/{record['id']}/content").data == PDF
+    assert admin.delete(f"/attachments/{record['id']}").status_code == 204
+    assert admin.delete(f"/gigs/{gig['id']}").status_code == 204
+
+
+# --- capabilities ---------------------------------------------------------------------------------------
+
+
+def test_reading_needs_gigs_view_and_writing_gigs_edit(admin, anon, signed_in, role, gig):
+    record = created(upload(admin, {"gig_id": gig["id"]}))
+    role("gig-viewer", "gigs.view")
+    role("gig-editor", "gigs.edit")
+    viewer, editor = signed_in("gig-viewer"), signed_in("gig-editor")
+    path = f"/attachments/{record['id']}"
+
+    assert viewer.get(path).get_json() == {"data": record}
+    assert viewer.get("/attachments").get_json()["data"] == [record]
+    assert viewer.get(f"{path}/content").data == PDF
+    for r in (
+        upload(viewer, {"gig_id": gig["id"]}),
+        viewer.post("/attachments", json={"gig_id": gig["id"]}),  # 403 wins over 415
+        viewer.patch(path, json={"description": "x"}),
+        viewer.delete(path),
+    ):
+        assert error_of(r, 403, "forbidden")["details"] == {"required": "gigs.edit"}
+
+    for r in (editor.get(path), editor.get("/attachments"), editor.get(f"{path}/content")):
+        assert error_of(r, 403, "forbidden")["details"] == {"required": "gigs.view"}
+    assert editor.patch(path, json={"description": "by the editor"}).status_code == 200
+    assert created(upload(editor, {"gig_id": gig["id"]}))["gig_id"] == gig["id"]
+
+    for r in (anon.get(path), anon.get(f"{path}/content"), upload(anon, {"gig_id": gig["id"]})):
+        error_of(r, 401, "unauthenticated")
+    assert total(admin) == 2

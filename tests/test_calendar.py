@@ -1,0 +1,455 @@
+"""SPEC §5.6: calendar feeds, a staff member's and the office's, read back with the icalendar library."""
+
+import datetime as dt
+import re
+import zoneinfo
+
+import icalendar
+import pytest
+
+from tests.support import error_of, make_token, make_user, unique
+from tests.test_listing import count_queries
+
+URL_RE = re.compile(r"http://127\.0\.0\.1:8080/v1/calendar/([A-Za-z0-9_.\-]+)\.ics")
+VIENNA = zoneinfo.ZoneInfo("Europe/Vienna")
+
+
+def day(offset):
+    """A date `offset` days from today."""
+    return dt.date.today() + dt.timedelta(days=offset)
+
+
+def path_of(url):
+    """The path of a feed URL, for the test client."""
+    return "/v1/" + url.split("/v1/", 1)[1]
+
+
+def url_of(response):
+    body = response.get_json()
+    assert response.status_code == 200, body
+    assert set(body) == {"data"} and set(body["data"]) == {"url"}, body
+    return body["data"]["url"]
+
+
+def staff_url(api, member_id):
+    return url_of(api.get(f"/staff-members/{member_id}/calendar-url"))
+
+
+def office_url(api):
+    return url_of(api.get("/calendar-url"))
+
+
+def fetch(anon, url):
+    """The feed at `url`, fetched with no bearer, parsed back."""
+    r = anon.get(path_of(url))
+    assert r.status_code == 200, r.data[:300]
+    assert r.mimetype == "text/calendar"
+    calendar = icalendar.Calendar.from_ical(r.data)
+    assert calendar.name == "VCALENDAR"
+    assert str(calendar["VERSION"]) == "2.0" and str(calendar["PRODID"])
+    return calendar
+
+
+def events(calendar):
+    return list(calendar.walk("VEVENT"))
+
+
+def by_title(calendar, *titles):
+    """The feed's events keyed by the gig title their summary holds; every event must hold one of them."""
+    found = {}
+    for event in events(calendar):
+        [title] = [t for t in titles if t in str(event["SUMMARY"])]
+        found.setdefault(title, []).append(event)
+    return found
+
+
+def only_event(calendar):
+    [event] = events(calendar)
+    return event
+
+
+def gig_status(build, kind):
+    return build.id("gig-statuses", kind=kind)
+
+
+def put_on(admin, build, member_id, gig_id, role_id=None, **fields):
+    """A gig role on `gig_id` filled by the staff member (who is given the role first if need be)."""
+    role_id = role_id or build.id("roles")
+    held = admin.get(f"/staff-member-roles?filter[staff_member_id]={member_id}&filter[role_id]={role_id}")
+    if not held.get_json()["data"]:
+        build("staff-member-roles", staff_member_id=member_id, role_id=role_id)
+    return admin.create("gig-roles", {"gig_id": gig_id, "role_id": role_id, "staff_member_id": member_id, **fields})
+
+
+@pytest.fixture
+def member(build):
+    return build("staff-members")
+
+
+def user_client(anon, *roles):
+    """(user id, client) of a new user holding `roles`."""
+    user = make_user(roles=roles)
+    return user.id, anon.with_token(make_token(user))
+
+
+# --- the address -----------------------------------------------------------------------------------------
+
+
+def test_the_feed_url_lives_under_the_public_url(app, admin, anon, member):
+    url = staff_url(admin, member["id"])
+    assert URL_RE.fullmatch(url), url
+    assert staff_url(admin, member["id"]) == url  # asking again does not move the feed
+    assert events(fetch(anon, url)) == []
+    app.config["PUBLIC_URL"] = "https://office.example.com/band"
+    moved = staff_url(admin, member["id"])
+    assert re.fullmatch(r"https://office\.example\.com/band/v1/calendar/[A-Za-z0-9_.\-]+\.ics", moved), moved
+
+
+def test_members_have_feeds_of_their_own(admin, anon, build, member):
+    other = build("staff-members")
+    gig = build("gigs", gig_date=day(10).isoformat(), title=unique("Mine"))
+    theirs = build("gigs", gig_date=day(11).isoformat(), title=unique("Theirs"))
+    put_on(admin, build, member["id"], gig["id"])
+    put_on(admin, build, other["id"], theirs["id"])
+    assert staff_url(admin, member["id"]) != staff_url(admin, other["id"])
+    assert gig["title"] in str(only_event(fetch(anon, staff_url(admin, member["id"])))["SUMMARY"])
+    assert theirs["title"] in str(only_event(fetch(anon, staff_url(admin, other["id"])))["SUMMARY"])
+
+
+def test_an_unknown_member_has_no_feed_url(admin):
+    error_of(admin.get("/staff-members/00000000-0000-4000-8000-000000000000/calendar-url"), 404, "not_found")
+    error_of(admin.get("/staff-members/nope/calendar-url"), 404, "not_found")
+    error_of(admin.post("/staff-members/00000000-0000-4000-8000-000000000000/calendar-url/rotate"), 404, "not_found")
+
+
+# --- who may see and rotate it ----------------------------------------------------------------------------
+
+
+def test_people_view_reads_any_members_url_and_people_edit_rotates_it(anon, role, member):
+    role("people-viewer", "people.view")
+    role("people-editor", "people.edit")
+    _, viewer = user_client(anon, "people-viewer")
+    _, editor = user_client(anon, "people-editor")
+    _, nobody = user_client(anon)
+    assert URL_RE.fullmatch(staff_url(viewer, member["id"]))
+    r = viewer.post(f"/staff-members/{member['id']}/calendar-url/rotate")
+    assert error_of(r, 403, "forbidden")["details"] == {"required": "people.edit"}
+    assert URL_RE.fullmatch(url_of(editor.post(f"/staff-members/{member['id']}/calendar-url/rotate")))
+    assert error_of(editor.get(f"/staff-members/{member['id']}/calendar-url"), 403, "forbidden")["details"] == {
+        "required": "people.view"
+    }
+    r = nobody.get(f"/staff-members/{member['id']}/calendar-url")
+    assert error_of(r, 403, "forbidden")["details"] == {"required": "people.view"}
+    error_of(anon.get(f"/staff-members/{member['id']}/calendar-url"), 401, "unauthenticated")
+    error_of(anon.post(f"/staff-members/{member['id']}/calendar-url/rotate"), 401, "unauthenticated")
+
+
+def test_a_members_own_user_reads_and_rotates_their_url_only(admin, anon, build):
+    user_id, own = user_client(anon)  # no access role at all
+    me = build("staff-members", user_id=user_id)
+    other = build("staff-members")
+    url = staff_url(own, me["id"])
+    assert url == staff_url(admin, me["id"])
+    rotated = url_of(own.post(f"/staff-members/{me['id']}/calendar-url/rotate"))
+    assert rotated != url and rotated == staff_url(admin, me["id"])
+    error_of(anon.get(path_of(url)), 404, "not_found")
+    fetch(anon, rotated)
+
+    r = own.get(f"/staff-members/{other['id']}/calendar-url")
+    assert error_of(r, 403, "forbidden")["details"] == {"required": "people.view"}
+    r = own.post(f"/staff-members/{other['id']}/calendar-url/rotate")
+    assert error_of(r, 403, "forbidden")["details"] == {"required": "people.edit"}
+    # without people.view, whether a member exists is not given away
+    r = own.get("/staff-members/00000000-0000-4000-8000-000000000000/calendar-url")
+    assert error_of(r, 403, "forbidden")["details"] == {"required": "people.view"}
+
+
+# --- rotation and tampering -----------------------------------------------------------------------------
+
+
+def test_rotating_invalidates_the_old_url_only(admin, anon, build, member):
+    other = build("staff-members")
+    old, others, office = staff_url(admin, member["id"]), staff_url(admin, other["id"]), office_url(admin)
+    new = url_of(admin.post(f"/staff-members/{member['id']}/calendar-url/rotate"))
+    assert URL_RE.fullmatch(new) and new != old
+    assert staff_url(admin, member["id"]) == new
+    error_of(anon.get(path_of(old)), 404, "not_found")
+    fetch(anon, new)
+    fetch(anon, others)
+    fetch(anon, office)
+    newer = url_of(admin.post(f"/staff-members/{member['id']}/calendar-url/rotate"))
+    assert newer not in (old, new)
+    for gone in (old, new):
+        error_of(anon.get(path_of(gone)), 404, "not_found")
+    fetch(anon, newer)
+
+
+def tampered(url):
+    """The URL with one character of its token changed: in the signed payload, or in the signature (not its
+    last character, whose low bits base64 may ignore); and with the signature cut off."""
+    token = URL_RE.fullmatch(url)[1]
+    payload, signature = token.rsplit(".", 1)
+    flip = lambda ch: "A" if ch != "A" else "B"
+    yield url.replace(token, f"{flip(payload[0])}{payload[1:]}.{signature}")
+    yield url.replace(token, f"{payload}.{signature[:5]}{flip(signature[5])}{signature[6:]}")
+    yield url.replace(token, payload)
+
+
+def test_a_tampered_or_made_up_token_is_not_found(admin, anon, member):
+    for url in (staff_url(admin, member["id"]), office_url(admin)):
+        for bad in tampered(url):
+            error_of(anon.get(path_of(bad)), 404, "not_found")
+    for token in ("nope", "eyJzdGFmZiJd.abc", "W10.xyz"):
+        error_of(anon.get(f"/v1/calendar/{token}.ics"), 404, "not_found")
+
+
+# --- the staff member's events ----------------------------------------------------------------------------
+
+
+def test_the_feed_has_one_event_per_role_from_60_days_back(admin, anon, build, member):
+    other = build("staff-members")
+    titles = {offset: unique(f"Gig {offset}") for offset in (-200, -61, -60, -1, 0, 30, 400)}
+    gigs = {offset: build("gigs", gig_date=day(offset).isoformat(), title=t) for offset, t in titles.items()}
+    for offset in titles:
+        put_on(admin, build, member["id"], gigs[offset]["id"])
+    # two roles of the member on one gig: an event each
+    put_on(admin, build, member["id"], gigs[30]["id"])
+    # not the member's: another member's role, an open role
+    unseen = build("gigs", gig_date=day(5).isoformat(), title=unique("Not mine"))
+    put_on(admin, build, other["id"], unseen["id"])
+    put_on(admin, build, other["id"], gigs[0]["id"])
+    build("gig-roles", gig_id=gigs[0]["id"])
+
+    found = by_title(fetch(anon, staff_url(admin, member["id"])), *titles.values(), unseen["title"])
+    assert {title: len(found[title]) for title in found} == {
+        titles[-60]: 1,
+        titles[-1]: 1,
+        titles[0]: 1,
+        titles[30]: 2,
+        titles[400]: 1,
+    }
+    calendar = fetch(anon, staff_url(admin, member["id"]))
+    assert len({str(event["UID"]) for event in events(calendar)}) == 6
+    assert all("DTSTAMP" in event for event in events(calendar))
+
+
+def test_an_event_tells_title_venue_role_call_time_products_and_status(admin, anon, build, member):
+    venue = build(
+        "venues",
+        name="Schloss Hof",
+        address_line1="Schlosshof 1",
+        postal_code="2294",
+        city="Marchegg",
+        country="AT",
+        timezone="Europe/Vienna",
+    )
+    status = build("gig-statuses", name="Booked", kind="confirmed")
+    gig = build(
+        "gigs",
+        gig_date=day(20).isoformat(),
+        title="Anna & Ben",
+        venue_id=venue["id"],
+        gig_status_id=status["id"],
+        start_time="18:00",
+        end_time="23:30",
+    )
+    product = build("products", name="Dinner set")
+    build("gig-products", gig_id=gig["id"], product_id=product["id"], start_time="18:30", end_time="20:00")
+    role_id = build.id("roles", name="Lead vocals")
+    put_on(admin, build, member["id"], gig["id"], role_id, call_time="16:30")
+
+    calendar = fetch(anon, staff_url(admin, member["id"]))
+    event = only_event(calendar)
+    assert "Anna & Ben" in str(event["SUMMARY"])
+    location = str(event["LOCATION"])
+    for part in ("Schloss Hof", "Schlosshof 1", "2294", "Marchegg"):
+        assert part in location, location
+    description = str(event["DESCRIPTION"])
+    for part in ("Lead vocals", "16:30", "Dinner set", "18:30", "20:00", "Booked"):
+        assert part in description, description
+    assert str(event["STATUS"]) == "CONFIRMED"
+    assert event["DTSTART"].params["TZID"] == "Europe/Vienna"
+    assert event["DTEND"].params["TZID"] == "Europe/Vienna"
+    assert event["DTSTART"].dt == dt.datetime.combine(day(20), dt.time(18, 0), VIENNA)
+    assert event["DTEND"].dt == dt.datetime.combine(day(20), dt.time(23, 30), VIENNA)
+    assert event["DTSTART"].dt.replace(tzinfo=None) == dt.datetime.combine(day(20), dt.time(18, 0))
+    # RFC 5545: every TZID used is defined by a VTIMEZONE of the calendar
+    assert [str(zone["TZID"]) for zone in calendar.walk("VTIMEZONE")] == ["Europe/Vienna"]
+
+
+def test_a_gig_past_midnight_ends_the_next_day(admin, anon, build, member):
+    venue = build("venues", timezone="Europe/Vienna")
+    gig = build("gigs", gig_date=day(7).isoformat(), venue_id=venue["id"], start_time="21:00", end_time="02:00")
+    put_on(admin, build, member["id"], gig["id"])
+    event = only_event(fetch(anon, staff_url(admin, member["id"])))
+    assert event["DTSTART"].dt == dt.datetime.combine(day(7), dt.time(21, 0), VIENNA)
+    assert event["DTEND"].dt == dt.datetime.combine(day(8), dt.time(2, 0), VIENNA)
+    assert event["DTEND"].params["TZID"] == "Europe/Vienna"
+
+
+def test_a_gig_without_times_is_an_all_day_event(admin, anon, build, member):
+    venue = build("venues", timezone="Europe/Vienna")
+    gig = build("gigs", gig_date=day(3).isoformat(), venue_id=venue["id"])
+    put_on(admin, build, member["id"], gig["id"])
+    event = only_event(fetch(anon, staff_url(admin, member["id"])))
+    start, end = event["DTSTART"].dt, event["DTEND"].dt
+    assert type(start) is dt.date and start == day(3)
+    assert type(end) is dt.date and end == day(4)
+    assert "TZID" not in event["DTSTART"].params
+
+
+@pytest.mark.parametrize(("kind", "expected"), [("tentative", "TENTATIVE"), ("confirmed", "CONFIRMED")])
+def test_the_event_status_follows_the_gig_status(admin, anon, build, member, kind, expected):
+    gig = build("gigs", gig_date=day(9).isoformat(), gig_status_id=gig_status(build, kind))
+    put_on(admin, build, member["id"], gig["id"])
+    assert str(only_event(fetch(anon, staff_url(admin, member["id"])))["STATUS"]) == expected
+
+
+def test_a_closed_gig_is_a_cancelled_event(admin, anon, build, member):
+    gig = build("gigs", gig_date=day(9).isoformat(), gig_status_id=gig_status(build, "confirmed"))
+    put_on(admin, build, member["id"], gig["id"])
+    closed = gig_status(build, "closed")
+    assert admin.patch(f"/gigs/{gig['id']}", json={"gig_status_id": closed}).status_code == 200
+    event = only_event(fetch(anon, staff_url(admin, member["id"])))
+    assert gig["title"] in str(event["SUMMARY"]) and str(event["STATUS"]) == "CANCELLED"
+
+
+def test_without_a_venue_zone_the_configured_zone_or_floating_times(app, admin, anon, build, member):
+    plain_venue = build("venues")  # no time zone
+    without = build("gigs", gig_date=day(4).isoformat(), start_time="19:00", end_time="23:00")
+    at_plain = build(
+        "gigs", gig_date=day(5).isoformat(), venue_id=plain_venue["id"], start_time="19:00", end_time="23:00"
+    )
+    zoned_venue = build("venues", timezone="Europe/Vienna")
+    zoned = build("gigs", gig_date=day(6).isoformat(), venue_id=zoned_venue["id"], start_time="19:00", end_time="23:00")
+    for gig in (without, at_plain, zoned):
+        put_on(admin, build, member["id"], gig["id"])
+    titles = (without["title"], at_plain["title"], zoned["title"])
+    url = staff_url(admin, member["id"])
+
+    found = by_title(fetch(anon, url), *titles)
+    for gig, offset in ((without, 4), (at_plain, 5)):
+        [event] = found[gig["title"]]
+        start = event["DTSTART"].dt
+        assert start == dt.datetime.combine(day(offset), dt.time(19, 0)) and start.tzinfo is None
+        assert "TZID" not in event["DTSTART"].params and "TZID" not in event["DTEND"].params
+    [event] = found[zoned["title"]]
+    assert event["DTSTART"].params["TZID"] == "Europe/Vienna"
+
+    app.config["TIMEZONE"] = "America/New_York"
+    calendar = fetch(anon, url)
+    found = by_title(calendar, *titles)
+    new_york = zoneinfo.ZoneInfo("America/New_York")
+    for gig, offset in ((without, 4), (at_plain, 5)):
+        [event] = found[gig["title"]]
+        assert event["DTSTART"].params["TZID"] == "America/New_York"
+        assert event["DTSTART"].dt == dt.datetime.combine(day(offset), dt.time(19, 0), new_york)
+        assert event["DTEND"].dt == dt.datetime.combine(day(offset), dt.time(23, 0), new_york)
+    [event] = found[zoned["title"]]  # the venue's own zone still wins
+    assert event["DTSTART"].params["TZID"] == "Europe/Vienna"
+    assert event["DTSTART"].dt == dt.datetime.combine(day(6), dt.time(19, 0), VIENNA)
+    assert sorted(str(zone["TZID"]) for zone in calendar.walk("VTIMEZONE")) == ["America/New_York", "Europe/Vienna"]
+
+
+def test_the_feed_follows_changes(admin, anon, build, member):
+    gig = build("gigs", gig_date=day(12).isoformat(), title=unique("Before"))
+    put_on(admin, build, member["id"], gig["id"])
+    url = staff_url(admin, member["id"])
+    assert admin.patch(f"/gigs/{gig['id']}", json={"title": "After the change"}).status_code == 200
+    assert "After the change" in str(only_event(fetch(anon, url))["SUMMARY"])
+    gig_role = admin.get(f"/gig-roles?filter[gig_id]={gig['id']}").get_json()["data"][0]
+    assert admin.patch(f"/gig-roles/{gig_role['id']}", json={"staff_member_id": None}).status_code == 200
+    assert events(fetch(anon, url)) == []
+
+
+# --- the office feed ------------------------------------------------------------------------------------
+
+
+def test_the_office_feed_lists_every_live_gig(admin, anon, build, member):
+    tentative, confirmed, closed = (gig_status(build, kind) for kind in ("tentative", "confirmed", "closed"))
+    gigs = {
+        "tentative": build("gigs", gig_date=day(1).isoformat(), gig_status_id=tentative),
+        "confirmed": build("gigs", gig_date=day(2).isoformat(), gig_status_id=confirmed),
+        "no status": build("gigs", gig_date=day(3).isoformat()),
+        "recent": build("gigs", gig_date=day(-10).isoformat(), gig_status_id=confirmed),
+        "closed": build("gigs", gig_date=day(4).isoformat(), gig_status_id=closed),
+    }
+    put_on(admin, build, member["id"], gigs["confirmed"]["id"])
+    url = office_url(admin)
+    assert URL_RE.fullmatch(url) and url != staff_url(admin, member["id"])
+    found = by_title(fetch(anon, url), *(gig["title"] for gig in gigs.values()))
+    assert {title: len(found_events) for title, found_events in found.items()} == {
+        gigs[name]["title"]: 1 for name in ("tentative", "confirmed", "no status", "recent")
+    }
+    assert str(found[gigs["tentative"]["title"]][0]["STATUS"]) == "TENTATIVE"
+    assert str(found[gigs["confirmed"]["title"]][0]["STATUS"]) == "CONFIRMED"
+
+
+def test_the_office_url_needs_gigs_view_and_its_rotation_gigs_edit(anon, role):
+    role("gig-viewer", "gigs.view")
+    role("gig-editor", "gigs.edit")
+    role("people-admin", "people.*")
+    _, viewer = user_client(anon, "gig-viewer")
+    _, editor = user_client(anon, "gig-editor")
+    _, people = user_client(anon, "people-admin")
+    url = office_url(viewer)
+    assert office_url(viewer) == url
+    assert error_of(people.get("/calendar-url"), 403, "forbidden")["details"] == {"required": "gigs.view"}
+    assert error_of(editor.get("/calendar-url"), 403, "forbidden")["details"] == {"required": "gigs.view"}
+    for client in (viewer, people):
+        assert error_of(client.post("/calendar-url/rotate"), 403, "forbidden")["details"] == {"required": "gigs.edit"}
+    error_of(anon.get("/calendar-url"), 401, "unauthenticated")
+    error_of(anon.post("/calendar-url/rotate"), 401, "unauthenticated")
+    fetch(anon, url)
+
+    new = url_of(editor.post("/calendar-url/rotate"))
+    assert URL_RE.fullmatch(new) and new != url
+    assert office_url(viewer) == new
+    error_of(anon.get(path_of(url)), 404, "not_found")
+    fetch(anon, new)
+
+
+def test_rotating_the_office_url_leaves_staff_feeds_alone(admin, anon, member):
+    staff = staff_url(admin, member["id"])
+    old = office_url(admin)
+    new = url_of(admin.post("/calendar-url/rotate"))
+    error_of(anon.get(path_of(old)), 404, "not_found")
+    fetch(anon, new)
+    fetch(anon, staff)
+
+
+# --- cost -----------------------------------------------------------------------------------------------
+
+
+def add_gigs(admin, build, member, first, count):
+    """`count` gigs on consecutive days, each at a venue, with a product, a status and the member on it."""
+    status = gig_status(build, "confirmed")
+    role_id, product_id = build.id("roles"), build.id("products")
+    for n in range(first, first + count):
+        venue = build("venues", timezone="Europe/Vienna" if n % 2 else "Europe/London", address_line1=f"Street {n}")
+        gig = build(
+            "gigs",
+            gig_date=day(n).isoformat(),
+            venue_id=venue["id"],
+            gig_status_id=status,
+            start_time="18:00",
+            end_time="01:00",
+        )
+        body = {"gig_id": gig["id"], "product_id": product_id, "start_time": "19:00", "end_time": "20:00"}
+        admin.create("gig-products", body)
+        put_on(admin, build, member["id"], gig["id"], role_id, call_time="17:00")
+
+
+def test_a_feed_costs_the_same_queries_whatever_the_number_of_gigs(admin, anon, build, member, monkeypatch):
+    staff, office = staff_url(admin, member["id"]), office_url(admin)
+    executed = count_queries(monkeypatch)
+    counts = {}
+    for first, count in ((1, 2), (3, 10)):
+        add_gigs(admin, build, member, first, count)
+        for name, url in (("staff", staff), ("office", office)):
+            executed.clear()
+            assert len(events(fetch(anon, url))) == first + count - 1
+            counts.setdefault(name, []).append(len(executed))
+    assert counts["staff"][0] == counts["staff"][1], counts
+    assert counts["office"][0] == counts["office"][1], counts
+    assert max(counts["staff"] + counts["office"]) <= 5, counts
