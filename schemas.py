@@ -76,6 +76,7 @@ def load(schema, data, *, partial=False, blanks=True):
 # --- admin ---------------------------------------------------------------------------------------------
 
 ROLE_NAME = r"^[a-z][a-z0-9_-]{0,39}$"
+GRANTS = "each `*`, `<group>.*`, `<group>.view` or `<group>.edit`"
 
 
 class AccessRoleSchema(RecordSchema):
