@@ -27,13 +27,7 @@ def create_app(config=None):
     """The WSGI app. `config` holds settings of SPEC §6 by name without `BAND_` (tests pass a dict);
     anything not given comes from the environment, then the defaults."""
     app = Flask(__name__, static_folder=None)
-    app.config.update(settings.load(config))
-    app.config["MAX_CONTENT_LENGTH"] = (app.config["MAX_UPLOAD_MB"] + 1) * 1024 * 1024
     app.json.sort_keys = False
-    db.init(app.config["DB"], pragmas=PRAGMAS, timeout=BUSY_TIMEOUT_SECONDS)
-    app.extensions["mailer"] = mailer(app.config["MAIL_URL"])
-    app.extensions["outbox"] = Outbox()
-    app.extensions["auth_rate"] = auth.RateLimiter(*app.config["AUTH_RATE"])
     for hook in (conventions.start, auth.authenticate, conventions.begin_write):
         app.before_request(hook)
     app.after_request(conventions.finish)
@@ -41,11 +35,26 @@ def create_app(config=None):
     errors.register(app)
     routes.register(app)
     commands.register(app)
+    configure(app, config)
+    return app
+
+
+def configure(app, config=None):
+    """Apply the settings to `app`: its database, mailer and sign-in rate limit. Cheap, unlike building the
+    routes, so a test suite builds one app and configures it afresh for each test."""
+    app.config.update(settings.load(config))
+    app.config["MAX_CONTENT_LENGTH"] = (app.config["MAX_UPLOAD_MB"] + 1) * 1024 * 1024
+    db.init(app.config["DB"], pragmas=PRAGMAS, timeout=BUSY_TIMEOUT_SECONDS)
+    app.extensions["mailer"] = mailer(app.config["MAIL_URL"])
+    app.extensions["outbox"] = Outbox()
+    app.extensions["auth_rate"] = auth.RateLimiter(*app.config["AUTH_RATE"])
     return app
 
 
 def main():
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    # waitress warns of every request that waits for a thread: normal under load, and a flood in the log
+    logging.getLogger("waitress.queue").setLevel(logging.ERROR)
     FlaskGroup(create_app=create_app, add_default_commands=False, load_dotenv=False, set_debug_flag=False)()
 
 

@@ -8,6 +8,7 @@ import click
 from flask import current_app
 from waitress import create_server
 
+import demo as demo_data
 import migrations
 from auth import digest, expiry, new_secret
 from errors import ConfigError
@@ -130,9 +131,10 @@ def create_api_key(email, label, days):
 @click.argument("path")
 def demo(path):
     """Write a database with a realistic demo band office to PATH."""
-    import demo as demo_data
-
-    demo_data.write(path)
+    try:
+        demo_data.write(path)
+    except ConfigError as e:
+        fail(str(e))
     click.echo(f"wrote the demo band office to {path}")
 
 

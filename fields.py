@@ -8,6 +8,8 @@ from importlib import resources
 
 from marshmallow import ValidationError, fields, validate
 
+from models import timestamp
+
 MAX_INT = 2**53 - 1  # the largest integer every JSON client (JavaScript included) holds exactly
 DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
 TIME_RE = re.compile(r"([01]\d|2[0-3]):[0-5]\d")
@@ -28,11 +30,15 @@ class Str(fields.String):
     default_error_messages = {"null": "Field may not be null or empty."}
 
     def __init__(self, size=None, *, validate=(), **kwargs):
+        self.size = size
         validators = [validate_length(size)] if size else []
         super().__init__(validate=[*validators, *_as_list(validate)], **_optional(kwargs))
 
     def _deserialize(self, value, attr, data, **kwargs):
-        return super()._deserialize(value, attr, data, **kwargs).strip()
+        value = super()._deserialize(value, attr, data, **kwargs)
+        if self.size and len(value) > self.size:  # as sent: trimming does not make a long value fit
+            raise ValidationError(f"Longer than {self.size} characters.")
+        return value.strip()
 
 
 def validate_length(size):
@@ -161,24 +167,25 @@ class Timestamp(fields.DateTime):
         super().__init__(**_optional(kwargs))
 
     def _deserialize(self, value, attr, data, **kwargs):
-        moment = parse_timestamp(value)
-        if moment is None:
+        stored = utc_timestamp(value)
+        if stored is None:
             raise self.make_error("invalid")
-        return moment.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+        return stored
 
     def _serialize(self, value, attr, obj, **kwargs):
         return value
 
 
-def parse_timestamp(value):
-    """An aware datetime from ISO 8601 text, or None."""
+def utc_timestamp(value):
+    """ISO 8601 text with an offset or `Z`, in the stored UTC form; None when it is not one (or is not a
+    time a UTC year 1..9999 can hold)."""
     if not isinstance(value, str) or "T" not in value.upper():
         return None
     try:
         moment = dt.datetime.fromisoformat(value)
-    except ValueError:
+        return timestamp(moment) if moment.tzinfo is not None else None
+    except (ValueError, OverflowError):
         return None
-    return moment if moment.tzinfo is not None else None
 
 
 @functools.cache

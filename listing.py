@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from peewee import SQL, BooleanField, EnclosedNodeList, ForeignKeyField, IntegerField, NodeList, fn
 
 from errors import ApiError
-from fields import DATE_RE, MAX_INT, TIME_RE, UUID_RE, parse_timestamp
+from fields import DATE_RE, MAX_INT, TIME_RE, UUID_RE, utc_timestamp
 from models import DateField, EnumField, JSONField, TimeField, TimestampField
 
 DEFAULT_LIMIT, MAX_LIMIT = 50, 200
@@ -287,10 +287,10 @@ def parse_value(column, raw):
             raise ValueError("Expected a time HH:MM.")
         return raw
     if kind == "timestamp":
-        moment = parse_timestamp(raw)
-        if moment is None:
+        stored = utc_timestamp(raw)
+        if stored is None:
             raise ValueError("Expected an ISO 8601 timestamp with a time zone.")
-        return moment.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+        return stored
     if kind == "enum" and raw not in column.choices:
         raise ValueError(f"Expected one of {', '.join(column.choices)}.")
     return raw

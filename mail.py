@@ -23,7 +23,8 @@ def message(sender, to, subject, text):
     msg["From"], msg["To"], msg["Subject"] = sender, to, subject
     msg["Date"] = formatdate(localtime=False, usegmt=True)
     msg["Message-ID"] = make_msgid(domain="band-office")
-    msg.set_content(text)
+    # Unencoded, so the link stays one line in a .eml file or a terminal (quoted-printable would fold it).
+    msg.set_content(text, cte="7bit" if text.isascii() else "8bit")
     return msg
 
 
@@ -82,26 +83,37 @@ class SmtpMailer:
 
 
 class Outbox:
-    """A worker thread for jobs that must not delay or shape the answer (sign-in mail, say)."""
+    """A worker thread for jobs that must not delay or shape the answer (sign-in mail, say); it starts with
+    the first job."""
 
     def __init__(self):
         self.jobs = queue.Queue()
-        self.thread = threading.Thread(target=self._work, name="outbox", daemon=True)
-        self.thread.start()
+        self.thread = None
+        self.lock = threading.Lock()
 
     def put(self, job):
+        with self.lock:
+            if self.thread is None:
+                self.thread = threading.Thread(target=self._work, name="outbox", daemon=True)
+                self.thread.start()
         self.jobs.put(job)
 
     def join(self):
         """Wait until every job put so far is done (tests use it)."""
         self.jobs.join()
 
+    def close(self):
+        """Finish the jobs put so far, then stop the thread."""
+        if self.thread is not None:
+            self.jobs.put(None)
+            self.thread.join()
+
     def _work(self):
-        while True:
-            job = self.jobs.get()
+        while (job := self.jobs.get()) is not None:
             try:
                 job()
             except Exception:
                 log.exception("outbox job failed")
             finally:
                 self.jobs.task_done()
+        self.jobs.task_done()

@@ -31,12 +31,12 @@ def new_id():
 
 def now():
     """The current UTC time as stored: `2027-06-12T14:03:27.123456Z`."""
-    return dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return timestamp(dt.datetime.now(dt.UTC))
 
 
 def timestamp(moment):
-    """An aware datetime in the stored form."""
-    return moment.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    """An aware datetime in the stored form (fixed width, so that text order is time order)."""
+    return moment.astimezone(dt.UTC).replace(tzinfo=None).isoformat(timespec="microseconds") + "Z"
 
 
 def as_dict(record):

@@ -9,7 +9,7 @@ from apispec.ext.marshmallow import MarshmallowPlugin
 from marshmallow import Schema, fields
 
 from errors import CODES
-from fields import TIME_PATTERN
+from fields import MAX_INT, TIME_PATTERN
 from listing import MAX_IN_VALUES, MAX_LIMIT, OPERATORS
 
 VERSION = "1.0.0"
@@ -344,7 +344,7 @@ KIND_SCHEMAS = {
     "ref": {"type": "string", "format": "uuid"},
     "str": {"type": "string", "minLength": 1},
     "enum": {"type": "string"},
-    "int": {"type": "integer"},
+    "int": {"type": "integer", "minimum": -MAX_INT, "maximum": MAX_INT},
     "number": {"type": "number"},
     "date": {"type": "string", "format": "date"},
     "time": {"type": "string", "pattern": TIME_PATTERN},
@@ -368,5 +368,7 @@ def filter_schema(column, operator):
     if column.choices:
         value["enum"] = list(column.choices)
     if operator in ("in", "nin"):
+        if value["type"] == "string" and "pattern" not in value and "format" not in value:
+            value["pattern"] = "^[^,]+$"  # the values are joined with commas
         return {"type": "array", "items": value, "minItems": 1, "maxItems": MAX_IN_VALUES}
     return value

@@ -10,7 +10,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import migrations
-from app import create_app
+from app import configure, create_app
 from models import AccessRole, db
 from tests.support import Api, Builder, make_token, make_user
 
@@ -25,13 +25,20 @@ def template_db(tmp_path_factory):
     return path
 
 
+@pytest.fixture(scope="session")
+def shared_app(template_db):
+    """Building the routes takes a moment: one app serves every test, configured afresh for each."""
+    return create_app({"DB": str(template_db)})
+
+
 @pytest.fixture
-def app(template_db, tmp_path):
+def app(shared_app, template_db, tmp_path):
     path = tmp_path / "band.db"
     shutil.copy(template_db, path)
-    app = create_app({"DB": str(path), "MAIL_URL": f"file:{tmp_path / 'mail'}", "AUTH_RATE_LIMIT": "1000/minute"})
-    yield app
-    app.extensions["outbox"].join()
+    settings = {"DB": str(path), "MAIL_URL": f"file:{tmp_path / 'mail'}", "AUTH_RATE_LIMIT": "1000/minute"}
+    configure(shared_app, settings)
+    yield shared_app
+    shared_app.extensions["outbox"].close()
     db.close()
 
 

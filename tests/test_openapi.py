@@ -111,7 +111,7 @@ def test_every_list_documents_its_parameters_and_typed_filters(document):
         assert params["filter[id][in]"]["schema"]["type"] == "array" and params["filter[id][in]"]["explode"] is False
     gigs = {p["name"]: p["schema"] for p in document["paths"]["/gigs"]["get"]["parameters"]}
     assert gigs["filter[gig_date][gte]"] == {"type": "string", "format": "date"}
-    assert gigs["filter[guest_count][lt]"] == {"type": "integer"}
+    assert gigs["filter[guest_count][lt]"] == {"type": "integer", "minimum": -(2**53 - 1), "maximum": 2**53 - 1}
     assert gigs["filter[venue_id][is_null]"] == {"type": "boolean"}
 
 

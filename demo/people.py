@@ -1,0 +1,126 @@
+"""The demo's people and places: users, staff members with their roles and blockouts, contacts, venues, and
+the pay rates of roles and staff members."""
+
+import datetime as dt
+
+from demo.data import (
+    BLOCKOUT_REASONS,
+    CURRENCY,
+    INACTIVE,
+    LOAD_IN_NOTES,
+    MEMBER_PRODUCT_RATES,
+    ROLE_PRODUCT_RATES,
+    ROLES,
+    STAFF,
+    USERS,
+)
+from demo.office import DAYS_AHEAD, DAYS_BACK, ascii_name
+from models import (
+    Contact,
+    Product,
+    Rate,
+    Role,
+    StaffMember,
+    StaffMemberBlockout,
+    StaffMemberProductRate,
+    StaffMemberRole,
+    User,
+    Venue,
+)
+
+
+def write_people(office):
+    users = {row[1]: write_user(office, *row) for row in USERS}
+    for first, last, roles, shirt in STAFF:
+        member = write_staff_member(office, first, last, shirt, users.get(f"{first} {last}"))
+        for rank, role in enumerate(roles):
+            write_staff_role(office, member, office.get(Role, role), is_primary=rank == 0)
+    office.crew_user = users["Florian Schmid"]
+    for _ in range(16):
+        write_blockout(office)
+
+
+def write_user(office, email, name, role, active):
+    return office.add(User, email=email, name=name, roles=[role], active=active)
+
+
+def write_staff_member(office, first, last, shirt, user):
+    name = f"{first} {last}"
+    return office.add_named(
+        StaffMember,
+        name,
+        first_name=first,
+        last_name=last,
+        email=user.email if user else f"{ascii_name(first, last)}@example.com",
+        phone=office.phone(),
+        user=user,
+        active=name not in INACTIVE,
+        notes=INACTIVE.get(name),
+        custom_fields={"shirt_size": shirt} if shirt else {},
+    )
+
+
+def write_staff_role(office, member, role, is_primary):
+    office.add(StaffMemberRole, staff_member=member, role=role, is_primary=is_primary)
+    if member.active:
+        office.holders[role.id].append((member, is_primary))
+
+
+def write_blockout(office):
+    first, last, *_ = office.rng.choice(STAFF)
+    member = office.get(StaffMember, f"{first} {last}")
+    start = office.today + dt.timedelta(days=office.rng.randint(-DAYS_BACK, DAYS_AHEAD))
+    end = start + dt.timedelta(days=office.rng.choice([0, 0, 1, 2, 6, 9, 13]))
+    reason = office.rng.choice(BLOCKOUT_REASONS)
+    office.add(
+        StaffMemberBlockout,
+        staff_member=member,
+        start_date=start.isoformat(),
+        end_date=end.isoformat(),
+        reason=reason,
+    )
+    office.blocked[member.id].append((start.isoformat(), end.isoformat()))
+
+
+def write_contact(office, first, last, company=None):
+    channel = office.rng.choice(["E-mail", "Phone", "WhatsApp", None, None])
+    domain = office.rng.choice(["example.com", "example.org", "example.net"])
+    return office.add(
+        Contact,
+        first_name=first,
+        last_name=last,
+        email=f"{ascii_name(first, last)}@{domain}",
+        phone=office.phone(office.rng.choice(["AT", "AT", "DE", "IT"])),
+        company=company,
+        custom_fields={"preferred_channel": channel} if channel else {},
+    )
+
+
+def write_venue(office, name, street, postal_code, city, region, country, timezone):
+    site = ascii_name(*name.split()).replace(".", "-")
+    return office.add(
+        Venue,
+        name=name,
+        address_line1=street,
+        city=city,
+        region=region,
+        postal_code=postal_code,
+        country=country,
+        timezone=timezone,
+        phone=office.phone(country),
+        email=f"events@{site}.example",
+        website=f"https://www.{site}.example/",
+        load_in_notes=office.rng.choice(LOAD_IN_NOTES),
+        custom_fields={"power_outlets": office.rng.randint(2, 12)} if office.rng.random() < 0.8 else {},
+    )
+
+
+def write_pay_rates(office):
+    for name, _, cents in ROLES:
+        office.add(Rate, role=office.get(Role, name), product=None, amount_cents=cents, currency=CURRENCY)
+    for role, product, cents in ROLE_PRODUCT_RATES:
+        role, product = office.get(Role, role), office.get(Product, product)
+        office.add(Rate, role=role, product=product, amount_cents=cents, currency=CURRENCY)
+    for member, product, cents in MEMBER_PRODUCT_RATES:
+        member, product = office.get(StaffMember, member), office.get(Product, product)
+        office.add(StaffMemberProductRate, staff_member=member, product=product, amount_cents=cents, currency=CURRENCY)

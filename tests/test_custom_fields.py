@@ -1,0 +1,543 @@
+"""SPEC §4.7 and the `/custom-fields` row of §4.2: the definitions, the values records carry under
+`custom_fields` (checked, merged, required on create), list filters and sorting by them, and the uses of a
+definition that keep it from being deleted or its options from being narrowed."""
+
+import pytest
+
+from tests.support import PATCHES, error_of
+
+# The table name a definition's `resource` names, and the collection of its records.
+COLLECTIONS = {
+    "gigs": "gigs",
+    "venues": "venues",
+    "contacts": "contacts",
+    "staff_members": "staff-members",
+    "equipment": "equipment",
+}
+TIERS = ["gold", "silver", "bronze"]
+
+
+def define(admin, resource, key, field_type, **fields):
+    body = {"resource": resource, "key": key, "label": key.replace("_", " ").title(), "field_type": field_type}
+    return admin.create("custom-fields", {**body, **fields})
+
+
+def define_all(admin, resource):
+    """One definition of each type on `resource`."""
+    define(admin, resource, "dress", "text")
+    define(admin, resource, "n", "number")
+    define(admin, resource, "b", "boolean")
+    define(admin, resource, "d", "date")
+    define(admin, resource, "tier", "select", options=TIERS)
+
+
+def without_stamps(record):
+    return {k: v for k, v in record.items() if k not in ("id", "created_at", "updated_at")}
+
+
+@pytest.fixture(params=list(COLLECTIONS))
+def resource(request):
+    """A resource name as a definition gives it (`staff_members`)."""
+    return request.param
+
+
+@pytest.fixture
+def collection(resource):
+    """Its records' collection (`staff-members`)."""
+    return COLLECTIONS[resource]
+
+
+# --- definitions ---------------------------------------------------------------------------------------
+
+
+def test_a_definition_reads_back_whole_with_its_defaults(admin):
+    created = define(admin, "gigs", "dress_code", "text")
+    assert without_stamps(created) == {
+        "resource": "gigs",
+        "key": "dress_code",
+        "label": "Dress Code",
+        "field_type": "text",
+        "options": None,
+        "required": False,
+        "position": None,
+    }
+    assert admin.get(f"/custom-fields/{created['id']}").get_json() == {"data": created}
+
+    body = {
+        "resource": "staff_members",
+        "key": "shirt",
+        "label": "Shirt size",
+        "field_type": "select",
+        "options": ["S", "M", "L"],
+        "required": True,
+        "position": 3,
+    }
+    created = admin.create("custom-fields", body)
+    assert without_stamps(created) == body
+
+
+def test_every_resource_takes_every_field_type(admin):
+    for resource in COLLECTIONS:
+        for field_type in ("text", "number", "boolean", "date"):
+            assert define(admin, resource, f"k_{field_type}", field_type)["field_type"] == field_type
+        assert define(admin, resource, "k_select", "select", options=["a"])["options"] == ["a"]
+        listed = admin.get(f"/custom-fields?filter[resource]={resource}").get_json()["data"]
+        assert sorted(d["key"] for d in listed) == ["k_boolean", "k_date", "k_number", "k_select", "k_text"]
+
+
+def test_resource_and_field_type_are_one_of_their_five_and_label_is_checked(admin):
+    cases = [("resource", v) for v in ("songs", "staff-members", "Gigs", "gig", "", 5, None)]
+    cases += [("field_type", v) for v in ("string", "Number", "select_many", "", None, 1)]
+    cases += [("label", v) for v in ("x" * 101, "  ", None, 7)]
+    for name, value in cases:
+        body = {"resource": "gigs", "key": "k", "label": "K", "field_type": "text", name: value}
+        details = error_of(admin.post("/custom-fields", json=body), 422, "validation_failed")["details"]
+        assert set(details) == {name}, (name, value)
+    body = {"resource": "gigs", "key": "k", "field_type": "text"}
+    assert set(error_of(admin.post("/custom-fields", json=body), 422, "validation_failed")["details"]) == {"label"}
+    assert admin.get("/custom-fields").get_json()["meta"]["total"] == 0
+    assert admin.create("custom-fields", {**body, "label": "x" * 100})["label"] == "x" * 100
+
+
+def test_keys_must_match_the_pattern(admin):
+    for key in ("A", "Dress", "1a", "_a", "a-b", "a b", "a.b", "é", "a" * 41, "dress code", "", 5, None):
+        body = {"resource": "gigs", "key": key, "label": "K", "field_type": "text"}
+        details = error_of(admin.post("/custom-fields", json=body), 422, "validation_failed")["details"]
+        assert set(details) == {"key"}, key
+    assert admin.get("/custom-fields").get_json()["meta"]["total"] == 0
+    for key in ("a", "dress_code", "a1", "x_1_y", "z" + "9" * 39, "a_"):
+        assert define(admin, "gigs", key, "text")["key"] == key
+
+
+def test_options_are_required_and_non_empty_for_a_select_only(admin):
+    cases = [
+        ("select", {}),
+        ("select", {"options": None}),
+        ("select", {"options": []}),
+        ("text", {"options": ["a"]}),
+        ("number", {"options": ["1", "2"]}),
+        ("boolean", {"options": ["yes"]}),
+        ("date", {"options": ["2027-01-01"]}),
+        ("text", {"options": []}),
+    ]
+    for field_type, options in cases:
+        body = {"resource": "gigs", "key": "k", "label": "K", "field_type": field_type, **options}
+        details = error_of(admin.post("/custom-fields", json=body), 422, "validation_failed")["details"]
+        assert set(details) == {"options"}, (field_type, options)
+    assert admin.get("/custom-fields").get_json()["meta"]["total"] == 0
+    assert define(admin, "gigs", "plain", "text", options=None)["options"] is None
+
+
+def test_options_must_be_a_list_of_strings(admin):
+    body = {"resource": "gigs", "key": "k", "label": "K", "field_type": "select"}
+    for options in ["gold", {"a": 1}, ["gold", 5], [None]]:
+        details = error_of(admin.post("/custom-fields", json={**body, "options": options}), 422, "validation_failed")
+        assert details["details"] and all(k == "options" or k.startswith("options.") for k in details["details"])
+    assert admin.get("/custom-fields").get_json()["meta"]["total"] == 0
+
+
+def test_options_stay_required_for_a_select_and_forbidden_otherwise_on_patch(admin):
+    select = define(admin, "gigs", "tier", "select", options=TIERS)
+    for options in ([], None):
+        r = admin.patch(f"/custom-fields/{select['id']}", json={"options": options})
+        assert set(error_of(r, 422, "validation_failed")["details"]) == {"options"}
+    text = define(admin, "gigs", "dress", "text")
+    r = admin.patch(f"/custom-fields/{text['id']}", json={"options": ["a"]})
+    assert set(error_of(r, 422, "validation_failed")["details"]) == {"options"}
+    assert admin.get(f"/custom-fields/{select['id']}").get_json()["data"] == select
+    assert admin.get(f"/custom-fields/{text['id']}").get_json()["data"] == text
+
+
+def test_resource_and_key_are_unique_together(admin):
+    define(admin, "gigs", "dress", "text")
+    body = {"resource": "gigs", "key": "dress", "label": "Again", "field_type": "number"}
+    error = error_of(admin.post("/custom-fields", json=body), 409, "already_exists")
+    assert error["details"] == {"fields": ["resource", "key"]}
+    # the same key on another resource is another field
+    assert define(admin, "venues", "dress", "number")["resource"] == "venues"
+    assert admin.get("/custom-fields?filter[key]=dress").get_json()["meta"]["total"] == 2
+
+
+def test_resource_key_and_field_type_are_read_only_after_create(admin):
+    created = define(admin, "gigs", "dress", "text")
+    for change in ({"resource": "venues"}, {"key": "other"}, {"field_type": "number"}):
+        r = admin.patch(f"/custom-fields/{created['id']}", json={**change, "label": "Changed"})
+        assert set(error_of(r, 422, "validation_failed")["details"]) == set(change)
+    assert admin.get(f"/custom-fields/{created['id']}").get_json()["data"] == created
+
+
+def test_label_required_position_and_options_may_change(admin):
+    created = define(admin, "gigs", "tier", "select", options=TIERS)
+    change = {"label": "Package", "required": True, "position": 2, "options": ["gold", "silver", "bronze", "tin"]}
+    r = admin.patch(f"/custom-fields/{created['id']}", json=change)
+    assert r.status_code == 200, r.get_json()
+    patched = r.get_json()["data"]
+    assert patched == {**created, **change, "updated_at": patched["updated_at"]}
+
+
+def test_custom_field_list_default_order_is_position_then_created_at(admin):
+    # §2.1: `position` first, then (no name) `created_at`
+    zeta = define(admin, "venues", "zeta", "text")
+    alpha = define(admin, "contacts", "alpha", "text")
+    beta = define(admin, "gigs", "beta", "text", position=1)
+    listed = admin.get("/custom-fields").get_json()["data"]
+    assert [d["id"] for d in listed] == [zeta["id"], alpha["id"], beta["id"]]
+
+
+# --- values on records -----------------------------------------------------------------------------------
+
+
+def test_values_of_each_type_are_stored_and_read_back(admin, build, resource, collection):
+    bare = build(collection)
+    assert bare["custom_fields"] == {}
+    define_all(admin, resource)
+    # absent keys read as absent, not null
+    assert build(collection)["custom_fields"] == {}
+    assert admin.get(f"/{collection}/{bare['id']}").get_json()["data"]["custom_fields"] == {}
+
+    values = {"dress": "Black tie", "n": 12, "b": False, "d": "2027-02-28", "tier": "silver"}
+    created = build(collection, custom_fields=values)
+    assert created["custom_fields"] == values
+    assert admin.get(f"/{collection}/{created['id']}").get_json()["data"] == created
+    listed = admin.get(f"/{collection}?filter[id]={created['id']}").get_json()["data"]
+    assert listed == [created]
+    assert admin.get(f"/{collection}/{created['id']}?fields=custom_fields").get_json()["data"] == {
+        "id": created["id"],
+        "custom_fields": values,
+    }
+
+
+def test_a_number_is_an_int_or_a_float(admin, build):
+    define(admin, "gigs", "n", "number")
+    for number in (0, -3, 2.5, -0.125, 1234567890123, 1e-3):
+        created = build("gigs", custom_fields={"n": number})
+        assert created["custom_fields"] == {"n": number}
+        assert type(created["custom_fields"]["n"]) is type(number)
+
+
+def test_a_leap_day_is_a_date(admin, build):
+    define(admin, "gigs", "d", "date")
+    assert build("gigs", custom_fields={"d": "2028-02-29"})["custom_fields"] == {"d": "2028-02-29"}
+
+
+WRONG_VALUES = {
+    "dress": [5, 1.5, True, ["Black tie"], {"a": "b"}],
+    "n": ["5", "1.5", True, False, [1], {"n": 1}],
+    "b": ["true", "false", 1, 0, "yes", [True]],
+    "d": ["2027-02-30", "2027-1-1", "27-01-01", "2027-13-01", "2027-01-01T10:00:00Z", "01.02.2027", 20270101, True],
+    "tier": ["platinum", "Gold", "gold ", "", 1, ["gold"], True],
+}
+
+
+def test_wrong_values_are_422_naming_the_key_and_store_nothing(admin, build, resource, collection):
+    define_all(admin, resource)
+    body = build.body(collection)
+    record = build(collection, custom_fields={"dress": "Lounge", "n": 1})
+    missed = []
+    for key, values in WRONG_VALUES.items():
+        for value in values:
+            created = admin.post(f"/{collection}", json={**body, "custom_fields": {key: value}})
+            patched = admin.patch(f"/{collection}/{record['id']}", json={"custom_fields": {"b": True, key: value}})
+            for r in (created, patched):
+                if r.status_code != 422 or set(r.get_json()["error"]["details"]) != {f"custom_fields.{key}"}:
+                    missed.append((r.request.method, key, value, r.status_code, r.get_json()))
+    assert missed == []
+    assert admin.get(f"/{collection}").get_json()["meta"]["total"] == 1
+    assert admin.get(f"/{collection}/{record['id']}").get_json()["data"] == record
+
+
+def test_every_bad_key_is_named_at_once(admin, build):
+    define_all(admin, "gigs")
+    bad = {"dress": 1, "n": "x", "b": "x", "d": "x", "tier": "x", "nope": 1}
+    details = error_of(admin.post("/gigs", json=build.body("gigs", custom_fields=bad)), 422, "validation_failed")[
+        "details"
+    ]
+    assert set(details) == {f"custom_fields.{key}" for key in bad}
+    assert all(messages and all(isinstance(m, str) and m for m in messages) for messages in details.values())
+
+
+def test_unknown_keys_and_non_objects_are_422(admin, build, resource, collection):
+    define(admin, resource, "dress", "text")
+    other = next(r for r in COLLECTIONS if r != resource)
+    define(admin, other, "elsewhere", "text")  # a key of another resource is unknown here
+    for key in ("nope", "elsewhere", "Dress", "dress "):
+        r = admin.post(f"/{collection}", json=build.body(collection, custom_fields={"dress": "x", key: "y"}))
+        assert set(error_of(r, 422, "validation_failed")["details"]) == {f"custom_fields.{key}"}, key
+    record = build(collection)
+    r = admin.patch(f"/{collection}/{record['id']}", json={"custom_fields": {"nope": None}})
+    assert set(error_of(r, 422, "validation_failed")["details"]) == {"custom_fields.nope"}
+    for value in ("x", ["dress"], 5, True):
+        r = admin.post(f"/{collection}", json=build.body(collection, custom_fields=value))
+        assert set(error_of(r, 422, "validation_failed")["details"]) == {"custom_fields"}, value
+        r = admin.patch(f"/{collection}/{record['id']}", json={"custom_fields": value})
+        assert set(error_of(r, 422, "validation_failed")["details"]) == {"custom_fields"}, value
+    assert admin.get(f"/{collection}").get_json()["meta"]["total"] == 1
+    assert admin.get(f"/{collection}/{record['id']}").get_json()["data"] == record
+
+
+def test_collections_without_custom_fields_refuse_them(admin, build):
+    define(admin, "gigs", "dress", "text")
+    for collection in ("products", "songs", "gig-products"):
+        r = admin.post(f"/{collection}", json=build.body(collection, custom_fields={}))
+        assert error_of(r, 422, "validation_failed")["details"] == {"custom_fields": ["Unknown field."]}
+
+
+def test_required_keys_must_be_present_on_create(admin, build, resource, collection):
+    define(admin, resource, "dress", "text")
+    old = build(collection)  # made before the field was required
+    old_with_value = build(collection, custom_fields={"dress": "Casual"})
+    define(admin, resource, "n", "number", required=True)
+    for values in ({}, {"dress": "Suits"}, {"n": None}):
+        r = admin.post(f"/{collection}", json=build.body(collection, custom_fields=values))
+        assert set(error_of(r, 422, "validation_failed")["details"]) == {"custom_fields.n"}, values
+    r = admin.post(f"/{collection}", json={k: v for k, v in build.body(collection).items() if k != "custom_fields"})
+    assert set(error_of(r, 422, "validation_failed")["details"]) == {"custom_fields.n"}
+    assert build(collection, custom_fields={"n": 0})["custom_fields"] == {"n": 0}
+
+    # records made before it was required are fine as they are, and can still be changed
+    assert admin.get(f"/{collection}/{old['id']}").get_json()["data"]["custom_fields"] == {}
+    r = admin.patch(f"/{collection}/{old['id']}", json=PATCHES[collection])
+    assert r.status_code == 200, r.get_json()
+    r = admin.patch(f"/{collection}/{old_with_value['id']}", json={"custom_fields": {"dress": "Tux"}})
+    assert r.status_code == 200, r.get_json()
+    assert r.get_json()["data"]["custom_fields"] == {"dress": "Tux"}
+
+    # the requirement binds this resource only
+    for other, other_collection in COLLECTIONS.items():
+        if other != resource:
+            assert build(other_collection)["custom_fields"] == {}
+
+
+def test_patch_merges_and_null_removes_a_key(admin, build, resource, collection):
+    define_all(admin, resource)
+    record = build(collection, custom_fields={"dress": "Black tie", "n": 3, "d": None})
+    assert record["custom_fields"] == {"dress": "Black tie", "n": 3}  # a null on create is no value
+
+    def patch(values):
+        r = admin.patch(f"/{collection}/{record['id']}", json={"custom_fields": values})
+        assert r.status_code == 200, r.get_json()
+        data = r.get_json()["data"]
+        assert admin.get(f"/{collection}/{record['id']}").get_json()["data"] == data
+        return data["custom_fields"]
+
+    assert patch({"n": 4.5, "b": True}) == {"dress": "Black tie", "n": 4.5, "b": True}
+    assert patch({"dress": None}) == {"n": 4.5, "b": True}  # removed: absent, not null
+    assert patch({}) == {"n": 4.5, "b": True}
+    assert patch({"tier": None, "d": None}) == {"n": 4.5, "b": True}  # removing what is not there
+    assert patch({"b": False, "tier": "gold"}) == {"n": 4.5, "b": False, "tier": "gold"}
+    r = admin.patch(f"/{collection}/{record['id']}", json=PATCHES[collection])  # other fields leave them be
+    assert r.get_json()["data"]["custom_fields"] == {"n": 4.5, "b": False, "tier": "gold"}
+
+
+# --- lists: filters and sorting ------------------------------------------------------------------------
+
+ROWS = {
+    "A": {"dress": "Black tie", "n": 10, "b": True, "d": "2027-05-01", "tier": "gold"},
+    "B": {"dress": "smart casual", "n": 2.5, "b": False, "d": "2027-06-12", "tier": "silver"},
+    "C": {"dress": "black jeans", "n": -1, "b": True, "d": "2027-06-30", "tier": "bronze"},
+    "D": {"n": 100},
+    "E": {},
+}
+
+FILTERS = [
+    ("filter[custom_fields.n]=10", "A"),
+    ("filter[custom_fields.n][eq]=10", "A"),
+    ("filter[custom_fields.n][eq]=10.0", "A"),
+    ("filter[custom_fields.n][eq]=2.5", "B"),
+    ("filter[custom_fields.n][ne]=10", "BCDE"),
+    ("filter[custom_fields.n][gt]=2", "ABD"),
+    ("filter[custom_fields.n][gt]=2.5", "AD"),
+    ("filter[custom_fields.n][gte]=2.5", "ABD"),
+    ("filter[custom_fields.n][lt]=0", "C"),
+    ("filter[custom_fields.n][lte]=10", "ABC"),
+    ("filter[custom_fields.n][gt]=-5&filter[custom_fields.n][lt]=50", "ABC"),
+    ("filter[custom_fields.n][in]=10,100", "AD"),
+    ("filter[custom_fields.n][nin]=10,100", "BCE"),
+    ("filter[custom_fields.n][is_null]=true", "E"),
+    ("filter[custom_fields.n][is_null]=false", "ABCD"),
+    ("filter[custom_fields.b]=true", "AC"),
+    ("filter[custom_fields.b][eq]=false", "B"),
+    ("filter[custom_fields.b][ne]=true", "BDE"),
+    ("filter[custom_fields.b][is_null]=true", "DE"),
+    ("filter[custom_fields.d][eq]=2027-06-30", "C"),
+    ("filter[custom_fields.d][gte]=2027-06-01", "BC"),
+    ("filter[custom_fields.d][lt]=2027-06-12", "A"),
+    ("filter[custom_fields.d][lte]=2027-06-12", "AB"),
+    ("filter[custom_fields.d][gte]=2027-06-01&filter[custom_fields.d][lte]=2027-06-15", "B"),
+    ("filter[custom_fields.d][gt]=2027-12-31", ""),
+    ("filter[custom_fields.tier]=silver", "B"),
+    ("filter[custom_fields.tier][ne]=silver", "ACDE"),
+    ("filter[custom_fields.tier][in]=gold,bronze", "AC"),
+    ("filter[custom_fields.tier][nin]=gold", "BCDE"),
+    ("filter[custom_fields.tier][is_null]=false", "ABC"),
+    ("filter[custom_fields.dress][contains]=BLACK", "AC"),
+    ("filter[custom_fields.dress][contains]=tie", "A"),
+    ("filter[custom_fields.dress][contains]=a", "ABC"),
+    ("filter[custom_fields.dress][starts_with]=black", "AC"),
+    ("filter[custom_fields.dress][starts_with]=SMART", "B"),
+    ("filter[custom_fields.dress][starts_with]=casual", ""),
+    ("filter[custom_fields.dress][eq]=smart%20casual", "B"),
+    ("filter[custom_fields.dress][is_null]=true", "DE"),
+    ("filter[custom_fields.n][gt]=0&filter[custom_fields.tier]=gold", "A"),
+    ("filter[custom_fields.b]=true&filter[custom_fields.dress][contains]=jeans", "C"),
+]
+
+SORTS = [
+    ("custom_fields.n", "ECBAD"),
+    ("-custom_fields.n", "DABCE"),
+    ("custom_fields.tier,-custom_fields.n", "DECAB"),
+    ("-custom_fields.tier,custom_fields.n", "BACED"),
+    ("-custom_fields.d,custom_fields.n", "CBAED"),
+    ("custom_fields.b,custom_fields.n", "EDBCA"),
+    ("custom_fields.dress,custom_fields.n", "EDACB"),  # binary: "Black tie" < "black jeans" < "smart casual"
+]
+
+BAD_FILTERS = [
+    "filter[custom_fields.nope]=1",
+    "filter[custom_fields.N]=1",
+    "filter[custom_fields.]=1",
+    "filter[custom_fields.elsewhere]=x",
+    "filter[custom_fields.n]=abc",
+    "filter[custom_fields.n]=true",
+    "filter[custom_fields.n][gt]=2027-01-01",
+    "filter[custom_fields.n][in]=1,x",
+    "filter[custom_fields.n][contains]=1",
+    "filter[custom_fields.n][is_null]=yes",
+    "filter[custom_fields.b]=yes",
+    "filter[custom_fields.b]=1",
+    "filter[custom_fields.b][gt]=false",
+    "filter[custom_fields.d]=2027-02-30",
+    "filter[custom_fields.d][gte]=2027-6-1",
+    "filter[custom_fields.d][lt]=tomorrow",
+    "filter[custom_fields.d][contains]=2027",
+    "filter[custom_fields.tier]=platinum",
+    "filter[custom_fields.tier][in]=gold,platinum",
+    "filter[custom_fields.tier][nin]=Gold",
+    "filter[custom_fields.dress][like]=x",
+    "filter[custom_fields.dress]=",
+]
+
+
+@pytest.fixture
+def rows(admin, build, resource, collection):
+    """The records A..E of ROWS on `resource`, as {id: label}; and a key defined on another resource only."""
+    define_all(admin, resource)
+    define(admin, next(r for r in COLLECTIONS if r != resource), "elsewhere", "text")
+    return {build.id(collection, custom_fields=values): label for label, values in ROWS.items()}
+
+
+def labels(response, rows, ordered=False):
+    assert response.status_code == 200, response.get_json()
+    found = [rows[record["id"]] for record in response.get_json()["data"]]
+    return "".join(found if ordered else sorted(found))
+
+
+def test_lists_filter_and_sort_by_custom_fields(admin, rows, collection):
+    wrong = []
+    for query, expected in FILTERS:
+        r = admin.get(f"/{collection}?{query}")
+        got = labels(r, rows)
+        if got != expected or r.get_json()["meta"]["total"] != len(expected):
+            wrong.append((query, expected, got))
+    for sort, expected in SORTS:
+        got = labels(admin.get(f"/{collection}?sort={sort}"), rows, ordered=True)
+        if got != expected:
+            wrong.append((f"sort={sort}", expected, got))
+    assert wrong == []
+
+
+def test_bad_custom_field_filters_and_sorts_are_400_naming_the_parameter(admin, rows, collection):
+    sorts = ["sort=custom_fields.nope", "sort=-custom_fields.elsewhere", "sort=custom_fields.n,custom_fields.n"]
+    missed = []
+    for query in [*BAD_FILTERS, *sorts]:
+        r = admin.get(f"/{collection}?{query}")
+        body = r.get_json()
+        parameter = query.split("=")[0]
+        if (
+            r.status_code != 400
+            or body["error"]["code"] != "invalid_query"
+            or parameter not in body["error"]["details"]
+        ):
+            missed.append((query, r.status_code, body))
+    assert missed == []
+
+
+def test_filters_follow_a_definition_once_it_exists(admin, build):
+    build("gigs")
+    error_of(admin.get("/gigs?filter[custom_fields.n][gt]=1"), 400, "invalid_query")
+    define(admin, "gigs", "n", "number")
+    gig = build("gigs", custom_fields={"n": 5})
+    assert [g["id"] for g in admin.get("/gigs?filter[custom_fields.n][gt]=1").get_json()["data"]] == [gig["id"]]
+
+
+# --- deleting and narrowing definitions ----------------------------------------------------------------
+
+
+def test_delete_is_refused_while_a_record_holds_a_value(admin, build, resource, collection):
+    definition = define(admin, resource, "n", "number")
+    first = build(collection, custom_fields={"n": 0})  # zero is a value too
+    second = build(collection, custom_fields={"n": 7.5})
+    build(collection)  # one without a value does not count
+    error = error_of(admin.delete(f"/custom-fields/{definition['id']}"), 409, "resource_in_use")
+    assert error["details"] == {"referenced_by": {resource: 2}}
+    assert admin.get(f"/custom-fields/{definition['id']}").get_json()["data"] == definition
+
+    admin.patch(f"/{collection}/{first['id']}", json={"custom_fields": {"n": None}})
+    error = error_of(admin.delete(f"/custom-fields/{definition['id']}"), 409, "resource_in_use")
+    assert error["details"] == {"referenced_by": {resource: 1}}
+
+    admin.patch(f"/{collection}/{second['id']}", json={"custom_fields": {"n": None}})
+    assert admin.delete(f"/custom-fields/{definition['id']}").status_code == 204
+    error_of(admin.get(f"/custom-fields/{definition['id']}"), 404, "not_found")
+    # its key is no longer known
+    r = admin.post(f"/{collection}", json=build.body(collection, custom_fields={"n": 1}))
+    assert set(error_of(r, 422, "validation_failed")["details"]) == {"custom_fields.n"}
+
+
+def test_a_definition_nobody_uses_can_be_deleted(admin, build):
+    definition = define(admin, "contacts", "dress", "text")
+    build("contacts")
+    assert admin.delete(f"/custom-fields/{definition['id']}").status_code == 204
+    assert admin.get("/custom-fields").get_json()["meta"]["total"] == 0
+
+
+def test_false_counts_as_a_value(admin, build):
+    flag = define(admin, "venues", "b", "boolean")
+    build("venues", custom_fields={"b": False})
+    error = error_of(admin.delete(f"/custom-fields/{flag['id']}"), 409, "resource_in_use")
+    assert error["details"] == {"referenced_by": {"venues": 1}}
+
+
+def test_only_the_definitions_own_resource_counts_as_its_use(admin, build):
+    on_gigs = define(admin, "gigs", "tier", "select", options=TIERS)
+    on_venues = define(admin, "venues", "tier", "select", options=TIERS)
+    build("venues", custom_fields={"tier": "gold"})
+    error = error_of(admin.delete(f"/custom-fields/{on_venues['id']}"), 409, "resource_in_use")
+    assert error["details"] == {"referenced_by": {"venues": 1}}
+    r = admin.patch(f"/custom-fields/{on_gigs['id']}", json={"options": ["silver"]})  # gold is held on venues only
+    assert r.status_code == 200 and r.get_json()["data"]["options"] == ["silver"]
+    assert admin.delete(f"/custom-fields/{on_gigs['id']}").status_code == 204
+
+
+def test_narrowing_options_is_refused_while_records_hold_a_removed_value(admin, build, resource, collection):
+    definition = define(admin, resource, "tier", "select", options=TIERS)
+    gold = build(collection, custom_fields={"tier": "gold"})
+    build(collection, custom_fields={"tier": "silver"})
+    build(collection)
+    path = f"/custom-fields/{definition['id']}"
+    for options in (["silver", "bronze"], ["gold", "bronze"], ["bronze"], ["Gold", "silver"]):
+        r = admin.patch(path, json={"options": options})
+        assert set(error_of(r, 422, "validation_failed")["details"]) == {"options"}, options
+    assert admin.get(path).get_json()["data"] == definition
+
+    # dropping an option nobody holds, adding one, or reordering is fine
+    r = admin.patch(path, json={"options": ["silver", "gold", "platinum"]})
+    assert r.status_code == 200 and r.get_json()["data"]["options"] == ["silver", "gold", "platinum"]
+    assert build(collection, custom_fields={"tier": "platinum"})["custom_fields"] == {"tier": "platinum"}
+    r = admin.post(f"/{collection}", json=build.body(collection, custom_fields={"tier": "bronze"}))
+    assert set(error_of(r, 422, "validation_failed")["details"]) == {"custom_fields.tier"}
+
+    # once nobody holds gold, it can go
+    admin.patch(f"/{collection}/{gold['id']}", json={"custom_fields": {"tier": "silver"}})
+    r = admin.patch(path, json={"options": ["silver", "platinum"]})
+    assert r.status_code == 200, r.get_json()

@@ -1,0 +1,316 @@
+"""The demo band office of `python app.py demo PATH` (SPEC §6) and the committed `band.db.example`: the example
+keeps the current schema, a new demo obeys the rules of §4 and §5 as if the office had entered it through the
+API, and the app serves it."""
+
+import datetime as dt
+import itertools
+import json
+import re
+import shutil
+import sqlite3
+import types
+import urllib.parse
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+import migrations
+import rules
+from app import create_app
+from models import Equipment, Gig, GigEquipment, GigProduct, GigRole, GigRoleInvitation, StaffMember, User, db
+from tests.support import Api, make_token
+from tests.test_migrations import structure
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "band.db.example"
+USERS = {f"{role}@band.example": [role] for role in ("admin", "office", "staff", "crew", "viewer")}
+LIVE = "(s.kind IS NULL OR s.kind != 'closed')"
+FORMS = {
+    "_at": re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z"),
+    "_date": re.compile(r"\d{4}-\d{2}-\d{2}"),
+    "valid_from": re.compile(r"\d{4}-\d{2}-\d{2}"),
+    "valid_to": re.compile(r"\d{4}-\d{2}-\d{2}"),
+    "purchased_on": re.compile(r"\d{4}-\d{2}-\d{2}"),
+    "time": re.compile(r"([01]\d|2[0-3]):[0-5]\d"),
+    "id": re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}"),
+}  # column name suffix: the stored form (SPEC §2)
+NOW = "strftime('%Y-%m-%dT%H:%M:%f000Z', 'now')"
+
+
+def read_only(path):
+    return sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+
+
+def rows(connection, sql):
+    return connection.execute(sql).fetchall()
+
+
+def count(connection, sql):
+    return connection.execute(f"SELECT COUNT(*) FROM ({sql})").fetchone()[0]
+
+
+def content(path):
+    """Every row but the access roles (which migrations seed), without the timestamps that follow the clock."""
+    connection, found = read_only(path), {}
+    for (table,) in rows(connection, "SELECT name FROM sqlite_master WHERE type = 'table' AND name != 'access_roles'"):
+        columns = [c[1] for c in rows(connection, f'PRAGMA table_info("{table}")') if not c[1].endswith("_at")]
+        found[table] = sorted(rows(connection, f"SELECT {', '.join(columns)} FROM {table}"), key=repr)
+    connection.close()
+    return found
+
+
+@pytest.fixture(scope="module")
+def demo_db(template_db, tmp_path_factory):
+    """One demo database for the module, written by the command of an app on a database of its own."""
+    folder = tmp_path_factory.mktemp("demo")
+    shutil.copy(template_db, folder / "band.db")
+    app = create_app({"DB": str(folder / "band.db")})
+    result = app.test_cli_runner().invoke(args=["demo", str(folder / "demo.db")])
+    db.close()
+    assert result.exit_code == 0, result.output
+    return folder / "demo.db"
+
+
+@pytest.fixture
+def demo(demo_db):
+    connection = read_only(demo_db)
+    yield connection
+    connection.close()
+
+
+@pytest.fixture
+def served(demo_db, tmp_path):
+    """The app on a copy of the demo database."""
+    shutil.copy(demo_db, tmp_path / "demo.db")
+    app = create_app({"DB": str(tmp_path / "demo.db")})
+    yield app
+    db.close()
+
+
+# --- band.db.example -------------------------------------------------------------------------------------
+
+
+def test_the_example_has_the_current_schema(template_db):
+    example, fresh = read_only(EXAMPLE), read_only(template_db)
+    try:
+        assert structure(example) == structure(fresh)
+        assert example.execute("PRAGMA user_version").fetchone()[0] == len(migrations.steps())
+    finally:
+        example.close()
+        fresh.close()
+
+
+def test_the_example_holds_a_band_and_no_secrets():
+    example = read_only(EXAMPLE)
+    try:
+        assert count(example, "SELECT * FROM gigs") >= 60
+        users = {email: json.loads(roles) for email, roles in rows(example, "SELECT email, roles FROM users")}
+        assert {email: roles for email, roles in users.items() if email in USERS} == USERS
+        for table in ("tokens", "sign_in_links", "devices", "settings"):
+            assert count(example, f"SELECT * FROM {table}") == 0, table
+    finally:
+        example.close()
+
+
+# --- the command -----------------------------------------------------------------------------------------
+
+
+def test_a_demo_is_a_sound_database_at_the_current_version(demo):
+    assert rows(demo, "PRAGMA integrity_check") == [("ok",)]
+    assert rows(demo, "PRAGMA foreign_key_check") == []
+    assert demo.execute("PRAGMA user_version").fetchone()[0] == len(migrations.steps())
+
+
+def test_the_command_refuses_an_existing_file(app, tmp_path):
+    path = tmp_path / "taken.db"
+    path.write_bytes(b"keep me")
+    result = app.test_cli_runner().invoke(args=["demo", str(path)])
+    assert result.exit_code != 0
+    assert "exists already" in result.output + str(result.exception)
+    assert path.read_bytes() == b"keep me"
+
+
+def test_the_command_leaves_the_apps_database_alone(app, admin, tmp_path, demo_db):
+    users = admin.get("/users").get_json()["meta"]["total"]
+    result = app.test_cli_runner().invoke(args=["demo", str(tmp_path / "demo.db")])
+    assert result.exit_code == 0, result.output
+    assert db.database == app.config["DB"]
+    assert admin.get("/users").get_json()["meta"]["total"] == users
+    assert admin.get("/gigs").get_json()["meta"]["total"] == 0
+    assert admin.create("teams", {"name": "Brass"})["name"] == "Brass"
+    assert content(tmp_path / "demo.db") == content(demo_db), "the same day gives the same band"
+
+
+# --- the rules of §4 and §5 ------------------------------------------------------------------------------
+
+
+def test_no_staff_member_is_on_two_live_gigs_at_once(demo):
+    gigs = defaultdict(dict)
+    for member, gig, *when in rows(
+        demo,
+        f"""SELECT r.staff_member_id, g.id, g.gig_date, g.start_time, g.end_time FROM gig_roles r
+        JOIN gigs g ON g.id = r.gig_id LEFT JOIN gig_statuses s ON s.id = g.gig_status_id
+        WHERE r.staff_member_id IS NOT NULL AND {LIVE}""",
+    ):
+        gigs[member][gig] = types.SimpleNamespace(gig_date=when[0], start_time=when[1], end_time=when[2])
+    assert len(gigs) > 20
+    for member, played in gigs.items():
+        dates = [gig.gig_date for gig in played.values()]
+        assert len(dates) == len(set(dates)), member
+        windows = sorted(rules.window(gig) for gig in played.values())
+        assert not any(rules.overlap(a, b) for a, b in itertools.pairwise(windows)), member
+
+
+def test_filled_roles_are_held_by_active_free_members(demo):
+    assert count(demo, "SELECT * FROM gig_roles WHERE status != 'filled'") > 0
+    assert count(demo, "SELECT * FROM gig_roles WHERE status = 'filled'") > count(
+        demo, "SELECT * FROM gig_roles WHERE status = 'open'"
+    )
+    assert count(demo, "SELECT * FROM gig_roles WHERE (staff_member_id IS NULL) != (status = 'open')") == 0, (
+        "status is filled exactly when a staff member is set"
+    )
+    unheld = """SELECT * FROM gig_roles r WHERE r.staff_member_id IS NOT NULL AND NOT EXISTS (
+        SELECT 1 FROM staff_member_roles h WHERE h.staff_member_id = r.staff_member_id AND h.role_id = r.role_id)"""
+    assert count(demo, unheld) == 0
+    inactive = "SELECT * FROM gig_roles r JOIN staff_members m ON m.id = r.staff_member_id WHERE NOT m.active"
+    assert count(demo, inactive) == 0
+    blocked = """SELECT * FROM gig_roles r JOIN gigs g ON g.id = r.gig_id JOIN staff_member_blockouts b
+        ON b.staff_member_id = r.staff_member_id AND g.gig_date BETWEEN b.start_date AND b.end_date"""
+    assert count(demo, blocked) == 0
+
+
+def test_gig_roles_come_from_their_products_ensembles(demo):
+    generated = """SELECT r.gig_product_id, r.role_id, COUNT(*) AS n FROM gig_roles r GROUP BY 1, 2"""
+    called_for = """SELECT p.id, e.role_id, e.quantity FROM gig_products p
+        JOIN ensemble_roles e ON e.ensemble_id = p.ensemble_id"""
+    assert sorted(rows(demo, generated)) == sorted(rows(demo, called_for))
+
+
+def test_equipment_is_available_and_on_one_live_gig_a_day(demo):
+    live_equipment = f"""SELECT e.equipment_id, g.gig_date FROM gig_equipment e JOIN gigs g ON g.id = e.gig_id
+        LEFT JOIN gig_statuses s ON s.id = g.gig_status_id WHERE {LIVE}"""
+    assert count(demo, live_equipment) > 0
+    assert count(demo, f"{live_equipment} GROUP BY 1, 2 HAVING COUNT(*) > 1") == 0
+    broken = "SELECT * FROM gig_equipment ge JOIN equipment e ON e.id = ge.equipment_id WHERE e.status != 'available'"
+    assert count(demo, broken) == 0
+    assert {s for (s,) in rows(demo, "SELECT DISTINCT status FROM equipment")} == {"available", "in_repair", "retired"}
+
+
+def test_the_catalogue_has_one_default_each(demo):
+    assert rows(demo, "SELECT kind FROM gig_statuses WHERE is_default") == [("confirmed",)]
+    assert {kind for (kind,) in rows(demo, "SELECT kind FROM gig_statuses")} == {"tentative", "confirmed", "closed"}
+    assert count(demo, "SELECT product_id FROM product_ensembles WHERE is_default GROUP BY 1") == count(
+        demo, "SELECT * FROM products"
+    )
+    assert count(demo, "SELECT product_id FROM product_ensembles WHERE is_default GROUP BY 1 HAVING COUNT(*) > 1") == 0
+
+
+def test_gig_children_belong_to_their_gig(demo):
+    moments = "SELECT * FROM gig_moments m JOIN gig_products p ON p.id = m.gig_product_id WHERE p.gig_id != m.gig_id"
+    songs = "SELECT * FROM gig_songs s JOIN gig_moments m ON m.id = s.gig_moment_id WHERE m.gig_id != s.gig_id"
+    assert count(demo, moments) == count(demo, songs) == 0
+    assert count(demo, "SELECT * FROM gig_songs WHERE kind = 'do_not_play'") > 0
+    primaries = "SELECT g.id FROM gigs g LEFT JOIN gig_contacts c ON c.gig_id = g.id AND c.is_primary GROUP BY g.id"
+    assert count(demo, f"{primaries} HAVING COUNT(c.id) != 1") == 0
+
+
+def test_invitations_tell_a_consistent_story(demo):
+    states = f"""SELECT CASE WHEN status = 'pending' AND expires_at <= {NOW} THEN 'expired' ELSE status END
+        FROM gig_role_invitations"""
+    assert {state for (state,) in rows(demo, states)} == {"pending", "expired", "accepted", "declined", "withdrawn"}
+    accepted = """SELECT * FROM gig_role_invitations i JOIN gig_roles r ON r.id = i.gig_role_id
+        WHERE i.status = 'accepted' AND r.staff_member_id IS NOT i.staff_member_id"""
+    assert count(demo, accepted) == 0
+    pending_on_filled = """SELECT * FROM gig_role_invitations i JOIN gig_roles r ON r.id = i.gig_role_id
+        WHERE i.status = 'pending' AND r.staff_member_id IS NOT NULL"""
+    assert count(demo, pending_on_filled) == 0
+    pending_on_closed = """SELECT * FROM gig_role_invitations i JOIN gig_roles r ON r.id = i.gig_role_id
+        JOIN gigs g ON g.id = r.gig_id JOIN gig_statuses s ON s.id = g.gig_status_id
+        WHERE i.status = 'pending' AND s.kind = 'closed'"""
+    assert count(demo, pending_on_closed) == 0
+    unheld = """SELECT * FROM gig_role_invitations i JOIN gig_roles r ON r.id = i.gig_role_id WHERE NOT EXISTS (
+        SELECT 1 FROM staff_member_roles h WHERE h.staff_member_id = i.staff_member_id AND h.role_id = r.role_id)"""
+    assert count(demo, unheld) == 0
+    answered = (
+        "SELECT * FROM gig_role_invitations WHERE (responded_at IS NOT NULL) != (status IN ('accepted', 'declined'))"
+    )
+    assert count(demo, answered) == 0
+
+
+def test_a_season_of_gigs(demo):
+    total = count(demo, "SELECT * FROM gigs")
+    assert 60 <= total <= 120
+    assert count(demo, "SELECT * FROM gigs WHERE strftime('%w', gig_date) = '6'") > total / 2
+    assert count(demo, "SELECT * FROM gigs WHERE gig_date < date('now')") > 0
+    assert count(demo, "SELECT * FROM gigs WHERE gig_date > date('now', '+6 months')") > 0
+    assert count(demo, "SELECT * FROM gigs WHERE end_time < start_time") > 0
+    assert count(demo, "SELECT * FROM gigs WHERE start_time IS NULL") > 0
+    assert count(demo, "SELECT * FROM gig_products WHERE price_cents IS NULL") == 0
+
+
+def test_values_are_stored_in_the_api_form(demo):
+    for (table,) in rows(demo, "SELECT name FROM sqlite_master WHERE type = 'table'"):
+        for column in [c[1] for c in rows(demo, f'PRAGMA table_info("{table}")')]:
+            form = next((f for suffix, f in FORMS.items() if column.endswith(suffix)), None)
+            values = rows(demo, f'SELECT "{column}" FROM "{table}" WHERE "{column}" IS NOT NULL') if form else []
+            assert all(form.fullmatch(value) for (value,) in values), (table, column)
+    for (day,) in rows(demo, "SELECT gig_date FROM gigs UNION SELECT start_date FROM staff_member_blockouts"):
+        dt.date.fromisoformat(day)
+
+
+def test_every_access_role_has_a_user(demo):
+    users = {email: json.loads(roles) for email, roles in rows(demo, "SELECT email, roles FROM users WHERE active")}
+    assert {email: roles for email, roles in users.items() if email in USERS} == USERS
+    linked = "SELECT * FROM staff_members m JOIN users u ON u.id = m.user_id WHERE u.active"
+    assert count(demo, linked) >= 3
+
+
+# --- the app on the demo ---------------------------------------------------------------------------------
+
+
+def test_gig_products_take_offered_ensembles_at_the_catalogue_price(served):
+    products = list(GigProduct.select(GigProduct, Gig).join(Gig))
+    assert products
+    for product in products:
+        rules.ensemble_offered(product.product_id, product.ensemble_id)
+        assert product.price_cents == rules.catalog_price(product.product_id, product.ensemble_id, product.gig.gig_date)
+
+
+def test_every_placement_passes_the_checks_of_the_api(served):
+    """What §5.2-§5.4 check when the office fills a role, sends an invitation or assigns equipment."""
+    for gig_role in GigRole.select(GigRole, Gig).join(Gig).where(GigRole.staff_member.is_null(False)):
+        rules.put_on_role(gig_role, gig_role.gig)
+    for invitation in GigRoleInvitation.select().where(GigRoleInvitation.status == "pending"):
+        if rules.invitation_state(invitation) == "pending":
+            gig_role = GigRole.get_by_id(invitation.gig_role_id)
+            assert gig_role.staff_member_id is None
+            rules.holds_role(invitation.staff_member_id, gig_role.role_id)
+            rules.require_live(gig_role.gig)
+            rules.require_available(invitation.staff_member_id, gig_role.gig)
+    for placed in GigEquipment.select(GigEquipment, Gig, Equipment).join(Gig).switch(GigEquipment).join(Equipment):
+        if rules.is_live(placed.gig):
+            rules.equipment_free(placed.equipment, placed.gig, exclude=placed.id)
+
+
+def test_the_app_serves_the_demo(served):
+    admin = Api(served.test_client(), make_token(User.get(User.email == "admin@band.example")))
+    for collection in ("gigs", "staff-members", "gig-roles", "gig-role-invitations", "venues", "songs", "equipment"):
+        response = admin.get(f"/{collection}")
+        assert response.status_code == 200, (collection, response.get_json())
+        assert response.get_json()["data"], collection
+    expired = admin.get("/gig-role-invitations?filter[status]=expired").get_json()
+    assert expired["meta"]["total"] > 0
+    today = dt.date.today().isoformat()
+    [gig] = admin.get(f"/gigs?filter[gig_date][lt]={today}&sort=-gig_date&limit=1").get_json()["data"]
+    pay_sheet = admin.get(f"/gigs/{gig['id']}/pay-sheet")
+    assert pay_sheet.status_code == 200 and pay_sheet.get_json()["meta"]["total_cents"] > 0
+
+
+def test_a_musician_reads_their_own_calendar(served):
+    member = StaffMember.get(StaffMember.email == "staff@band.example")
+    musician = Api(served.test_client(), make_token(User.get_by_id(member.user_id)))
+    response = musician.get(f"/staff-members/{member.id}/calendar-url")
+    assert response.status_code == 200, response.get_json()
+    feed = musician.client.get(urllib.parse.urlsplit(response.get_json()["data"]["url"]).path)
+    assert feed.status_code == 200 and feed.mimetype == "text/calendar"
+    assert b"BEGIN:VEVENT" in feed.data

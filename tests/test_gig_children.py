@@ -1,0 +1,563 @@
+"""SPEC §4.1, §4.2 and §5.1: the rules on the children of gigs (products and their catalog price, moments,
+songs, contacts) and on the catalog's joins (product-ensembles, ensemble-roles, prices, songs), blockouts,
+and the deletes that children of a gig refuse."""
+
+import pytest
+
+from tests.support import error_of
+
+GIG_DATE = "2027-06-12"
+
+
+def without_stamps(record):
+    return {k: v for k, v in record.items() if k not in ("id", "created_at", "updated_at")}
+
+
+def read(admin, collection, record_id):
+    r = admin.get(f"/{collection}/{record_id}")
+    assert r.status_code == 200, r.get_json()
+    return r.get_json()["data"]
+
+
+def keys_of(response, status=422, code="validation_failed"):
+    return set(error_of(response, status, code)["details"])
+
+
+# --- §5.1: a new gig product takes the catalog price ------------------------------------------------------
+
+# Each scenario: the prices of a product (ensemble "E" is the gig product's, "other" another one), the gig
+# product's ensemble, and the price it should get on a gig dated GIG_DATE.
+PRICE_SCENARIOS = {
+    "no price at all": ([], None, None),
+    "open at both ends": ([dict(amount=100)], None, 100),
+    "valid from the gig's date": ([dict(amount=100, valid_from=GIG_DATE)], None, 100),
+    "valid to the gig's date": ([dict(amount=100, valid_to=GIG_DATE)], None, 100),
+    "valid on the gig's date only": ([dict(amount=100, valid_from=GIG_DATE, valid_to=GIG_DATE)], None, 100),
+    "starts the day after": ([dict(amount=100, valid_from="2027-06-13")], None, None),
+    "ended the day before": ([dict(amount=100, valid_to="2027-06-11")], None, None),
+    "range holding the date": ([dict(amount=100, valid_from="2027-01-01", valid_to="2027-12-31")], None, 100),
+    "ranges missing the date": (
+        [dict(amount=100, valid_from="2026-01-01", valid_to="2026-12-31"), dict(amount=200, valid_from="2028-01-01")],
+        None,
+        None,
+    ),
+    "the newest valid_from wins": (
+        [
+            dict(amount=100, valid_from="2027-01-01"),
+            dict(amount=200, valid_from="2027-06-01"),
+            dict(amount=300, valid_from="2026-01-01"),
+        ],
+        None,
+        200,
+    ),
+    "a dated price beats an open start": (
+        [dict(amount=200, valid_from="2027-03-01"), dict(amount=100)],
+        None,
+        200,
+    ),
+    "a price not valid yet is ignored": (
+        [dict(amount=100, valid_from="2027-01-01"), dict(amount=200, valid_from="2027-07-01")],
+        None,
+        100,
+    ),
+    "the ensemble's price beats a newer one for any ensemble": (
+        [dict(amount=200, ensemble="E", valid_from="2026-01-01"), dict(amount=100, valid_from="2027-06-01")],
+        "E",
+        200,
+    ),
+    "the ensemble's price beats an open one for any ensemble": (
+        [dict(amount=100), dict(amount=200, ensemble="E")],
+        "E",
+        200,
+    ),
+    "any ensemble's price when the ensemble has none": (
+        [dict(amount=100), dict(amount=300, ensemble="other")],
+        "E",
+        100,
+    ),
+    "another ensemble's price is never taken": ([dict(amount=300, ensemble="other")], "E", None),
+    "no ensemble on the gig product: ensemble prices do not match": ([dict(amount=300, ensemble="E")], None, None),
+    "no ensemble on the gig product: the price for any ensemble": (
+        [dict(amount=300, ensemble="E"), dict(amount=100)],
+        None,
+        100,
+    ),
+    "the ensemble's price out of range falls back": (
+        [dict(amount=300, ensemble="E", valid_to="2027-01-01"), dict(amount=100)],
+        "E",
+        100,
+    ),
+    "the newest of the ensemble's prices": (
+        [
+            dict(amount=300, ensemble="E", valid_from="2027-01-01"),
+            dict(amount=350, ensemble="E", valid_from="2027-05-01"),
+            dict(amount=100, valid_from="2027-06-10"),
+            dict(amount=400, ensemble="E", valid_from="2027-06-13"),
+        ],
+        "E",
+        350,
+    ),
+}
+
+
+@pytest.mark.parametrize("prices, ensemble, expected", list(PRICE_SCENARIOS.values()), ids=list(PRICE_SCENARIOS))
+def test_a_new_gig_product_takes_the_catalog_price(admin, build, prices, ensemble, expected):
+    ensembles = {"E": build.id("ensembles"), "other": build.id("ensembles"), None: None}
+    product_id = build.id("products")
+    build("prices", amount_cents=999)  # another product's price is never taken
+    for price in prices:
+        fields = {k: v for k, v in price.items() if k in ("valid_from", "valid_to")}
+        build(
+            "prices",
+            product_id=product_id,
+            amount_cents=price["amount"],
+            ensemble_id=ensembles[price.get("ensemble")],
+            **fields,
+        )
+    gig_id = build.id("gigs", gig_date=GIG_DATE)
+    created = admin.create(
+        "gig-products", {"gig_id": gig_id, "product_id": product_id, "ensemble_id": ensembles[ensemble]}
+    )
+    assert without_stamps(created) == {
+        "gig_id": gig_id,
+        "product_id": product_id,
+        "ensemble_id": ensembles[ensemble],
+        "start_time": None,
+        "end_time": None,
+        "price_cents": expected,
+        "notes": None,
+        "position": None,
+    }
+    assert read(admin, "gig-products", created["id"]) == created
+
+
+def test_the_gig_date_decides_which_price(admin, build):
+    product_id = build.id("products")
+    build("prices", product_id=product_id, amount_cents=100, valid_to="2026-12-31")
+    build("prices", product_id=product_id, amount_cents=200, valid_from="2027-01-01")
+    for gig_date, expected in (("2026-12-31", 100), ("2027-01-01", 200), ("2025-05-05", 100), ("2030-01-01", 200)):
+        gig_id = build.id("gigs", gig_date=gig_date)
+        assert admin.create("gig-products", {"gig_id": gig_id, "product_id": product_id})["price_cents"] == expected
+
+
+def test_an_explicit_price_is_kept_even_null(admin, build):
+    product_id = build.id("products")
+    build("prices", product_id=product_id, amount_cents=150000)
+    gig_id = build.id("gigs")
+    body = {"gig_id": gig_id, "product_id": product_id}
+    assert admin.create("gig-products", body)["price_cents"] == 150000
+    assert admin.create("gig-products", {**body, "price_cents": 99})["price_cents"] == 99
+    assert admin.create("gig-products", {**body, "price_cents": 0})["price_cents"] == 0
+    assert admin.create("gig-products", {**body, "price_cents": None})["price_cents"] is None
+
+
+def test_only_a_new_gig_product_is_priced(admin, build):
+    product_id, ensemble_id = build.id("products"), build.id("ensembles")
+    build("prices", product_id=product_id, amount_cents=100)
+    created = build("gig-products", product_id=product_id)
+    build("prices", product_id=product_id, ensemble_id=ensemble_id, amount_cents=200)
+    r = admin.patch(f"/gig-products/{created['id']}", json={"ensemble_id": ensemble_id, "notes": "Bigger band"})
+    assert r.status_code == 200 and r.get_json()["data"]["price_cents"] == 100
+    r = admin.patch(f"/gig-products/{created['id']}", json={"price_cents": None})
+    assert r.status_code == 200 and r.get_json()["data"]["price_cents"] is None
+
+
+# --- gig products: the ensemble offered for the product -------------------------------------------------
+
+
+def test_the_ensemble_must_be_offered_when_the_product_has_product_ensembles(admin, build):
+    offered, other, third = build.id("ensembles"), build.id("ensembles"), build.id("ensembles")
+    product_id = build.id("products")
+    build("product-ensembles", product_id=product_id, ensemble_id=offered)
+    gig_id = build.id("gigs")
+    body = {"gig_id": gig_id, "product_id": product_id}
+
+    r = admin.post("/gig-products", json={**body, "ensemble_id": other})
+    assert keys_of(r) == {"ensemble_id"}
+    assert admin.get(f"/gig-products?filter[gig_id]={gig_id}").get_json()["meta"]["total"] == 0
+    assert admin.create("gig-products", {**body, "ensemble_id": offered})["ensemble_id"] == offered
+    created = admin.create("gig-products", body)  # no ensemble at all is fine
+    assert created["ensemble_id"] is None
+
+    r = admin.patch(f"/gig-products/{created['id']}", json={"ensemble_id": other})
+    assert keys_of(r) == {"ensemble_id"}
+    assert read(admin, "gig-products", created["id"]) == created
+
+    build("product-ensembles", product_id=product_id, ensemble_id=other)  # now it is offered too
+    r = admin.patch(f"/gig-products/{created['id']}", json={"ensemble_id": other})
+    assert r.status_code == 200 and r.get_json()["data"]["ensemble_id"] == other
+    assert keys_of(admin.post("/gig-products", json={**body, "ensemble_id": third})) == {"ensemble_id"}
+
+
+def test_any_ensemble_goes_when_the_product_has_no_product_ensembles(admin, build):
+    product_id = build.id("products")
+    build("product-ensembles", ensemble_id=build.id("ensembles"))  # another product's offer does not bind it
+    for _ in range(2):
+        ensemble_id = build.id("ensembles")
+        assert build("gig-products", product_id=product_id, ensemble_id=ensemble_id)["ensemble_id"] == ensemble_id
+
+
+def test_changing_the_product_rechecks_the_ensemble(admin, build):
+    ensemble_id = build.id("ensembles")
+    strict = build.id("products")
+    build("product-ensembles", product_id=strict, ensemble_id=build.id("ensembles"))
+    created = build("gig-products", ensemble_id=ensemble_id)  # its own product offers no ensembles
+    r = admin.patch(f"/gig-products/{created['id']}", json={"product_id": strict})
+    assert keys_of(r) == {"ensemble_id"}
+    assert read(admin, "gig-products", created["id"]) == created
+
+
+# --- gig moments ---------------------------------------------------------------------------------------
+
+
+def test_a_gig_moment_needs_a_name_or_a_moment(admin, build):
+    gig_id = build.id("gigs")
+    for body in ({}, {"name": None}, {"name": "   "}, {"moment_id": None}, {"notes": "First dance"}):
+        details = keys_of(admin.post("/gig-moments", json={"gig_id": gig_id, **body}))
+        assert details and details <= {"name", "moment_id"}, body
+    r = admin.post("/gig-moments", json={"gig_id": gig_id, "moment_id": "00000000-0000-4000-8000-000000000000"})
+    assert keys_of(r) == {"moment_id"}
+    assert admin.get(f"/gig-moments?filter[gig_id]={gig_id}").get_json()["meta"]["total"] == 0
+
+
+def test_a_gig_moments_name_defaults_to_the_moments(admin, build):
+    moment = build("moments", name="First dance")
+    gig_id = build.id("gigs")
+    created = admin.create("gig-moments", {"gig_id": gig_id, "moment_id": moment["id"], "time": "21:00"})
+    assert without_stamps(created) == {
+        "gig_id": gig_id,
+        "moment_id": moment["id"],
+        "name": "First dance",
+        "time": "21:00",
+        "gig_product_id": None,
+        "notes": None,
+        "position": None,
+    }
+    named = admin.create("gig-moments", {"gig_id": gig_id, "moment_id": moment["id"], "name": "Our song"})
+    assert (named["name"], named["moment_id"]) == ("Our song", moment["id"])
+    assert admin.create("gig-moments", {"gig_id": gig_id, "name": "Cake"})["moment_id"] is None
+
+
+def test_a_gig_moments_gig_product_is_of_the_same_gig(admin, build):
+    gig_id, other_gig_id = build.id("gigs"), build.id("gigs")
+    mine = build.id("gig-products", gig_id=gig_id)
+    theirs = build.id("gig-products", gig_id=other_gig_id)
+    r = admin.post("/gig-moments", json={"gig_id": gig_id, "name": "Ceremony", "gig_product_id": theirs})
+    assert keys_of(r) == {"gig_product_id"}
+    created = admin.create("gig-moments", {"gig_id": gig_id, "name": "Ceremony", "gig_product_id": mine})
+    assert created["gig_product_id"] == mine
+    assert keys_of(admin.patch(f"/gig-moments/{created['id']}", json={"gig_product_id": theirs})) == {"gig_product_id"}
+    assert read(admin, "gig-moments", created["id"]) == created
+    r = admin.patch(f"/gig-moments/{created['id']}", json={"gig_product_id": None})
+    assert r.status_code == 200 and r.get_json()["data"]["gig_product_id"] is None
+
+
+# --- gig songs -----------------------------------------------------------------------------------------
+
+
+def test_a_gig_song_needs_a_title_or_a_song(admin, build):
+    gig_id = build.id("gigs")
+    for body in ({}, {"title": None}, {"title": "  "}, {"artist": "ABBA"}, {"song_id": None}):
+        details = keys_of(admin.post("/gig-songs", json={"gig_id": gig_id, **body}))
+        assert details and details <= {"title", "song_id"}, body
+    r = admin.post("/gig-songs", json={"gig_id": gig_id, "song_id": "00000000-0000-4000-8000-000000000000"})
+    assert keys_of(r) == {"song_id"}
+    assert admin.get(f"/gig-songs?filter[gig_id]={gig_id}").get_json()["meta"]["total"] == 0
+
+
+def test_a_gig_songs_title_and_artist_default_from_the_song(admin, build):
+    song = build("songs", title="Dancing Queen", artist="ABBA")
+    gig_id = build.id("gigs")
+    created = admin.create("gig-songs", {"gig_id": gig_id, "song_id": song["id"]})
+    assert without_stamps(created) == {
+        "gig_id": gig_id,
+        "song_id": song["id"],
+        "title": "Dancing Queen",
+        "artist": "ABBA",
+        "kind": "request",
+        "gig_moment_id": None,
+        "notes": None,
+        "position": None,
+    }
+    covered = admin.create("gig-songs", {"gig_id": gig_id, "song_id": song["id"], "artist": "The Band"})
+    assert (covered["title"], covered["artist"]) == ("Dancing Queen", "The Band")
+    renamed = admin.create("gig-songs", {"gig_id": gig_id, "song_id": song["id"], "title": "DQ", "artist": "A"})
+    assert (renamed["title"], renamed["artist"]) == ("DQ", "A")
+    no_artist = build("songs", title="Traditional", artist=None)
+    created = admin.create("gig-songs", {"gig_id": gig_id, "song_id": no_artist["id"]})
+    assert (created["title"], created["artist"]) == ("Traditional", None)
+    loose = admin.create("gig-songs", {"gig_id": gig_id, "title": "Not in the catalog"})
+    assert (loose["song_id"], loose["artist"], loose["kind"]) == (None, None, "request")
+
+
+def test_a_gig_songs_kind(admin, build):
+    gig_id = build.id("gigs")
+    for kind in ("request", "do_not_play", "setlist"):
+        assert admin.create("gig-songs", {"gig_id": gig_id, "title": kind, "kind": kind})["kind"] == kind
+    for kind in ("playlist", "", None, "Request"):
+        assert keys_of(admin.post("/gig-songs", json={"gig_id": gig_id, "title": "x", "kind": kind})) == {"kind"}
+
+
+def test_a_gig_songs_gig_moment_is_of_the_same_gig(admin, build):
+    gig_id, other_gig_id = build.id("gigs"), build.id("gigs")
+    mine = build.id("gig-moments", gig_id=gig_id)
+    theirs = build.id("gig-moments", gig_id=other_gig_id)
+    r = admin.post("/gig-songs", json={"gig_id": gig_id, "title": "Hallelujah", "gig_moment_id": theirs})
+    assert keys_of(r) == {"gig_moment_id"}
+    created = admin.create("gig-songs", {"gig_id": gig_id, "title": "Hallelujah", "gig_moment_id": mine})
+    assert created["gig_moment_id"] == mine
+    assert keys_of(admin.patch(f"/gig-songs/{created['id']}", json={"gig_moment_id": theirs})) == {"gig_moment_id"}
+    assert read(admin, "gig-songs", created["id"]) == created
+
+
+# --- gig contacts --------------------------------------------------------------------------------------
+
+
+def test_a_contact_is_on_a_gig_once(admin, build):
+    gig_id, contact_id = build.id("gigs"), build.id("contacts")
+    build("gig-contacts", gig_id=gig_id, contact_id=contact_id)
+    r = admin.post("/gig-contacts", json={"gig_id": gig_id, "contact_id": contact_id, "relationship": "Bride"})
+    assert error_of(r, 409, "already_exists")["details"] == {"fields": ["gig_id", "contact_id"]}
+    assert build("gig-contacts", contact_id=contact_id)["contact_id"] == contact_id  # on another gig
+    other = build("gig-contacts", gig_id=gig_id)
+    r = admin.patch(f"/gig-contacts/{other['id']}", json={"contact_id": contact_id})
+    assert error_of(r, 409, "already_exists")["details"] == {"fields": ["gig_id", "contact_id"]}
+    assert read(admin, "gig-contacts", other["id"]) == other
+
+
+def test_setting_is_primary_clears_it_on_the_gigs_other_contacts_only(admin, build):
+    gig_id, other_gig_id = build.id("gigs"), build.id("gigs")
+    first = build("gig-contacts", gig_id=gig_id, is_primary=True)
+    second = build("gig-contacts", gig_id=gig_id)
+    elsewhere = build("gig-contacts", gig_id=other_gig_id, is_primary=True)
+    assert second["is_primary"] is False
+
+    def primaries():
+        listed = admin.get("/gig-contacts?filter[is_primary]=true").get_json()["data"]
+        return sorted(c["id"] for c in listed)
+
+    third = build("gig-contacts", gig_id=gig_id, is_primary=True)
+    assert primaries() == sorted([third["id"], elsewhere["id"]])
+    assert read(admin, "gig-contacts", first["id"])["updated_at"] > first["updated_at"]
+    assert read(admin, "gig-contacts", elsewhere["id"]) == elsewhere
+
+    r = admin.patch(f"/gig-contacts/{second['id']}", json={"is_primary": True})
+    assert r.status_code == 200 and r.get_json()["data"]["is_primary"] is True
+    assert primaries() == sorted([second["id"], elsewhere["id"]])
+
+    r = admin.patch(f"/gig-contacts/{second['id']}", json={"is_primary": False})  # clearing sets no other
+    assert r.status_code == 200
+    assert primaries() == [elsewhere["id"]]
+
+
+# --- catalog joins -------------------------------------------------------------------------------------
+
+
+def test_a_product_offers_an_ensemble_once(admin, build):
+    product_id, ensemble_id = build.id("products"), build.id("ensembles")
+    created = build("product-ensembles", product_id=product_id, ensemble_id=ensemble_id)
+    assert created["is_default"] is False
+    r = admin.post("/product-ensembles", json={"product_id": product_id, "ensemble_id": ensemble_id})
+    assert error_of(r, 409, "already_exists")["details"] == {"fields": ["product_id", "ensemble_id"]}
+    assert build("product-ensembles", ensemble_id=ensemble_id)["ensemble_id"] == ensemble_id  # other product
+    other = build("product-ensembles", product_id=product_id)
+    r = admin.patch(f"/product-ensembles/{other['id']}", json={"ensemble_id": ensemble_id})
+    assert error_of(r, 409, "already_exists")["details"] == {"fields": ["product_id", "ensemble_id"]}
+
+
+def test_one_default_ensemble_per_product(admin, build):
+    product_id, other_product_id = build.id("products"), build.id("products")
+    first = build("product-ensembles", product_id=product_id, is_default=True)
+    elsewhere = build("product-ensembles", product_id=other_product_id, is_default=True)
+    second = build("product-ensembles", product_id=product_id, is_default=True)
+
+    def defaults():
+        listed = admin.get("/product-ensembles?filter[is_default]=true").get_json()["data"]
+        return sorted(pe["id"] for pe in listed)
+
+    assert defaults() == sorted([second["id"], elsewhere["id"]])
+    assert read(admin, "product-ensembles", first["id"])["updated_at"] > first["updated_at"]
+    assert read(admin, "product-ensembles", elsewhere["id"]) == elsewhere
+    r = admin.patch(f"/product-ensembles/{first['id']}", json={"is_default": True})
+    assert r.status_code == 200
+    assert defaults() == sorted([first["id"], elsewhere["id"]])
+    third = build("product-ensembles", product_id=product_id)  # not a default: changes nothing
+    assert third["is_default"] is False and defaults() == sorted([first["id"], elsewhere["id"]])
+
+
+def test_ensemble_roles_are_unique_with_a_quantity_of_at_least_one(admin, build):
+    ensemble_id, role_id = build.id("ensembles"), build.id("roles")
+    created = admin.create("ensemble-roles", {"ensemble_id": ensemble_id, "role_id": role_id})
+    assert without_stamps(created) == {"ensemble_id": ensemble_id, "role_id": role_id, "quantity": 1}
+    r = admin.post("/ensemble-roles", json={"ensemble_id": ensemble_id, "role_id": role_id, "quantity": 2})
+    assert error_of(r, 409, "already_exists")["details"] == {"fields": ["ensemble_id", "role_id"]}
+    for quantity in (0, -1, 1.5, "2", None):
+        body = {"ensemble_id": ensemble_id, "role_id": build.id("roles"), "quantity": quantity}
+        assert keys_of(admin.post("/ensemble-roles", json=body)) == {"quantity"}, quantity
+        assert keys_of(admin.patch(f"/ensemble-roles/{created['id']}", json={"quantity": quantity})) == {"quantity"}
+    assert build("ensemble-roles", ensemble_id=ensemble_id, quantity=3)["quantity"] == 3
+    other = build("ensemble-roles", ensemble_id=ensemble_id)
+    r = admin.patch(f"/ensemble-roles/{other['id']}", json={"role_id": role_id})
+    assert error_of(r, 409, "already_exists")["details"] == {"fields": ["ensemble_id", "role_id"]}
+    assert read(admin, "ensemble-roles", created["id"]) == created
+
+
+def test_a_price_is_valid_to_no_earlier_than_from(admin, build):
+    product_id = build.id("products")
+    body = {"product_id": product_id, "amount_cents": 100}
+    r = admin.post("/prices", json={**body, "valid_from": "2027-06-12", "valid_to": "2027-06-11"})
+    assert keys_of(r) == {"valid_to"}
+    one_day = admin.create("prices", {**body, "valid_from": "2027-06-12", "valid_to": "2027-06-12"})
+    assert (one_day["valid_from"], one_day["valid_to"]) == ("2027-06-12", "2027-06-12")
+    assert admin.create("prices", {**body, "valid_to": "2020-01-01"})["valid_from"] is None
+    assert admin.create("prices", {**body, "valid_from": "2030-01-01"})["valid_to"] is None
+
+    price = admin.create("prices", {**body, "valid_from": "2027-01-01", "valid_to": "2027-12-31"})
+    for change in (
+        {"valid_to": "2026-12-31"},
+        {"valid_from": "2028-01-01"},
+        {"valid_from": "2027-06-01", "valid_to": "2027-05-31"},
+    ):
+        assert keys_of(admin.patch(f"/prices/{price['id']}", json=change)) == {"valid_to"}, change
+    assert read(admin, "prices", price["id"]) == price
+    r = admin.patch(f"/prices/{price['id']}", json={"valid_from": "2027-12-31"})
+    assert r.status_code == 200, r.get_json()
+    r = admin.patch(f"/prices/{price['id']}", json={"valid_from": "2028-01-01", "valid_to": None})
+    assert r.status_code == 200 and (r.get_json()["data"]["valid_from"], r.get_json()["data"]["valid_to"]) == (
+        "2028-01-01",
+        None,
+    )
+
+
+def test_a_price_is_in_euros_unless_told(admin, build):
+    product_id = build.id("products")
+    created = admin.create("prices", {"product_id": product_id, "amount_cents": 150000})
+    assert without_stamps(created) == {
+        "product_id": product_id,
+        "ensemble_id": None,
+        "amount_cents": 150000,
+        "currency": "EUR",
+        "valid_from": None,
+        "valid_to": None,
+        "label": None,
+    }
+    assert admin.create("prices", {"product_id": product_id, "amount_cents": 1, "currency": "USD"})["currency"] == "USD"
+    assert keys_of(admin.patch(f"/prices/{created['id']}", json={"currency": None})) == {"currency"}
+    r = admin.patch(f"/prices/{created['id']}", json={"currency": "GBP"})
+    assert r.status_code == 200 and r.get_json()["data"]["currency"] == "GBP"
+
+
+def test_songs_are_unique_by_title_and_artist(admin, build):
+    build("songs", title="Hey Jude", artist="The Beatles")
+    for body in (
+        {"title": "Hey Jude", "artist": "The Beatles"},
+        {"title": " Hey Jude ", "artist": "The Beatles "},  # strings are trimmed
+    ):
+        assert error_of(admin.post("/songs", json=body), 409, "already_exists")["details"] == {
+            "fields": ["title", "artist"]
+        }
+    assert admin.create("songs", {"title": "Hey Jude", "artist": "Wilson Pickett"})["artist"] == "Wilson Pickett"
+    assert admin.create("songs", {"title": "Hey Jude"})["artist"] is None
+    other = admin.create("songs", {"title": "Let It Be", "artist": "The Beatles"})
+    r = admin.patch(f"/songs/{other['id']}", json={"title": "Hey Jude"})
+    assert error_of(r, 409, "already_exists")["details"] == {"fields": ["title", "artist"]}
+    assert read(admin, "songs", other["id"]) == other
+
+
+def test_two_songs_with_the_same_title_and_no_artist_clash(admin, build):
+    build("songs", title="Wedding March", artist=None)
+    for body in (
+        {"title": "Wedding March"},
+        {"title": "Wedding March", "artist": None},
+        {"title": "Wedding March", "artist": " "},
+    ):
+        assert error_of(admin.post("/songs", json=body), 409, "already_exists")["details"] == {
+            "fields": ["title", "artist"]
+        }, body
+    other = build("songs", title="Wedding March", artist="Mendelssohn")
+    r = admin.patch(f"/songs/{other['id']}", json={"artist": None})
+    assert error_of(r, 409, "already_exists")["details"] == {"fields": ["title", "artist"]}
+    assert admin.get("/songs?filter[title]=Wedding%20March").get_json()["meta"]["total"] == 2
+
+
+def test_a_blockout_ends_no_earlier_than_it_starts(admin, build):
+    member_id = build.id("staff-members")
+    body = {"staff_member_id": member_id}
+    r = admin.post("/staff-member-blockouts", json={**body, "start_date": "2027-06-12", "end_date": "2027-06-11"})
+    assert keys_of(r) == {"end_date"}
+    one_day = admin.create("staff-member-blockouts", {**body, "start_date": "2027-06-12", "end_date": "2027-06-12"})
+    assert without_stamps(one_day) == {**body, "start_date": "2027-06-12", "end_date": "2027-06-12", "reason": None}
+    for change in ({"end_date": "2027-06-11"}, {"start_date": "2027-06-13"}):
+        assert keys_of(admin.patch(f"/staff-member-blockouts/{one_day['id']}", json=change)) == {"end_date"}, change
+    assert read(admin, "staff-member-blockouts", one_day["id"]) == one_day
+    r = admin.patch(f"/staff-member-blockouts/{one_day['id']}", json={"end_date": "2027-06-20"})
+    assert r.status_code == 200 and r.get_json()["data"]["end_date"] == "2027-06-20"
+
+
+# --- deletes refused while a gig or product has children -----------------------------------------------
+
+CHILDREN = ["gig-products", "gig-roles", "gig-moments", "gig-songs", "gig-contacts", "gig-equipment", "attachments"]
+
+
+@pytest.mark.parametrize("child", CHILDREN)
+def test_a_gig_with_a_child_cannot_be_deleted(admin, build, child):
+    gig_id = build.id("gigs")
+    record = build(child, gig_id=gig_id)
+    build(child)  # another gig's child is not counted
+    error = error_of(admin.delete(f"/gigs/{gig_id}"), 409, "resource_in_use")
+    assert error["details"] == {"referenced_by": {child.replace("-", "_"): 1}}
+    assert read(admin, "gigs", gig_id)["id"] == gig_id
+    assert admin.delete(f"/{child}/{record['id']}").status_code == 204
+    assert admin.delete(f"/gigs/{gig_id}").status_code == 204
+    error_of(admin.get(f"/gigs/{gig_id}"), 404, "not_found")
+
+
+def test_a_gig_with_children_reports_a_count_per_collection(admin, build):
+    gig_id = build.id("gigs")
+    children = [
+        ("gig-products", {}),
+        ("gig-products", {}),
+        ("gig-moments", {}),
+        ("gig-songs", {}),
+        ("gig-songs", {"kind": "do_not_play"}),
+        ("gig-songs", {"kind": "setlist"}),
+        ("gig-contacts", {}),
+        ("gig-roles", {}),
+        ("gig-equipment", {}),
+        ("attachments", {}),
+    ]
+    made = [(child, build.id(child, gig_id=gig_id, **fields)) for child, fields in children]
+    error = error_of(admin.delete(f"/gigs/{gig_id}"), 409, "resource_in_use")
+    assert error["details"] == {
+        "referenced_by": {
+            "gig_products": 2,
+            "gig_roles": 1,
+            "gig_moments": 1,
+            "gig_songs": 3,
+            "gig_contacts": 1,
+            "gig_equipment": 1,
+            "attachments": 1,
+        }
+    }
+    for child, record_id in reversed(made):
+        assert admin.delete(f"/{child}/{record_id}").status_code == 204, child
+    assert admin.delete(f"/gigs/{gig_id}").status_code == 204
+
+
+def test_a_gig_without_children_can_be_deleted(admin, build):
+    gig = build("gigs", venue_id=build.id("venues"), gig_status_id=build.id("gig-statuses"))
+    assert admin.delete(f"/gigs/{gig['id']}").status_code == 204
+    error_of(admin.get(f"/gigs/{gig['id']}"), 404, "not_found")
+
+
+def test_a_product_sold_on_a_gig_cannot_be_deleted(admin, build):
+    product_id = build.id("products")
+    sold = [build.id("gig-products", product_id=product_id) for _ in range(2)]
+    error = error_of(admin.delete(f"/products/{product_id}"), 409, "resource_in_use")
+    assert error["details"] == {"referenced_by": {"gig_products": 2}}
+    assert admin.delete(f"/gig-products/{sold[0]}").status_code == 204
+    error = error_of(admin.delete(f"/products/{product_id}"), 409, "resource_in_use")
+    assert error["details"] == {"referenced_by": {"gig_products": 1}}
+    assert admin.delete(f"/gig-products/{sold[1]}").status_code == 204
+    assert admin.delete(f"/products/{product_id}").status_code == 204
+    error_of(admin.get(f"/products/{product_id}"), 404, "not_found")
