@@ -206,10 +206,11 @@ def _sort(value, lookup):
         descending = part.startswith("-")
         name = part[1:] if descending else part
         column = lookup(name)
-        if not column.sortable or name in seen:
-            raise ValueError(f"Cannot sort by {name!r}" + (" twice." if name in seen else "."))
-        seen.add(name)
-        order.append((column, descending))
+        if not column.sortable:
+            raise ValueError(f"Cannot sort by {name!r}.")
+        if name not in seen:  # a repeated key could not change the order
+            seen.add(name)
+            order.append((column, descending))
     return order
 
 

@@ -163,9 +163,13 @@ class Builder:
         for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):
             resource = getattr(view, "resource", None)
             if resource is not None:
-                operations[method.lower()] = self.resource_operation(resource, method, path.endswith("{id}"))
+                single = path.endswith("{id}")
+                operation = self.resource_operation(resource, method, single)
+                operation["operationId"] = f"{VERBS[method, single]}-{resource.name}"
             else:
-                operations[method.lower()] = self.custom_operation(view)
+                operation = self.custom_operation(view)
+                operation["operationId"] = rule.endpoint.removeprefix("api.")
+            operations[method.lower()] = operation
         params = [path_param(name) for name in re.findall(r"{([a-z_]+)}", path)]
         self.spec.path(path=path, operations=operations, parameters=params)
 
@@ -186,6 +190,7 @@ class Builder:
             result["responses"]["201"]["headers"] = {
                 "Location": {"schema": {"type": "string"}, "description": "the new record's path"}
             }
+            result["responses"]["201"]["links"] = record_links(resource)
             result["requestBody"] = self.create_body(resource)
             return result
         patch = self.request(schema_class, "Patch", partial=True, exclude=resource.schema.create_only)
@@ -236,6 +241,24 @@ class Builder:
         for code in errors:
             responses[str(code)] = self.error(code)
         return {"summary": summary, "tags": [tag], "parameters": params, "responses": responses}
+
+
+VERBS = {
+    ("GET", False): "list",
+    ("POST", False): "create",
+    ("GET", True): "read",
+    ("PATCH", True): "update",
+    ("DELETE", True): "delete",
+}
+
+
+def record_links(resource):
+    """From a created record to what can be done with it next."""
+    parameters = {"id": "$response.body#/data/id"}
+    return {
+        verb: {"operationId": f"{verb}-{resource.name}", "parameters": parameters}
+        for verb in ("read", "update", "delete")
+    }
 
 
 def tag_of(view):
@@ -322,7 +345,7 @@ def write_params(resource):
 def paging_params():
     return [
         query_param("limit", {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "default": 50}),
-        query_param("offset", {"type": "integer", "minimum": 0, "default": 0}),
+        query_param("offset", {"type": "integer", "minimum": 0, "maximum": MAX_INT, "default": 0}),
     ]
 
 
@@ -335,7 +358,7 @@ def fields_param(columns):
 def sort_param(columns):
     names = "|".join(re.escape(name) for name, column in columns.items() if column.sortable)
     pattern = f"^-?({names})(,-?({names}))*$"
-    description = "Comma list of fields, each at most once; `-` before a field sorts descending."
+    description = "Comma list of fields; `-` before a field sorts descending."
     return query_param("sort", {"type": "string", "pattern": pattern}, description)
 
 

@@ -1,6 +1,6 @@
 """Contract fuzzing: schemathesis against the real service (waitress, a temporary database, an admin API key).
 
-    .venv/bin/python scripts/fuzz.py [--max-examples N] [schemathesis options...]
+    .venv/bin/python scripts/fuzz.py [--max-examples N] [--seed N] [schemathesis options...]
 
 Every check runs. The exit status is schemathesis's: 0 when no server error, no answer outside the
 document and no schema violation was found. Two operations are left out because they would end the run's
@@ -49,7 +49,8 @@ def wait_until_up(url, server):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--max-examples", type=int, default=25)
+    parser.add_argument("--max-examples", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=20261123, help="the same cases on every run (CI)")
     options, extra = parser.parse_known_args()
     workdir = tempfile.mkdtemp(prefix="band-fuzz-")
     port = free_port()
@@ -84,8 +85,10 @@ def main():
             "all",
             "--max-examples",
             str(options.max_examples),
+            "--seed",
+            str(options.seed),
             "--workers",
-            "2",
+            "1",  # threads trip CPython 3.11.7's ast recursion check inside hypothesis
             "--request-timeout",
             "10",
             "--exclude-path",

@@ -86,7 +86,7 @@ def test_equal_sort_keys_are_ordered_by_id(admin, build):
     assert [g["id"] for g in r.get_json()["data"]] == ids
 
 
-@pytest.mark.parametrize("sort", ["nope", "-nope", "title,title", "custom_fields", "title,", "--title"])
+@pytest.mark.parametrize("sort", ["nope", "-nope", "custom_fields", "title,", "--title"])
 def test_bad_sort_is_400(admin, sort):
     assert "sort" in error_of(admin.get(f"/gigs?sort={sort}"), 400, "invalid_query")["details"]
 

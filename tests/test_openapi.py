@@ -160,3 +160,12 @@ def test_the_reference_page_works_offline(anon):
     bundle.close()
     error = anon.get("/docs/nothing-here.js")
     assert error.status_code == 404 and json.loads(error.data)["error"]["code"] == "not_found"
+
+
+def test_operations_have_unique_ids_and_creates_link_to_their_record(document):
+    ids = [op["operationId"] for item in document["paths"].values() for m, op in item.items() if m != "parameters"]
+    assert len(ids) == len(set(ids))
+    links = document["paths"]["/gigs"]["post"]["responses"]["201"]["links"]
+    assert {link["operationId"] for link in links.values()} == {"read-gigs", "update-gigs", "delete-gigs"}
+    assert all(link["parameters"] == {"id": "$response.body#/data/id"} for link in links.values())
+    assert set(ids) >= {link["operationId"] for link in links.values()}
