@@ -113,7 +113,8 @@ def parse(args, columns, default_order, *, resolve=None, extra=()):
     errors.check()
     page.columns = page.columns or list(columns.values())
     page.order = page.order or [(columns[name], False) for name in default_order]
-    page.order.append((columns["id"], False))
+    # id breaks ties in the direction of the last key, so that one index on (key, id) serves either direction
+    page.order.append((columns["id"], page.order[-1][1]))
     return page
 
 
@@ -313,17 +314,23 @@ def _date(raw):
     raise ValueError("Expected a date YYYY-MM-DD.")
 
 
-def fetch(model, page, scope=()):
-    """The page's rows as dicts, and the total that matches: a count is skipped when the page shows it."""
+def page_query(model, page, scope=()):
+    """The SELECT of one page."""
     where = all_of([*scope, *page.where])
-    names = [c.name for c in page.columns]
     query = model.select(*[c.expr for c in page.columns])
     if where is not None:
         query = query.where(where)
     query = query.order_by(*[c.expr.desc() if d else c.expr.asc() for c, d in page.order])
-    rows = [dict(zip(names, row)) for row in query.limit(page.limit).offset(page.offset).tuples()]
+    return query.limit(page.limit).offset(page.offset)
+
+
+def fetch(model, page, scope=()):
+    """The page's rows as dicts, and the total that matches: a count is skipped when the page shows it."""
+    names = [c.name for c in page.columns]
+    rows = [dict(zip(names, row)) for row in page_query(model, page, scope).tuples()]
     if len(rows) < page.limit and (rows or page.offset == 0):
         return rows, page.offset + len(rows)
+    where = all_of([*scope, *page.where])
     count = model.select(fn.COUNT(SQL("*")))
     if where is not None:
         count = count.where(where)

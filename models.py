@@ -90,9 +90,10 @@ class EnumField(CharField):
         self.values = tuple(choices)
 
 
-def ref(model, on_delete="RESTRICT", **kwargs):
-    """A reference column, indexed, refused on delete of its target unless told otherwise."""
-    return ForeignKeyField(model, on_delete=on_delete, index=True, **kwargs)
+def ref(model, on_delete="RESTRICT", index=True, **kwargs):
+    """A reference column, indexed (alone, or first in an index of its table), refused on delete of its
+    target unless told otherwise."""
+    return ForeignKeyField(model, on_delete=on_delete, index=index, **kwargs)
 
 
 class BaseModel(Model):
@@ -328,9 +329,9 @@ class Venue(Record):
 class Gig(Record):
     gig_date = DateField()
     title = CharField(max_length=200)
-    gig_status = ref(GigStatus, null=True)
-    gig_type = ref(GigType, null=True)
-    venue = ref(Venue, null=True)
+    gig_status = ref(GigStatus, null=True, index=False)
+    gig_type = ref(GigType, null=True, index=False)
+    venue = ref(Venue, null=True, index=False)
     start_time = TimeField(null=True)
     end_time = TimeField(null=True)
     load_in_time = TimeField(null=True)
@@ -339,7 +340,8 @@ class Gig(Record):
     custom_fields = JSONField(default=dict)
 
     class Meta:
-        indexes = ((("gig_date", "id"), False),)
+        # the default order, and the office's everyday list: the gigs of one status by date
+        indexes = ((("gig_date", "start_time", "id"), False), (("gig_status", "gig_date", "id"), False))
 
 
 class GigProduct(Record):
@@ -404,10 +406,10 @@ class AttachmentContent(BaseModel):
 
 
 class GigRole(Record):
-    gig = ref(Gig)
-    role = ref(Role)
-    gig_product = ref(GigProduct, null=True)
-    staff_member = ref(StaffMember, null=True)
+    gig = ref(Gig, index=False)
+    role = ref(Role, index=False)
+    gig_product = ref(GigProduct, null=True, index=False)
+    staff_member = ref(StaffMember, null=True, index=False)
     call_time = TimeField(null=True)
     pay_cents = IntegerField(null=True)
     notes = TextField(null=True)
@@ -415,8 +417,8 @@ class GigRole(Record):
 
 
 class GigRoleInvitation(Record):
-    gig_role = ref(GigRole)
-    staff_member = ref(StaffMember)
+    gig_role = ref(GigRole, index=False)
+    staff_member = ref(StaffMember, index=False)
     message = TextField(null=True)
     expires_at = TimestampField()
     status = EnumField(("pending", "accepted", "declined", "withdrawn"), default="pending")
@@ -506,6 +508,19 @@ class StaffMemberProductRate(Record):
 
     class Meta:
         indexes = ((("staff_member", "product"), True),)
+
+
+def index_every_sort(model):
+    """An index on (column, id) for each column a list of `model` may sort or filter by: a page at any offset,
+    in either direction, walks an index instead of sorting the table."""
+    for field in model._meta.sorted_fields:
+        if not field.primary_key and not isinstance(field, JSONField):
+            model.add_index(model.index(field, model.id))
+
+
+# The big, busy lists: gigs, their roles and the invitations to them.
+for _model in (Gig, GigRole, GigRoleInvitation):
+    index_every_sort(_model)
 
 
 # Unique rules in which a null counts as a value (SQL's UNIQUE lets nulls repeat): index name -> the fields.

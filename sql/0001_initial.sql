@@ -66,10 +66,20 @@ CREATE TABLE "gigs" (
   FOREIGN KEY ("gig_type_id") REFERENCES "gig_types" ("id") ON DELETE RESTRICT,
   FOREIGN KEY ("venue_id") REFERENCES "venues" ("id") ON DELETE RESTRICT
 );
-CREATE INDEX "gig_gig_status_id" ON "gigs" ("gig_status_id");
-CREATE INDEX "gig_gig_type_id" ON "gigs" ("gig_type_id");
-CREATE INDEX "gig_venue_id" ON "gigs" ("venue_id");
+CREATE INDEX "gig_gig_date_start_time_id" ON "gigs" ("gig_date", "start_time", "id");
+CREATE INDEX "gig_gig_status_id_gig_date_id" ON "gigs" ("gig_status_id", "gig_date", "id");
+CREATE INDEX "gig_created_at_id" ON "gigs" ("created_at", "id");
+CREATE INDEX "gig_updated_at_id" ON "gigs" ("updated_at", "id");
 CREATE INDEX "gig_gig_date_id" ON "gigs" ("gig_date", "id");
+CREATE INDEX "gig_title_id" ON "gigs" ("title", "id");
+CREATE INDEX "gig_gig_status_id_id" ON "gigs" ("gig_status_id", "id");
+CREATE INDEX "gig_gig_type_id_id" ON "gigs" ("gig_type_id", "id");
+CREATE INDEX "gig_venue_id_id" ON "gigs" ("venue_id", "id");
+CREATE INDEX "gig_start_time_id" ON "gigs" ("start_time", "id");
+CREATE INDEX "gig_end_time_id" ON "gigs" ("end_time", "id");
+CREATE INDEX "gig_load_in_time_id" ON "gigs" ("load_in_time", "id");
+CREATE INDEX "gig_guest_count_id" ON "gigs" ("guest_count", "id");
+CREATE INDEX "gig_notes_id" ON "gigs" ("notes", "id");
 CREATE TABLE "attachments" (
   "id" VARCHAR(36) NOT NULL PRIMARY KEY,
   "created_at" VARCHAR(27) NOT NULL,
@@ -337,10 +347,16 @@ CREATE TABLE "gig_roles" (
   FOREIGN KEY ("gig_product_id") REFERENCES "gig_products" ("id") ON DELETE RESTRICT,
   FOREIGN KEY ("staff_member_id") REFERENCES "staff_members" ("id") ON DELETE RESTRICT
 );
-CREATE INDEX "gigrole_gig_id" ON "gig_roles" ("gig_id");
-CREATE INDEX "gigrole_role_id" ON "gig_roles" ("role_id");
-CREATE INDEX "gigrole_gig_product_id" ON "gig_roles" ("gig_product_id");
-CREATE INDEX "gigrole_staff_member_id" ON "gig_roles" ("staff_member_id");
+CREATE INDEX "gigrole_created_at_id" ON "gig_roles" ("created_at", "id");
+CREATE INDEX "gigrole_updated_at_id" ON "gig_roles" ("updated_at", "id");
+CREATE INDEX "gigrole_gig_id_id" ON "gig_roles" ("gig_id", "id");
+CREATE INDEX "gigrole_role_id_id" ON "gig_roles" ("role_id", "id");
+CREATE INDEX "gigrole_gig_product_id_id" ON "gig_roles" ("gig_product_id", "id");
+CREATE INDEX "gigrole_staff_member_id_id" ON "gig_roles" ("staff_member_id", "id");
+CREATE INDEX "gigrole_call_time_id" ON "gig_roles" ("call_time", "id");
+CREATE INDEX "gigrole_pay_cents_id" ON "gig_roles" ("pay_cents", "id");
+CREATE INDEX "gigrole_notes_id" ON "gig_roles" ("notes", "id");
+CREATE INDEX "gigrole_status_id" ON "gig_roles" ("status", "id");
 CREATE TABLE "gig_role_invitations" (
   "id" VARCHAR(36) NOT NULL PRIMARY KEY,
   "created_at" VARCHAR(27) NOT NULL,
@@ -354,8 +370,14 @@ CREATE TABLE "gig_role_invitations" (
   FOREIGN KEY ("gig_role_id") REFERENCES "gig_roles" ("id") ON DELETE RESTRICT,
   FOREIGN KEY ("staff_member_id") REFERENCES "staff_members" ("id") ON DELETE RESTRICT
 );
-CREATE INDEX "gigroleinvitation_gig_role_id" ON "gig_role_invitations" ("gig_role_id");
-CREATE INDEX "gigroleinvitation_staff_member_id" ON "gig_role_invitations" ("staff_member_id");
+CREATE INDEX "gigroleinvitation_created_at_id" ON "gig_role_invitations" ("created_at", "id");
+CREATE INDEX "gigroleinvitation_updated_at_id" ON "gig_role_invitations" ("updated_at", "id");
+CREATE INDEX "gigroleinvitation_gig_role_id_id" ON "gig_role_invitations" ("gig_role_id", "id");
+CREATE INDEX "gigroleinvitation_staff_member_id_id" ON "gig_role_invitations" ("staff_member_id", "id");
+CREATE INDEX "gigroleinvitation_message_id" ON "gig_role_invitations" ("message", "id");
+CREATE INDEX "gigroleinvitation_expires_at_id" ON "gig_role_invitations" ("expires_at", "id");
+CREATE INDEX "gigroleinvitation_status_id" ON "gig_role_invitations" ("status", "id");
+CREATE INDEX "gigroleinvitation_responded_at_id" ON "gig_role_invitations" ("responded_at", "id");
 CREATE TABLE "songs" (
   "id" VARCHAR(36) NOT NULL PRIMARY KEY,
   "created_at" VARCHAR(27) NOT NULL,

@@ -447,7 +447,7 @@ def test_lists_filter_and_sort_by_custom_fields(admin, rows, collection):
 
 
 def test_bad_custom_field_filters_and_sorts_are_400_naming_the_parameter(admin, rows, collection):
-    sorts = ["sort=custom_fields.nope", "sort=-custom_fields.elsewhere", "sort=custom_fields.n,custom_fields.n"]
+    sorts = ["sort=custom_fields.nope", "sort=-custom_fields.elsewhere", "sort=custom_fields"]
     missed = []
     for query in [*BAD_FILTERS, *sorts]:
         r = admin.get(f"/{collection}?{query}")
