@@ -200,7 +200,6 @@ def limit_rate():
 @blueprint.post("/auth/link")
 @public
 @operation(
-    "Ask for a sign-in link by e-mail: the same answer whatever the address",
     body=SignInLinkSchema,
     response=LinkSentSchema,
     errors=(400, 413, 415, 422, 429),
@@ -239,7 +238,6 @@ def recent_link(user):
 @blueprint.post("/auth/confirm")
 @public
 @operation(
-    "Exchange a sign-in link's token for a 30-day session token",
     body=ConfirmSchema,
     response=SessionSchema,
     errors=(400, 401, 413, 415, 422, 429),
@@ -271,7 +269,7 @@ def user_summary(user):
 
 
 @blueprint.post("/auth/signout")
-@operation("Sign out: revoke the bearer token of this request", status=204)
+@operation(status=204)
 def sign_out():
     """Revoke the bearer token of this request."""
     Token.update(revoked_at=now()).where(Token.id == g.caller.token_id).execute()
@@ -289,7 +287,7 @@ def signin_page():
 
 
 @blueprint.get("/me")
-@operation("The caller, their access roles, the token in use and what they may do", response=MeSchema)
+@operation(response=MeSchema)
 def me():
     """The caller, their access roles, the token in use and what they may do."""
     c = g.caller
@@ -314,7 +312,6 @@ def live_keys():
 
 @blueprint.post("/api-keys")
 @operation(
-    "Create an API key for the caller; its value is shown only in this answer",
     body=ApiKeySchema,
     response=NewApiKeySchema,
     status=201,
@@ -337,9 +334,7 @@ def create_api_key():
 
 
 @blueprint.get("/api-keys")
-@operation(
-    "The caller's live API keys (never their values)", response=ApiKeySchema, listing=API_KEY_COLUMNS, errors=(400,)
-)
+@operation(response=ApiKeySchema, listing=API_KEY_COLUMNS, errors=(400,))
 def list_api_keys():
     """The caller's live API keys (never their values)."""
     page = listing.parse(request.args, API_KEY_COLUMNS, ["created_at"])
@@ -347,7 +342,7 @@ def list_api_keys():
 
 
 @blueprint.delete("/api-keys/<key_id>")
-@operation("Revoke one of the caller's live API keys", status=204, errors=(404,))
+@operation(status=204, errors=(404,))
 def revoke_api_key(key_id):
     """Revoke one of the caller's live API keys."""
     revoked = Token.update(revoked_at=now()).where(Token.id == key_id, *live_keys()).execute()
@@ -363,7 +358,6 @@ DEVICE_COLUMNS = listing.columns_of(Device, DeviceSchema())
 
 @blueprint.post("/devices")
 @operation(
-    "Register a device for push (201), or update the one with this token (200; it moves to the caller)",
     body=DeviceSchema,
     response=DeviceSchema,
     status=(201, 200),
@@ -384,7 +378,7 @@ def register_device():
 
 
 @blueprint.get("/devices")
-@operation("The caller's devices", response=DeviceSchema, listing=DEVICE_COLUMNS, errors=(400,))
+@operation(response=DeviceSchema, listing=DEVICE_COLUMNS, errors=(400,))
 def list_devices():
     """The caller's devices."""
     page = listing.parse(request.args, DEVICE_COLUMNS, ["created_at"])
@@ -392,7 +386,7 @@ def list_devices():
 
 
 @blueprint.delete("/devices/<path:token>")
-@operation("Remove one of the caller's devices by its push token (percent-encoded)", status=204, errors=(404,))
+@operation(status=204, errors=(404,))
 def remove_device(token):
     """Remove one of the caller's devices by its push token."""
     removed = Device.delete().where(Device.token == token, Device.user == g.caller.user_id).execute()

@@ -53,13 +53,16 @@ def end_transaction(error=None, status=500):
         transaction.__exit__(RolledBack, RolledBack(status), None)
 
 
+# Paths that carry a secret: a calendar feed's signed token, a device's push token.
+SECRET_PATH_RE = re.compile(r"^(/v1/calendar/)[^/]+(\.ics)$|^(/v1/devices/).+$")
+
+
 def finish(response):
     end_transaction(status=response.status_code)
     response.headers["X-Request-Id"] = g.get("request_id", "-")
     elapsed = (time.perf_counter() - g.get("started", time.perf_counter())) * 1000
-    access_log.info(
-        "%s %s %s %.1fms %s", request.method, request.path, response.status_code, elapsed, g.get("request_id")
-    )
+    path = SECRET_PATH_RE.sub(lambda m: f"{m[1] or m[3]}[token]{m[2] or ''}", request.path)
+    access_log.info("%s %s %s %.1fms %s", request.method, path, response.status_code, elapsed, g.get("request_id"))
     return response
 
 

@@ -344,5 +344,10 @@ def all_of(conditions):
     return NodeList([EnclosedNodeList([c]) for c in conditions], " AND ")
 
 
+def page_of(items, page):
+    """The answer for a list computed in Python: the page's slice, and the total."""
+    return respond(items[page.offset : page.offset + page.limit], len(items), page)
+
+
 def respond(rows, total, page):
     return {"data": rows, "meta": {"total": total, "limit": page.limit, "offset": page.offset}}

@@ -56,7 +56,6 @@ class ErrorSchema(Schema):
 
 
 def operation(
-    summary,
     *,
     body=None,
     response=None,
@@ -67,7 +66,7 @@ def operation(
     media_type="application/json",
     params=(),
 ):
-    """Describe a view that is not a generic resource view.
+    """Describe a view that is not a generic resource view; its docstring is the summary.
 
     `body`/`response` are schemas; `listing` is "paged" (limit and offset) or a columns dict (the full list
     parameters) and makes the answer a list with `meta`; `many` answers `{data: [...]}` without it; `status`
@@ -76,7 +75,7 @@ def operation(
 
     def decorate(view):
         view.openapi = {
-            "summary": summary,
+            "summary": " ".join((view.__doc__ or "").split()),
             "body": body,
             "response": response,
             "status": status,

@@ -175,9 +175,9 @@ def read_upload(upload, limit):
 
 
 @blueprint.get("/attachments/<id>/content")
-@operation("Download an attachment's bytes (with its Content-Type and an ETag)", media_type="*/*", errors=(400, 404))
+@operation(media_type="*/*", errors=(400, 404))
 def attachment_content(id):
-    """Download an attachment's bytes."""
+    """Download an attachment's bytes, with their Content-Type and an ETag."""
     require("gigs", "view")
     reject_parameters(request.args)
     attachment = ATTACHMENTS.get(id)

@@ -23,7 +23,6 @@ RESOURCES = [
 
 @blueprint.get("/gigs/<id>/pay-sheet")
 @operation(
-    "What each gig role of the gig pays and where the amount comes from; meta.total_cents sums them",
     response=PayLineSchema,
     listing="paged",
     errors=(400, 404),
@@ -33,14 +32,13 @@ def gig_pay_sheet(id):
     require("pay", "view")
     page = listing.parse_paging(request.args)
     lines = payroll.gig_pay_sheet(GIGS.get(id).id)
-    body = listing.respond(lines[page.offset : page.offset + page.limit], len(lines), page)
+    body = listing.page_of(lines, page)
     body["meta"]["total_cents"] = sum(line["amount_cents"] or 0 for line in lines)
     return body
 
 
 @blueprint.get("/pay-sheet")
 @operation(
-    "Per staff member, the pay of their filled roles on live gigs from `from` to `to` (inclusive)",
     response=StaffPaySchema,
     listing="paged",
     errors=(400,),
@@ -57,4 +55,4 @@ def period_pay_sheet():
         except ValueError as e:
             raise ApiError(400, "invalid_query", "Invalid query parameters.", {name: str(e)}) from None
     lines = payroll.period_pay_sheet(dates["from"], dates["to"])
-    return listing.respond(lines[page.offset : page.offset + page.limit], len(lines), page)
+    return listing.page_of(lines, page)

@@ -48,24 +48,22 @@ def member_or_own(id, action):
 
 @blueprint.get("/staff-members/<id>/calendar-url")
 @operation(
-    "The address of the staff member's calendar feed (people.view or their own user)",
     response=CalendarUrlSchema,
     errors=(400, 404),
 )
 def staff_calendar_url(id):
-    """The address of the staff member's calendar feed (for their phone's calendar)."""
+    """The address of the staff member's calendar feed, for their phone (people.view, or their own user)."""
     member = member_or_own(id, "view")
     return feed_url("staff", member.id, member.calendar_version)
 
 
 @blueprint.post("/staff-members/<id>/calendar-url/rotate")
 @operation(
-    "Give the staff member's feed a new address; the old one answers 404 (people.edit or own user)",
     response=CalendarUrlSchema,
     errors=(400, 404),
 )
 def rotate_staff_calendar_url(id):
-    """Give the staff member's feed a new address; the old one answers 404 from now on."""
+    """Give the staff member's feed a new address; the old one answers 404 (people.edit, or their own user)."""
     member = member_or_own(id, "edit")
     member.calendar_version += 1
     member.save(only=[StaffMember.calendar_version])
@@ -73,7 +71,7 @@ def rotate_staff_calendar_url(id):
 
 
 @blueprint.get("/calendar-url")
-@operation("The address of the office feed: every live gig", response=CalendarUrlSchema, errors=(400,))
+@operation(response=CalendarUrlSchema, errors=(400,))
 def office_calendar_url():
     """The address of the office feed: every live gig."""
     require("gigs", "view")
@@ -82,7 +80,7 @@ def office_calendar_url():
 
 
 @blueprint.post("/calendar-url/rotate")
-@operation("Give the office feed a new address; the old one answers 404", response=CalendarUrlSchema, errors=(400,))
+@operation(response=CalendarUrlSchema, errors=(400,))
 def rotate_office_calendar_url():
     """Give the office feed a new address; the old one answers 404 from now on."""
     require("gigs", "edit")
@@ -92,9 +90,7 @@ def rotate_office_calendar_url():
 
 @blueprint.get("/calendar/<token>.ics")
 @public
-@operation(
-    "An iCalendar feed (RFC 5545); its signed address is its only key", media_type="text/calendar", errors=(404,)
-)
+@operation(media_type="text/calendar", errors=(404,))
 def calendar(token):
     """An iCalendar feed; its signed address is its only key (calendar apps send no bearer)."""
     subject = signing.feed_subject(current_app.config, token) or []

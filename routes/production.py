@@ -52,7 +52,6 @@ RESOURCES = [
 
 @blueprint.post("/gigs/<id>/generate-equipment")
 @operation(
-    "Assign free equipment for what the gig's products need, and report what is short",
     response=GeneratedEquipmentSchema,
     errors=(400, 404),
 )

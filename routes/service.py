@@ -18,15 +18,17 @@ DOCS_MEDIA_TYPES = ("text/javascript", "text/css", "image/png", "text/html")
 
 @blueprint.get("/health")
 @public
-@operation("Whether the service is up, its version and its database schema version", response=HealthSchema)
+@operation(response=HealthSchema)
 def health():
+    """Whether the service is up, its version and its database schema version."""
     return {"data": {"status": "ok", "version": openapi.VERSION, "schema_version": schema_version()}}
 
 
 @blueprint.get("/openapi.json")
 @public
-@operation("This OpenAPI 3.1 document")
+@operation()
 def openapi_document():
+    """This OpenAPI 3.1 document."""
     if "openapi" not in current_app.extensions:  # built on first use: it takes a moment
         current_app.extensions["openapi"] = openapi.document(current_app)
     return current_app.extensions["openapi"]
@@ -34,13 +36,15 @@ def openapi_document():
 
 @blueprint.get("/docs")
 @public
-@operation("A reference page that renders this document in a browser (no internet needed)", media_type="text/html")
+@operation(media_type="text/html")
 def docs():
+    """A reference page that renders this document in a browser (no internet needed)."""
     return render_template("docs.html")
 
 
 @blueprint.get("/docs/<path:asset>")
 @public
-@operation("The assets of the reference page", media_type=DOCS_MEDIA_TYPES, errors=(404,))
+@operation(media_type=DOCS_MEDIA_TYPES, errors=(404,))
 def docs_asset(asset):
+    """The assets of the reference page."""
     return send_from_directory(str(DOCS_ASSETS), asset, max_age=86400)

@@ -107,7 +107,6 @@ RESOURCES = [
 
 @blueprint.post("/gigs/<id>/generate-roles")
 @operation(
-    "Create the gig roles the ensembles of the gig's products call for; a second call creates none",
     response=GigRoleSchema,
     many=True,
     errors=(400, 404, 409),
@@ -122,7 +121,6 @@ def generate_roles(id):
 
 @blueprint.get("/gig-roles/<id>/candidates")
 @operation(
-    "Who could fill the gig role: available first, then primary holders, then by name",
     response=CandidateSchema,
     listing="paged",
     errors=(400, 404),
@@ -131,8 +129,7 @@ def candidates(id):
     """The staff members who hold the gig role's role: free or not (and why), primary or not, their pay."""
     require("staffing", "view")
     page = listing.parse_paging(request.args)
-    items = rules.candidates(GIG_ROLES.get(id))
-    return listing.respond(items[page.offset : page.offset + page.limit], len(items), page)
+    return listing.page_of(rules.candidates(GIG_ROLES.get(id)), page)
 
 
 def invitation_for_invitee(id):
@@ -148,12 +145,12 @@ def invitation_for_invitee(id):
 
 @blueprint.post("/gig-role-invitations/<id>/accept")
 @operation(
-    "Accept (staffing.edit or the invitee's own user): fill the gig role, withdraw the others",
     response=GigRoleInvitationSchema,
     errors=(400, 404, 409, 422),
 )
 def accept_invitation(id):
-    """Accept: the invitee fills the gig role, and its other pending invitations are withdrawn."""
+    """Accept (staffing.edit, or the invitee's own user): the invitee fills the gig role, and its other pending
+    invitations are withdrawn."""
     reject_parameters(request.args)
     invitation = rules.accept(invitation_for_invitee(id))
     return {"data": INVITATIONS.read(invitation.id)}
@@ -161,19 +158,18 @@ def accept_invitation(id):
 
 @blueprint.post("/gig-role-invitations/<id>/decline")
 @operation(
-    "Decline a pending invitation (staffing.edit or the invitee's own user)",
     response=GigRoleInvitationSchema,
     errors=(400, 404, 409),
 )
 def decline_invitation(id):
-    """Decline a pending invitation."""
+    """Decline a pending invitation (staffing.edit, or the invitee's own user)."""
     reject_parameters(request.args)
     invitation = rules.respond(invitation_for_invitee(id), "declined")
     return {"data": INVITATIONS.read(invitation.id)}
 
 
 @blueprint.post("/gig-role-invitations/<id>/withdraw")
-@operation("Withdraw a pending invitation", response=GigRoleInvitationSchema, errors=(400, 404, 409))
+@operation(response=GigRoleInvitationSchema, errors=(400, 404, 409))
 def withdraw_invitation(id):
     """Withdraw a pending invitation."""
     require("staffing", "edit")

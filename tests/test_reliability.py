@@ -1,0 +1,116 @@
+"""Faults and operations (issue 6): the access log, a server killed in the middle of writes, and an online backup
+taken while writes go on."""
+
+import json
+import logging
+import signal
+import sqlite3
+import threading
+import time
+import urllib.error
+import urllib.request
+
+from tests.test_server import Service
+
+OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+
+def test_one_access_log_line_per_request_without_secrets(admin, caplog):
+    with caplog.at_level(logging.INFO, logger="band.access"):
+        admin.get("/gigs", headers={"X-Request-Id": "req-1"})
+        admin.get("/calendar/WyJzdGFmZiJd.c2lnbmF0dXJl.ics")
+        admin.delete("/devices/https%3A%2F%2Fpush.example.com%2Fsecret")
+    lines = [r.getMessage() for r in caplog.records if r.name == "band.access"]
+    assert len(lines) == 3
+    method, path, status, duration, request_id = lines[0].split()
+    assert (method, path, status, request_id) == ("GET", "/v1/gigs", "200", "req-1") and duration.endswith("ms")
+    assert lines[1].startswith("GET /v1/calendar/[token].ics 404")
+    assert lines[2].startswith("DELETE /v1/devices/[token] 404")
+    assert not any(admin.token in line or "secret" in line or "c2lnbmF0dXJl" in line for line in lines)
+
+
+class Writer:
+    """Threads creating teams as fast as the server answers, remembering each name that got a 201."""
+
+    def __init__(self, service, key, threads=4):
+        self.service, self.key = service, key
+        self.acknowledged, self.running = [], True
+        self.threads = [threading.Thread(target=self.run, args=(n,), daemon=True) for n in range(threads)]
+        for thread in self.threads:
+            thread.start()
+
+    def run(self, n):
+        count = 0
+        while self.running:
+            count += 1
+            name = f"team-{n}-{count}"
+            if self.create(name) == 201:
+                self.acknowledged.append(name)
+
+    def create(self, name):
+        body = json.dumps({"name": name}).encode()
+        headers = {"Authorization": f"Bearer {self.key}", "Content-Type": "application/json"}
+        request = urllib.request.Request(self.service.base + "/teams", data=body, headers=headers, method="POST")
+        try:
+            with OPENER.open(request, timeout=5) as r:
+                return r.status
+        except urllib.error.HTTPError as e:
+            return e.code
+        except OSError:
+            return None  # the server went away mid-request: nothing was promised
+
+    def stop(self):
+        self.running = False
+        for thread in self.threads:
+            thread.join(10)
+
+
+def started_with_a_key(tmp_path):
+    service = Service(tmp_path)
+    service.run("create-user", "ops@example.com", "--name", "Ops", "--role", "admin")
+    key = service.run("create-api-key", "ops@example.com", "--label", "load").stdout.strip()
+    return service.start(), key
+
+
+def test_every_answered_write_survives_sigkill(tmp_path):
+    service, key = started_with_a_key(tmp_path)
+    writer = Writer(service, key)
+    time.sleep(1.5)
+    service.proc.send_signal(signal.SIGKILL)  # no chance to finish anything
+    service.proc.wait(10)
+    writer.stop()
+    service.log.close()
+    assert len(writer.acknowledged) > 20
+    database = sqlite3.connect(tmp_path / "band.db")
+    assert database.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+    assert database.execute("PRAGMA foreign_key_check").fetchall() == []
+    stored = {row[0] for row in database.execute("SELECT name FROM teams")}
+    database.close()
+    assert set(writer.acknowledged) <= stored
+    again = service.start()  # and the service starts again on the same file
+    try:
+        status, _, body = again.request("GET", "/teams?limit=1", headers={"Authorization": f"Bearer {key}"})
+        assert status == 200 and json.loads(body)["meta"]["total"] == len(stored)
+    finally:
+        again.stop()
+
+
+def test_an_online_backup_is_consistent_while_writes_go_on(tmp_path):
+    service, key = started_with_a_key(tmp_path)
+    writer = Writer(service, key)
+    try:
+        time.sleep(0.5)
+        before = len(writer.acknowledged)
+        result = service.run("backup", str(tmp_path / "copy.db"))
+        after = len(writer.acknowledged)
+    finally:
+        writer.stop()
+        service.stop()
+    assert result.returncode == 0, result.stderr
+    assert after > before  # the writes went on meanwhile
+    copy = sqlite3.connect(tmp_path / "copy.db")
+    assert copy.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+    assert copy.execute("PRAGMA foreign_key_check").fetchall() == []
+    teams = copy.execute("SELECT COUNT(*) FROM teams").fetchone()[0]
+    copy.close()
+    assert before <= teams <= len(writer.acknowledged) + 4  # a moment of the live database, writes in flight aside
