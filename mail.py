@@ -31,11 +31,11 @@ def message(sender, to, subject, text):
 def mailer(url):
     """The send function for `BAND_MAIL_URL`."""
     scheme, _, rest = url.partition(":")
-    if scheme == "console":
+    if url == "console:":
         return send_to_log
     if scheme == "file" and rest:
         return FileMailer(rest)
-    if scheme in ("smtp", "smtps"):
+    if scheme in ("smtp", "smtps") and rest.startswith("//") and len(rest) > 2:
         return SmtpMailer(url)
     raise ConfigError(f"BAND_MAIL_URL={url!r}: expected console:, file:DIR or smtp[s]://user:pass@host:port")
 

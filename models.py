@@ -581,3 +581,7 @@ MODELS = [
 ]
 
 MODELS_BY_TABLE = {model._meta.table_name: model for model in MODELS}
+
+# Tables that are not collections of the API: sign-in, devices (served by auth.py), the service's own settings,
+# the bytes of attachments. Every other model is a resource (a test keeps the two lists whole).
+INTERNAL_MODELS = (Token, SignInLink, Device, Setting, AttachmentContent)

@@ -198,3 +198,12 @@ def test_a_referenced_row_cannot_be_deleted(admin, build, source, column, target
     assert set(error["details"]) == {"referenced_by"}
     assert error["details"]["referenced_by"][source.replace("-", "_")] == 1
     assert admin.get(f"/{target}/{target_id}").status_code == 200
+
+
+def test_every_model_is_a_resource_or_declared_internal():
+    from models import INTERNAL_MODELS
+
+    served = {r.model for r in RESOURCES}
+    assert served.isdisjoint(INTERNAL_MODELS)
+    assert served | set(INTERNAL_MODELS) == set(MODELS)
+    assert len(served) == 34
