@@ -19,7 +19,7 @@ log = logging.getLogger("band")
 
 
 def register(app):
-    for command in (serve, init_db, create_user, create_api_key, demo, backup):
+    for command in COMMANDS:
         app.cli.add_command(command)
 
 
@@ -129,10 +129,11 @@ def create_api_key(email, label, days):
 
 @click.command("demo")
 @click.argument("path")
-def demo(path):
+@click.option("--gigs", type=click.IntRange(min=1), help="A booking agency's office with this many gigs.")
+def demo(path, gigs):
     """Write a database with a realistic demo band office to PATH."""
     try:
-        demo_data.write(path)
+        demo_data.write(path, gigs)
     except ConfigError as e:
         fail(str(e))
     click.echo(f"wrote the demo band office to {path}")
@@ -147,3 +148,6 @@ def backup(path):
     except ConfigError as e:
         fail(str(e))
     click.echo(f"backed up {db.database} to {path}")
+
+
+COMMANDS = (serve, init_db, create_user, create_api_key, demo, backup)

@@ -1,42 +1,52 @@
-"""The demo band office behind `python app.py demo PATH` (SPEC §6), the source of `band.db.example`.
+"""The demo band office behind `python app.py demo PATH [--gigs N]` (SPEC §6), the source of `band.db.example`.
 
 `write(path)` builds a new database holding a season of a wedding band's office: the catalogue, the people,
 the venues, and some sixty gigs from four months back to a year ahead, each priced, staffed, equipped and
-planned the way the API would have let the office do it (§4, §5). The rows go in through the models in one
-transaction, drawn from a fixed random seed, so that one day's demo is always the same band. This module
-switches the models to the new file and writes the parts in order; the parts live in the modules beside it.
+planned the way the API would have let the office do it (§4, §5). `write(path, gigs)` builds a booking agency's
+office instead, with that many gigs and crews, venues and equipment enough for them (for benchmarks). The rows
+are made through the models and written in one transaction, drawn from a fixed random seed, so that one day's
+demo is always the same band. This module switches the models to the new file and writes the parts in order;
+the parts live in the modules beside it.
 """
 
 import datetime as dt
+import itertools
 import random
 from contextlib import contextmanager
 from pathlib import Path
 
 import migrations
+from demo.agency import batches, more_planners, more_venues, size_for
 from demo.catalog import write_catalog
 from demo.data import PLANNERS, VENUES
 from demo.gigs import season, write_gig
 from demo.office import Office
 from demo.people import write_contact, write_pay_rates, write_people, write_venue
 from demo.production import write_equipment
-from demo.staffing import write_invitations
+from demo.staffing import settle
 from errors import ConfigError
 from models import db
 
 SEED = 1962
 
 
-def write(path):
-    """Write the demo band office to a new SQLite file at `path`; the app's database stays as it was."""
+def write(path, gigs=None):
+    """Write the demo band office (with `gigs` gigs: a booking agency's) to a new SQLite file at `path`; the
+    app's database stays as it was."""
     path = Path(path)
     if path.exists():
         raise ConfigError(f"{path} exists already: choose a new file for the demo database.")
+    if gigs is not None and gigs < 1:
+        raise ConfigError("a demo office has at least one gig.")
     try:
         with database_at(path):
+            write_fast()
             migrations.upgrade()
-            with db.atomic():
-                build(Office(random.Random(SEED), dt.date.today()))
-            compact()
+            today = dt.date.today()
+            office = Office(random.Random(SEED), today, size_for(gigs, today))
+            with db.atomic(), indexes_deferred():
+                build(office)
+            compact(office.size)
     except BaseException:
         for leftover in (path, Path(f"{path}-wal"), Path(f"{path}-shm"), Path(f"{path}-journal")):
             leftover.unlink(missing_ok=True)
@@ -57,13 +67,35 @@ def database_at(path):
         db.init(original, timeout=timeout, **params)
 
 
-def compact():
-    """Leave one compact, self-contained file to copy or commit."""
-    # 1 KiB pages, as most tables hold a few rows and would leave 4 KiB pages nearly empty; no WAL, which the
-    # app turns back on when it opens the file.
+def write_fast():
+    """The new file goes if the demo fails, so no write need survive a crash; a big page cache keeps a big
+    office's indexes in memory while its rows go in."""
     db.execute_sql("PRAGMA journal_mode = delete")
-    db.execute_sql("PRAGMA page_size = 1024")
-    db.execute_sql("VACUUM")
+    db.execute_sql("PRAGMA synchronous = off")
+    db.execute_sql("PRAGMA cache_size = -262144")
+
+
+@contextmanager
+def indexes_deferred():
+    """The schema's own indexes dropped for the block and made again after it: building an index from all the
+    rows at once is much quicker than keeping it in order row by row (the unique ones check the rows then)."""
+    indexes = db.execute_sql("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL")
+    indexes = indexes.fetchall()
+    for name, _ in indexes:
+        db.execute_sql(f'DROP INDEX "{name}"')
+    yield
+    for _, sql in indexes:
+        db.execute_sql(sql)
+
+
+def compact(size):
+    """Leave one compact, self-contained file to copy or commit."""
+    # No WAL, which the app turns back on when it opens the file. The example's tables mostly hold a few rows
+    # and would leave 4 KiB pages nearly empty: 1 KiB pages. An agency's tables are full, written in one go.
+    db.execute_sql("PRAGMA journal_mode = delete")
+    if size.gigs is None:
+        db.execute_sql("PRAGMA page_size = 1024")
+        db.execute_sql("VACUUM")
 
 
 def build(office):
@@ -72,10 +104,20 @@ def build(office):
     write_catalog(office)
     write_people(office)
     write_equipment(office)
-    office.venues = [write_venue(office, *row) for row in VENUES]
-    office.planners = [write_contact(office, *row) for row in PLANNERS]
-    for day in season(office):
-        write_gig(office, day)
-    for gig_role, gig, booked in office.staffed:
-        write_invitations(office, gig_role, gig, booked)
+    office.venues = [write_venue(office, *row) for row in itertools.chain(VENUES, more_venues(office))]
+    planners = itertools.chain(PLANNERS, more_planners(office, len(PLANNERS) * (office.size.crews - 1)))
+    office.planners = [write_contact(office, *row) for row in planners]
+    office.flush()
+    write_gigs(office)
     write_pay_rates(office)
+    office.flush()
+
+
+def write_gigs(office):
+    """The gigs a run of days at a time: their invitations once the days around them are staffed."""
+    for dates in batches(season(office)):
+        for day in dates:
+            write_gig(office, day)
+        settle(office, until=dates[-1])
+        office.flush()
+    settle(office)

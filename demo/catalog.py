@@ -68,16 +68,19 @@ def write_product(office, position, name, description, minutes):
 
 def write_price(office, product, ensemble, cents, season):
     year = office.today.year + (season or 0)
+    valid_from, valid_to = f"{year}-01-01" if season == 1 else None, f"{year}-12-31" if season == 0 else None
     office.add(
         Price,
         product=office.get(Product, product),
         ensemble=office.get(Ensemble, ensemble) if ensemble else None,
         amount_cents=cents,
         currency=CURRENCY,
-        valid_from=f"{year}-01-01" if season == 1 else None,
-        valid_to=f"{year}-12-31" if season == 0 else None,
+        valid_from=valid_from,
+        valid_to=valid_to,
         label=f"Season {year}" if season is not None else "Standard",
     )
+    if valid_from or valid_to:  # the day the price starts to apply, or the first it no longer does
+        office.price_changes.add(valid_from or f"{year + 1}-01-01")
 
 
 def write_repertoire(office):

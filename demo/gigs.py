@@ -3,14 +3,14 @@ music, staff and equipment added the way the office would have."""
 
 import datetime as dt
 
+from demo.agency import agency_season
 from demo.data import CHARITIES, COMPANIES, CUSTOM_FIELDS, FIRST_NAMES, GIG_NOTES, GUESTS, LAST_NAMES, OFFERED, PARKING
 from demo.music import plan_music, write_run_of_show
-from demo.office import DAYS_AHEAD, DAYS_BACK, clock
+from demo.office import clock
 from demo.people import write_contact
 from demo.production import equip_gig
 from demo.staffing import staff_product
 from models import Ensemble, Gig, GigContact, GigProduct, GigStatus, GigType, Product, timestamp
-from rules import catalog_price
 
 MAX_GIGS = 64
 GIG_TYPE_WEIGHTS = {"Wedding": 16, "Corporate event": 2, "Private party": 2, "Gala": 1}
@@ -19,8 +19,10 @@ PRODUCT_CODES = {"C": "Ceremony", "H": "Cocktail hour", "R": "Reception", "A": "
 
 def season(office):
     """The gig dates: mostly Saturdays, busiest from May to September, some Fridays and Sundays."""
+    if office.size.gigs is not None:
+        return agency_season(office)
     days = []
-    for offset in range(-DAYS_BACK, DAYS_AHEAD + 1):
+    for offset in range(-office.size.days_back, office.size.days_ahead + 1):
         day = office.today + dt.timedelta(days=offset)
         days += [day] * gigs_on(office, day)
     # Two summers fall into the range on some days of the year: keep the file about the same size.
@@ -100,7 +102,8 @@ def new_gig(office, day, gig_type, status, booked, slots):
         custom_fields=gig_custom_fields(office),
         **gig_times(office, slots),
     )
-    office.changed[gig.id] = changed
+    if status == "Cancelled":
+        office.cancelled[gig.id] = changed
     link_contacts(office, gig, contacts, booked)
     return gig
 
@@ -194,6 +197,6 @@ def gig_product(office, gig, name, slots, position, booked):
         ensemble=ensemble,
         start_time=clock(start) if slots else None,
         end_time=clock(end) if slots else None,
-        price_cents=catalog_price(product.id, ensemble.id if ensemble else None, gig.gig_date),
+        price_cents=office.price(product, ensemble, gig.gig_date),
         position=position,
     )

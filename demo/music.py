@@ -113,7 +113,7 @@ def write_run_of_show(office, gig, moments, booked):
         sha256=hashlib.sha256(content).hexdigest(),
         description="Run of show, as agreed with the clients",
     )
-    AttachmentContent.create(attachment=attachment, data=content)
+    office.keep(AttachmentContent(attachment=attachment, data=content))
 
 
 def run_of_show(gig, moments):

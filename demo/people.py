@@ -3,6 +3,7 @@ the pay rates of roles and staff members."""
 
 import datetime as dt
 
+from demo.agency import more_staff
 from demo.data import (
     BLOCKOUT_REASONS,
     CURRENCY,
@@ -14,7 +15,7 @@ from demo.data import (
     STAFF,
     USERS,
 )
-from demo.office import DAYS_AHEAD, DAYS_BACK, ascii_name
+from demo.office import ascii_name
 from models import (
     Contact,
     Product,
@@ -32,11 +33,11 @@ from models import (
 def write_people(office):
     users = {row[1]: write_user(office, *row) for row in USERS}
     for first, last, roles, shirt in STAFF:
-        member = write_staff_member(office, first, last, shirt, users.get(f"{first} {last}"))
-        for rank, role in enumerate(roles):
-            write_staff_role(office, member, office.get(Role, role), is_primary=rank == 0)
+        write_staff_roles(office, write_staff_member(office, first, last, shirt, users.get(f"{first} {last}")), roles)
+    for number, (first, last, roles, shirt) in enumerate(more_staff(office), len(STAFF) + 1):
+        write_staff_roles(office, write_agency_member(office, first, last, shirt, number), roles)
     office.crew_user = users["Florian Schmid"]
-    for _ in range(16):
+    for _ in range(office.size.blockouts()):
         write_blockout(office)
 
 
@@ -45,31 +46,46 @@ def write_user(office, email, name, role, active):
 
 
 def write_staff_member(office, first, last, shirt, user):
+    """One of the example band's players, known by name."""
     name = f"{first} {last}"
-    return office.add_named(
+    email = user.email if user else f"{ascii_name(first, last)}@example.com"
+    fields = dict(user=user, active=name not in INACTIVE, notes=INACTIVE.get(name))
+    office.named[StaffMember, name] = add_member(office, first, last, shirt, email, **fields)
+    return office.named[StaffMember, name]
+
+
+def write_agency_member(office, first, last, shirt, number):
+    """A player of a crew after the first: maybe named like another, so numbered in the e-mail address."""
+    return add_member(office, first, last, shirt, f"{ascii_name(first, last)}.{number}@example.com")
+
+
+def add_member(office, first, last, shirt, email, **fields):
+    custom_fields = {"shirt_size": shirt} if shirt else {}
+    member = office.add(
         StaffMember,
-        name,
         first_name=first,
         last_name=last,
-        email=user.email if user else f"{ascii_name(first, last)}@example.com",
+        email=email,
         phone=office.phone(),
-        user=user,
-        active=name not in INACTIVE,
-        notes=INACTIVE.get(name),
-        custom_fields={"shirt_size": shirt} if shirt else {},
+        custom_fields=custom_fields,
+        **fields,
     )
+    office.members.append(member)
+    return member
 
 
-def write_staff_role(office, member, role, is_primary):
-    office.add(StaffMemberRole, staff_member=member, role=role, is_primary=is_primary)
-    if member.active:
-        office.holders[role.id].append((member, is_primary))
+def write_staff_roles(office, member, roles):
+    """The member's roles, the primary first."""
+    for rank, name in enumerate(roles):
+        role = office.get(Role, name)
+        office.add(StaffMemberRole, staff_member=member, role=role, is_primary=rank == 0)
+        if member.active:
+            office.holders[role.id].append((member, rank == 0))
 
 
 def write_blockout(office):
-    first, last, *_ = office.rng.choice(STAFF)
-    member = office.get(StaffMember, f"{first} {last}")
-    start = office.today + dt.timedelta(days=office.rng.randint(-DAYS_BACK, DAYS_AHEAD))
+    member = office.rng.choice(office.members)
+    start = office.today + dt.timedelta(days=office.rng.randint(-office.size.days_back, office.size.days_ahead))
     end = start + dt.timedelta(days=office.rng.choice([0, 0, 1, 2, 6, 9, 13]))
     reason = office.rng.choice(BLOCKOUT_REASONS)
     office.add(

@@ -9,17 +9,22 @@ from models import Equipment, EquipmentIssue, EquipmentType, GigEquipment, Produ
 
 
 def write_equipment(office):
-    serials = iter(office.rng.sample(range(10**7, 10**8), 100))
+    """The items, as many for each crew as the example band has; what the products need; wear and tear."""
+    crews = office.size.crews
+    serials = iter(office.rng.sample(range(10**7, 10**8), 100 * crews))
     for type_name, (description, models) in EQUIPMENT.items():
         kind = office.add_named(EquipmentType, type_name, description=description)
         for model, count in models:
-            for number in range(1, count + 1):
+            for number in range(1, count * crews + 1):
                 office.gear[kind.id].append(write_item(office, kind, f"{model} #{number}", next(serials)))
     for product, needs in PRODUCT_EQUIPMENT.items():
         for type_name, quantity in needs.items():
             kind = office.get(EquipmentType, type_name)
             office.add(ProductEquipment, product=office.get(Product, product), equipment_type=kind, quantity=quantity)
     write_wear_and_tear(office)
+    # Only available items go out on gigs, the first free ones of their type (as generate-equipment takes them).
+    for items in office.gear.values():
+        items[:] = [item for item in items if item.status == "available"]
 
 
 def write_item(office, kind, name, serial):
@@ -37,7 +42,7 @@ def write_item(office, kind, name, serial):
 
 def write_wear_and_tear(office):
     """Some equipment broke: open issues keep it in repair, resolved ones retired it or were fixed."""
-    issues = ISSUES + RESOLVED_ISSUES
+    issues = (ISSUES + RESOLVED_ISSUES) * office.size.crews
     items = office.rng.sample([item for items in office.gear.values() for item in items], len(issues))
     for item, issue in zip(items, issues, strict=True):
         write_issue(office, item, *issue, resolved=issue in RESOLVED_ISSUES)
@@ -57,7 +62,6 @@ def write_issue(office, item, title, severity, status, resolved):
         resolved_at=timestamp(reported + dt.timedelta(days=1)) if resolved else None,
     )
     item.status = status
-    item.save()
 
 
 def equip_gig(office, gig, products, booked):
@@ -68,9 +72,8 @@ def equip_gig(office, gig, products, booked):
             needs[type_name] += quantity
     for type_name, quantity in needs.items():
         kind = office.get(EquipmentType, type_name)
-        free = [
-            e for e in office.gear[kind.id] if e.status == "available" and gig.gig_date not in office.gear_out[e.id]
-        ]
-        for item in free[:quantity]:
+        # Each gig of a date took the first free items: those out that date are the first of the list.
+        out = office.gear_out[kind.id, gig.gig_date]
+        for item in office.gear[kind.id][out : out + quantity]:
             office.add(GigEquipment, when=booked, gig=gig, equipment=item)
-            office.gear_out[item.id].add(gig.gig_date)
+            office.gear_out[kind.id, gig.gig_date] += 1

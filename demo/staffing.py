@@ -1,14 +1,18 @@
 """The staffing of demo gigs: the gig roles each product's ensemble calls for, the staff members on them, and the
 invitations the office sent for them."""
 
+import bisect
 import datetime as dt
+import functools
 
 from demo.data import ENSEMBLES, INVITATION_MESSAGES, ROLE_POSITION, ROLE_RATE
 from demo.office import clock
 from models import GigRole, GigRoleInvitation, Role, timestamp
-from rules import overlap, window
+from rules import neighbour_dates, overlap, window
 
 CREW = ("Sound engineer", "Lighting tech")
+SCAN_LIMIT = 40  # holders of a role to look through one by one; of more, a few are drawn at random
+DRAWS, WANTED = 12, 2
 
 
 def staff_product(office, gig, gig_product, slots, booked):
@@ -55,16 +59,30 @@ def fill_role(office, gig_role, gig, playing, booked):
     """Put a free holder of the role on it (primary holders first), unless the office has not yet."""
     if office.rng.random() >= fill_rate(office, gig):
         return
-    holders = office.holders[gig_role.role_id]
-    free = [(m, primary) for m, primary in holders if m.id not in playing and is_free(office, m.id, gig)]
+    free = free_holders(office, gig_role.role_id, lambda m: m.id not in playing and is_free(office, m.id, gig))
     if not free:
         return
     member = office.rng.choices([m for m, _ in free], weights=[4 if primary else 1 for _, primary in free])[0]
     filled = office.between(booked + dt.timedelta(days=2), min(office.now, booked + dt.timedelta(days=20)))
     assign(office, gig_role, member, filled)
     playing.add(member.id)
-    if gig not in office.booked[member.id]:
-        office.booked[member.id].append(gig)
+    office.booked[gig.gig_date].setdefault(member.id, (gig.id, times(office, gig)[0]))
+
+
+def free_holders(office, role_id, fits):
+    """The active holders of the role that fit, as [(member, is_primary)]: all of them where the role has a few
+    holders; where it has many, the first few that fit of some drawn at random (all only when none of those do)."""
+    holders = office.holders[role_id]
+    if len(holders) > SCAN_LIMIT:
+        found = {}
+        for member, primary in (office.rng.choice(holders) for _ in range(DRAWS)):
+            if member.id not in found and fits(member):
+                found[member.id] = (member, primary)
+                if len(found) == WANTED:
+                    break
+        if found:
+            return list(found.values())
+    return [(member, primary) for member, primary in holders if fits(member)]
 
 
 def assign(office, gig_role, member, filled):
@@ -73,7 +91,6 @@ def assign(office, gig_role, member, filled):
     if office.rng.random() < 0.05:
         gig_role.pay_cents = ROLE_RATE[gig_role.role.name] + 5000
         gig_role.notes = "Includes the travel allowance."
-    gig_role.save()
     office.filled[gig_role.id] = filled
 
 
@@ -82,24 +99,63 @@ def is_free(office, member_id, gig):
     day = gig.gig_date
     if any(start <= day <= end for start, end in office.blocked[member_id]):
         return False
-    mine = window(gig)
-    return all(
-        other.id == gig.id or (other.gig_date != day and not overlap(mine, window(other)))
-        for other in office.booked[member_id]
-    )
+    mine, dates = times(office, gig)
+    for date in dates:
+        other = office.booked[date].get(member_id)
+        if other is not None and other[0] != gig.id and (date == day or overlap(mine, other[1])):
+            return False
+    return True
+
+
+def times(office, gig):
+    """The gig's window and the dates of the gigs it may meet, worked out once for each gig."""
+    if gig.id not in office.windows:
+        office.windows[gig.id] = window(gig), neighbour_dates(gig.gig_date)
+    return office.windows[gig.id]
+
+
+def plays(office, member_id, gig):
+    return office.booked[gig.gig_date].get(member_id, (None,))[0] == gig.id
+
+
+def settle(office, until=None):
+    """Write the invitations for the gig roles of the gigs dated before `until` (all of them when None), whose
+    neighbours' staff are known by now, then forget what the gigs after them do not need."""
+    cut = len(office.staffed)  # the gig roles are in the order of their gigs' dates
+    if until:
+        cut = bisect.bisect_left(office.staffed, until.isoformat(), key=lambda staffed: staffed[1].gig_date)
+    settled, office.staffed = office.staffed[:cut], office.staffed[cut:]
+    for gig_role, gig, booked in settled:
+        write_invitations(office, gig_role, gig, booked)
+    for gig_role, gig, _ in settled:
+        office.filled.pop(gig_role.id, None)
+        office.cancelled.pop(gig.id, None)
+    office.windows.clear()
+    if until:
+        forget_bookings(office, (until - dt.timedelta(days=1)).isoformat())
+
+
+def forget_bookings(office, before):
+    for date in [date for date in office.booked if date < before]:
+        del office.booked[date]
 
 
 def write_invitations(office, gig_role, gig, booked):
     """The invitations the office sent for the gig role, as they stand today (§5.3)."""
-    holders = office.holders[gig_role.role_id]
-    others = [m for m, _ in holders if gig not in office.booked[m.id] and is_free(office, m.id, gig)]
+    others = functools.partial(other_holders, office, gig_role, gig)  # looked for only where needed
     status, upcoming = gig.gig_status.name, gig.gig_date >= office.today.isoformat()
     if gig_role.staff_member_id is not None:
         invite_to_filled_role(office, gig_role, others, booked)
     elif status == "Cancelled":
-        invite_to_cancelled_gig(office, gig_role, others, booked, office.changed[gig.id])
-    elif status != "Inquiry" and upcoming and others:
-        invite_to_open_role(office, gig_role, others, booked)
+        invite_to_cancelled_gig(office, gig_role, others(), booked, office.cancelled[gig.id])
+    elif status != "Inquiry" and upcoming and (free := others()):
+        invite_to_open_role(office, gig_role, free, booked)
+
+
+def other_holders(office, gig_role, gig):
+    """The holders of the role the office could have invited: free for the gig, and not on it already."""
+    fits = lambda m: not plays(office, m.id, gig) and is_free(office, m.id, gig)
+    return [member for member, _ in free_holders(office, gig_role.role_id, fits)]
 
 
 def invite_to_cancelled_gig(office, gig_role, others, booked, cancelled):
@@ -109,13 +165,14 @@ def invite_to_cancelled_gig(office, gig_role, others, booked, cancelled):
         write_invitation(office, gig_role, office.rng.choice(others), sent, "withdrawn", changed=cancelled)
 
 
-def invite_to_filled_role(office, gig_role, others, booked):
+def invite_to_filled_role(office, gig_role, find_others, booked):
     """Most filled roles were filled by an invitation; some after another holder said no."""
     if office.rng.random() >= 0.45:
         return
     filled = office.filled[gig_role.id]
     sent = max(booked, filled - dt.timedelta(hours=office.rng.randint(2, 40)))
     write_invitation(office, gig_role, gig_role.staff_member, sent, "accepted", responded=filled)
+    others = find_others()
     if others and office.rng.random() < 0.2:
         declined = office.between(booked, sent)
         answered = min(declined + dt.timedelta(hours=5), office.now)

@@ -18,6 +18,7 @@ import pytest
 import migrations
 import rules
 from app import create_app
+from demo.data import STAFF
 from models import Equipment, Gig, GigEquipment, GigProduct, GigRole, GigRoleInvitation, StaffMember, User, db
 from tests.support import Api, make_token
 from tests.test_migrations import structure
@@ -35,6 +36,7 @@ FORMS = {
     "id": re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}"),
 }  # column name suffix: the stored form (SPEC §2)
 NOW = "strftime('%Y-%m-%dT%H:%M:%f000Z', 'now')"
+AGENCY_GIGS = 300
 
 
 def read_only(path):
@@ -59,29 +61,47 @@ def content(path):
     return found
 
 
-@pytest.fixture(scope="module")
-def demo_db(template_db, tmp_path_factory):
-    """One demo database for the module, written by the command of an app on a database of its own."""
-    folder = tmp_path_factory.mktemp("demo")
+def write_demo(template_db, folder, *options):
+    """A demo database written by the command of an app on a database of its own."""
     shutil.copy(template_db, folder / "band.db")
     app = create_app({"DB": str(folder / "band.db")})
-    result = app.test_cli_runner().invoke(args=["demo", str(folder / "demo.db")])
+    result = app.test_cli_runner().invoke(args=["demo", str(folder / "demo.db"), *options])
     db.close()
     assert result.exit_code == 0, result.output
     return folder / "demo.db"
 
 
+@pytest.fixture(scope="module")
+def demo_db(template_db, tmp_path_factory):
+    """One demo database for the module: the example band's season."""
+    return write_demo(template_db, tmp_path_factory.mktemp("demo"))
+
+
+@pytest.fixture(scope="module")
+def agency_db(template_db, tmp_path_factory):
+    """A booking agency's demo database, for the same rules at a larger scale."""
+    return write_demo(template_db, tmp_path_factory.mktemp("agency"), "--gigs", str(AGENCY_GIGS))
+
+
 @pytest.fixture
-def demo(demo_db):
+def season(demo_db):
     connection = read_only(demo_db)
     yield connection
     connection.close()
 
 
-@pytest.fixture
-def served(demo_db, tmp_path):
-    """The app on a copy of the demo database."""
-    shutil.copy(demo_db, tmp_path / "demo.db")
+@pytest.fixture(params=["demo_db", "agency_db"])
+def demo(request):
+    """Either demo database: the band's season or the agency's."""
+    connection = read_only(request.getfixturevalue(request.param))
+    yield connection
+    connection.close()
+
+
+@pytest.fixture(params=["demo_db", "agency_db"])
+def served(request, tmp_path):
+    """The app on a copy of either demo database."""
+    shutil.copy(request.getfixturevalue(request.param), tmp_path / "demo.db")
     app = create_app({"DB": str(tmp_path / "demo.db")})
     yield app
     db.close()
@@ -237,15 +257,29 @@ def test_invitations_tell_a_consistent_story(demo):
     assert count(demo, answered) == 0
 
 
-def test_a_season_of_gigs(demo):
-    total = count(demo, "SELECT * FROM gigs")
+def test_a_season_of_gigs(season):
+    total = count(season, "SELECT * FROM gigs")
     assert 60 <= total <= 120
-    assert count(demo, "SELECT * FROM gigs WHERE strftime('%w', gig_date) = '6'") > total / 2
-    assert count(demo, "SELECT * FROM gigs WHERE gig_date < date('now')") > 0
-    assert count(demo, "SELECT * FROM gigs WHERE gig_date > date('now', '+6 months')") > 0
-    assert count(demo, "SELECT * FROM gigs WHERE end_time < start_time") > 0
-    assert count(demo, "SELECT * FROM gigs WHERE start_time IS NULL") > 0
-    assert count(demo, "SELECT * FROM gig_products WHERE price_cents IS NULL") == 0
+    assert count(season, "SELECT * FROM gigs WHERE strftime('%w', gig_date) = '6'") > total / 2
+    assert count(season, "SELECT * FROM gigs WHERE gig_date < date('now')") > 0
+    assert count(season, "SELECT * FROM gigs WHERE gig_date > date('now', '+6 months')") > 0
+    assert count(season, "SELECT * FROM gigs WHERE end_time < start_time") > 0
+    assert count(season, "SELECT * FROM gigs WHERE start_time IS NULL") > 0
+    assert count(season, "SELECT * FROM gig_products WHERE price_cents IS NULL") == 0
+
+
+def test_an_agency_has_the_gigs_asked_for_and_the_staff_for_them(agency_db):
+    agency = read_only(agency_db)
+    try:
+        assert count(agency, "SELECT * FROM gigs") == AGENCY_GIGS
+        days = rows(agency, "SELECT gig_date, COUNT(*) FROM gigs GROUP BY 1")
+        assert max(n for _, n in days) >= 3 and len(days) >= AGENCY_GIGS / 5
+        weekdays = dict(rows(agency, "SELECT strftime('%w', gig_date), COUNT(*) FROM gigs GROUP BY 1"))
+        assert max(weekdays, key=weekdays.get) == "6", "Saturdays are the busiest"
+        assert count(agency, "SELECT * FROM staff_members") > len(STAFF), "more staff than the band has"
+        assert count(agency, "SELECT * FROM gig_products WHERE price_cents IS NULL") == 0
+    finally:
+        agency.close()
 
 
 def test_values_are_stored_in_the_api_form(demo):

@@ -34,6 +34,5 @@ def test_the_configuration_table_lists_every_setting():
 
 def test_the_command_table_lists_every_command():
     documented = set(re.findall(r"^\| `([a-z-]+)[ `]", README, re.MULTILINE)) - {f"BAND_{n}" for n in settings.SETTINGS}
-    registered = {c.name for c in (commands.serve, commands.init_db, commands.create_user, commands.create_api_key,
-                                   commands.demo, commands.backup)}  # fmt: skip
+    registered = {command.name for command in commands.COMMANDS}
     assert registered <= documented
