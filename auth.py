@@ -5,6 +5,7 @@ import collections
 import datetime as dt
 import hashlib
 import json
+import logging
 import math
 import secrets
 import threading
@@ -39,6 +40,7 @@ LINK_ABSORB_SECONDS = 60
 TOUCH_SECONDS = 60  # last_used_at of a key is written at most once a minute, so reads stay reads
 
 blueprint = Blueprint("auth", __name__)
+log = logging.getLogger("band.auth")
 pages = Blueprint("pages", __name__)
 
 
@@ -219,6 +221,8 @@ def send_link(app, email):
     with db.atomic("IMMEDIATE"):
         user = User.get_or_none(User.email == email, User.active == True)  # noqa: E712
         if user is None or recent_link(user):
+            reason = "no active user has this address" if user is None else "a link went out less than a minute ago"
+            log.info("sign-in link for %s not sent: %s", email, reason)
             return
         token = new_secret("bol_")
         SignInLink.create(user=user.id, token_hash=digest(token), expires_at=expiry(minutes=LINK_MINUTES))

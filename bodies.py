@@ -76,6 +76,13 @@ class DeviceSchema(RecordSchema):
 # --- the service and the domain operations -------------------------------------------------------------
 
 
+class IndexSchema(BaseSchema):
+    name = fields.String(dump_only=True)
+    version = fields.String(dump_only=True)
+    docs = fields.String(dump_only=True, metadata={"description": "the reference page"})
+    openapi = fields.String(dump_only=True, metadata={"description": "the OpenAPI document"})
+
+
 class HealthSchema(BaseSchema):
     status = fields.String(dump_only=True, validate=validate.OneOf(["ok"]))
     version = fields.String(dump_only=True)

@@ -1,6 +1,7 @@
 """The command line of SPEC §6: serve, init-db, create-user, create-api-key, demo, backup."""
 
 import logging
+import os
 import signal
 import sys
 
@@ -10,6 +11,7 @@ from waitress import create_server
 
 import demo as demo_data
 import migrations
+import settings
 from auth import digest, expiry, new_secret
 from errors import ConfigError
 from models import AccessRole, Token, User, db, now
@@ -54,27 +56,49 @@ def serve(host, port, threads):
     """Create or migrate the database, then serve the API with waitress."""
     app = current_app._get_current_object()
     prepare_database()
+    follow_address(app.config, host, port)
     if not User.select().exists():
+        python = os.path.relpath(sys.executable) if sys.executable.startswith(os.getcwd()) else sys.executable
         log.warning(
-            "no users yet: create the first with  python app.py create-user YOU@EXAMPLE.COM --name 'Your Name' "
-            "--role admin  then sign in with POST /v1/auth/link"
+            "no users yet: create the first with  %s app.py create-user YOU@EXAMPLE.COM --name 'Your Name' "
+            "--role admin  then sign in with POST /v1/auth/link",
+            python,
         )
     upload_limit = app.config["MAX_UPLOAD_MB"] * 1024 * 1024
-    server = create_server(
-        app,
-        host=host,
-        port=port,
-        threads=threads,
-        ident="band-office",
-        max_request_body_size=upload_limit + 1024 * 1024,
-        asyncore_use_poll=True,
-    )
+    try:
+        server = create_server(
+            app,
+            host=host,
+            port=port,
+            threads=threads,
+            ident="band-office",
+            max_request_body_size=upload_limit + 1024 * 1024,
+            asyncore_use_poll=True,
+        )
+    except OSError as e:
+        fail(f"cannot listen on {host}:{port} ({e.strerror}): is another server there? Choose one with --port.")
     server.channel_class = JsonErrorChannel
     signal.signal(signal.SIGTERM, _stop)
     log.info(
-        "Band Office serving %s on http://%s:%d/v1 (public URL %s)", db.database, host, port, app.config["PUBLIC_URL"]
+        "Band Office serving %s on http://%s:%d/v1 (public URL %s, mail %s)",
+        db.database,
+        host,
+        port,
+        app.config["PUBLIC_URL"],
+        app.config["MAIL_URL"].split("@")[-1],
     )
     server.run()  # returns after SIGTERM or Ctrl-C, once the requests in flight are done
+    log.info("Band Office stopped")
+
+
+def follow_address(config, host, port):
+    """Without BAND_PUBLIC_URL, links point at the address served (a LAN needs BAND_PUBLIC_URL set)."""
+    if os.environ.get("BAND_PUBLIC_URL") or config["PUBLIC_URL"] != settings.SETTINGS["PUBLIC_URL"][0]:
+        return
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+    config["PUBLIC_URL"] = f"http://{shown}:{port}"
+    if not os.environ.get("BAND_SIGNIN_URL"):
+        config["SIGNIN_URL"] = config["PUBLIC_URL"] + "/signin#token={token}"
 
 
 def _stop(signum, frame):

@@ -57,6 +57,7 @@ class FileMailer:
         with open(path + ".part", "wb") as f:
             f.write(msg.as_bytes())
         os.replace(path + ".part", path)  # readers never see half a message
+        log.info("mail to %s written to %s", msg["To"], path)
 
 
 class SmtpMailer:

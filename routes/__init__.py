@@ -18,3 +18,4 @@ def register(app):
             api.register_blueprint(module.blueprint)
     app.register_blueprint(api)
     app.register_blueprint(auth.pages)
+    app.register_blueprint(service.root)

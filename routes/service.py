@@ -3,17 +3,34 @@ assets come from the flask-swagger-ui package and are served from here)."""
 
 from importlib import resources
 
-from flask import Blueprint, current_app, render_template, send_from_directory
+from flask import Blueprint, current_app, redirect, render_template, send_from_directory, url_for
 
 import openapi
 from auth import public
-from bodies import HealthSchema
+from bodies import HealthSchema, IndexSchema
 from migrations import schema_version
 from openapi import operation
 
 blueprint = Blueprint("service", __name__)
+root = Blueprint("root", __name__)
 DOCS_ASSETS = resources.files("flask_swagger_ui") / "dist"
 DOCS_MEDIA_TYPES = ("text/javascript", "text/css", "image/png", "text/html")
+
+
+@root.get("/")
+@public
+def home():
+    """A browser that opens the server lands on the reference page."""
+    return redirect(url_for("api.service.docs"))
+
+
+@blueprint.get("/")
+@public
+@operation(response=IndexSchema)
+def index():
+    """Where to start: the reference page and the OpenAPI document."""
+    docs, document = url_for("api.service.docs"), url_for("api.service.openapi_document")
+    return {"data": {"name": "Band Office", "version": openapi.VERSION, "docs": docs, "openapi": document}}
 
 
 @blueprint.get("/health")

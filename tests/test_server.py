@@ -110,7 +110,8 @@ def test_the_sign_in_link_appears_in_the_servers_output_with_the_console_mailer(
         deadline = time.monotonic() + 5
         while "signin#token=bol_" not in service.output() and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert "http://127.0.0.1:8080/signin#token=bol_" in service.output()
+        # without BAND_PUBLIC_URL, links point at the address served
+        assert f"http://127.0.0.1:{service.port}/signin#token=bol_" in service.output()
     finally:
         service.stop()
 
@@ -154,3 +155,11 @@ def test_a_database_newer_than_the_code_stops_serve(tmp_path):
     connection.close()
     result = service.run("serve", "--port", str(service.port))
     assert result.returncode == 1 and "newer than this code knows" in result.stderr
+
+
+def test_a_busy_port_is_a_one_line_error(tmp_path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        result = Service(tmp_path).run("serve", "--port", str(taken.getsockname()[1]))
+    assert result.returncode == 1 and "Choose one with --port" in result.stderr and "Traceback" not in result.stderr
