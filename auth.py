@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from flask import Blueprint, current_app, g, render_template, request
 
+import conventions
 import listing
 from bodies import (
     ApiKeySchema,
@@ -130,25 +131,55 @@ def authenticate():
     if getattr(view, "public", False):
         return
     scheme, _, value = request.headers.get("Authorization", "").partition(" ")
-    row = None
-    if scheme.lower() == "bearer" and value.strip():
-        row = db.execute_sql(CALLER_SQL, (digest(value.strip()), now())).fetchone()
-    if row is None:
+    caller = caller_of(value.strip()) if scheme.lower() == "bearer" and value.strip() else None
+    if caller is None:
         raise ApiError(401, "unauthenticated", "Sign in: send a valid bearer token.", headers=UNAUTHENTICATED)
-    g.caller = Caller(row[0], row[1], row[2], json.loads(row[3]), capabilities(_flat_grants(row[4])), *row[5:9])
-    if row[6] == "api_key":
-        touch(row[5], row[9])
+    g.caller = caller
+
+
+# Who is behind a token is remembered for a moment: reading it is one of the two statements of a typical read.
+# Every write this process commits forgets them all (a revoked key, a deactivated user, changed grants count at
+# once); a change made by another process (a command) counts within the moment.
+CALLER_MEMORY_SECONDS = 1.0
+MAX_REMEMBERED_CALLERS = 1000
+_callers = {}  # token digest -> (generation, monotonic time, Caller)
+
+
+def caller_of(token):
+    """The Caller behind a bearer token, or None."""
+    key, generation, moment = digest(token), conventions.generation, time.monotonic()
+    remembered = _callers.get(key)
+    if (
+        remembered is not None
+        and remembered[0] == generation
+        and moment - remembered[1] < CALLER_MEMORY_SECONDS
+        and remembered[2].expires_at > now()
+    ):
+        return remembered[2]
+    row = db.execute_sql(CALLER_SQL, (key, now())).fetchone()
+    if row is None:
+        return None
+    caller = Caller(row[0], row[1], row[2], json.loads(row[3]), capabilities(_flat_grants(row[4])), *row[5:9])
+    if caller.kind == "api_key" and touch(caller.token_id, row[9]):
+        return caller  # the touch moved the generation: read afresh next time
+    if len(_callers) >= MAX_REMEMBERED_CALLERS:
+        _callers.clear()
+    _callers[key] = (generation, moment, caller)
+    return caller
 
 
 UNAUTHENTICATED = {"WWW-Authenticate": "Bearer"}
 
 
 def touch(token_id, last_used_at):
-    moment = now()
+    """Record the use of an API key, at most once a minute; True when it did."""
     stale = timestamp(dt.datetime.now(dt.UTC) - dt.timedelta(seconds=TOUCH_SECONDS))
-    if last_used_at is None or last_used_at < stale:
-        with db.atomic("IMMEDIATE"):
-            Token.update(last_used_at=moment).where(Token.id == token_id).execute()
+    if last_used_at is not None and last_used_at >= stale:
+        return False
+    with db.atomic("IMMEDIATE"):
+        Token.update(last_used_at=now()).where(Token.id == token_id).execute()
+    conventions.moved()
+    return True
 
 
 def require(group, action):

@@ -1,17 +1,20 @@
 """Pay (SPEC §5.5): what a gig role pays, resolved in one documented order, and the pay sheets built on it.
 No Flask here; a constant number of queries whatever the number of roles."""
 
-from peewee import JOIN
+from peewee import JOIN, Query
 
 from models import LIVE, Gig, GigProduct, GigRole, GigStatus, Rate, StaffMember, StaffMemberProductRate
 
 
 class RateBook:
-    """The rates that can apply to some roles, products and staff members, read in two queries."""
+    """The rates that can apply to some roles, products and staff members, read in two queries.
+    `staff_member_ids` may be a query that selects them."""
 
     def __init__(self, role_ids, product_ids, staff_member_ids):
+        if not isinstance(staff_member_ids, Query):
+            staff_member_ids = list(staff_member_ids)
         member_rates = StaffMemberProductRate.select().where(
-            StaffMemberProductRate.staff_member.in_(list(staff_member_ids)),
+            StaffMemberProductRate.staff_member.in_(staff_member_ids),
             StaffMemberProductRate.product.in_(list(product_ids)),
         )
         self.member_rates = {(r.staff_member_id, r.product_id): r.amount_cents for r in member_rates}

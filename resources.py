@@ -2,6 +2,7 @@
 list/get/create/patch/delete with the §2 conventions. Irregular behaviour lives in a subclass beside the
 resource's declaration, through three hooks: `before_save`, `after_save` and `before_delete`."""
 
+import json
 from dataclasses import dataclass, field
 
 from flask import request
@@ -11,7 +12,7 @@ from peewee import ForeignKeyField
 import custom_fields
 import listing
 from auth import require
-from conventions import json_body
+from conventions import json_body, json_text_response
 from errors import ApiError, invalid, not_found
 from models import db, now
 from schemas import load
@@ -74,18 +75,21 @@ class Resource:
 
     def read(self, record_id, columns=None):
         """The record as the API shows it, or 404."""
-        columns = columns or list(self.columns.values())
-        query = self.model.select(*[c.expr for c in columns]).where(self.model.id == record_id)
-        row = query.tuples().first() if listing.is_id(record_id) else None
+        return json.loads(self.read_json(record_id, columns))
+
+    def read_json(self, record_id, columns=None):
+        """The record as the API shows it, as JSON text (SQLite writes it, as it writes lists), or 404."""
+        sql, params = listing.record_query(self.model, columns or list(self.columns.values()))
+        row = db.execute_sql(sql, [*params, record_id]).fetchone() if listing.is_id(record_id) else None
         if row is None:
             raise not_found(f"No {self.noun} with this id.")
-        return dict(zip([c.name for c in columns], row))
+        return row[0]
 
     def read_many(self, record_ids):
         """The records as the API shows them, in the order of `record_ids`, in one query."""
-        columns = list(self.columns.values())
-        query = self.model.select(*[c.expr for c in columns]).where(self.model.id.in_(list(record_ids)))
-        rows = {row["id"]: row for row in (dict(zip([c.name for c in columns], r)) for r in query.tuples())}
+        selection = listing.as_json(self.model, list(self.columns.values()))
+        query = self.model.select(selection).where(self.model.id.in_(list(record_ids)))
+        rows = {row["id"]: row for row in (json.loads(text) for (text,) in db.execute_sql(*query.sql()))}
         return [rows[record_id] for record_id in record_ids]
 
     def get(self, record_id):
@@ -240,7 +244,7 @@ class RecordView(MethodView):
         """Read a record."""
         require(self.resource.group, "view")
         columns = listing.parse_fields_only(request.args, self.resource.columns)
-        return {"data": self.resource.read(id, columns)}
+        return json_text_response(f'{{"data":{self.resource.read_json(id, columns)}}}')
 
     def patch(self, id):
         """Change some fields of a record."""

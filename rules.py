@@ -6,6 +6,7 @@ import datetime as dt
 from peewee import JOIN
 
 from errors import ApiError, conflict, invalid
+from listing import packed_rows
 from models import (
     LIVE,
     EnsembleRole,
@@ -100,12 +101,16 @@ def require_live(gig):
 def window(gig):
     """The gig's time as [start, end) datetimes: its whole date when it has no times, past midnight when
     it ends before it starts."""
-    day = dt.date.fromisoformat(gig.gig_date)
-    start = dt.datetime.combine(day, dt.time.fromisoformat(gig.start_time or "00:00"))
-    if gig.end_time is None:
+    return window_of(gig.gig_date, gig.start_time, gig.end_time)
+
+
+def window_of(gig_date, start_time, end_time):
+    day = dt.date.fromisoformat(gig_date)
+    start = dt.datetime.combine(day, dt.time.fromisoformat(start_time or "00:00"))
+    if end_time is None:
         end = dt.datetime.combine(day + dt.timedelta(days=1), dt.time())
     else:
-        end = dt.datetime.combine(day, dt.time.fromisoformat(gig.end_time))
+        end = dt.datetime.combine(day, dt.time.fromisoformat(end_time))
         if end <= start:
             end += dt.timedelta(days=1)
     return start, end
@@ -360,31 +365,50 @@ def generate_equipment(gig):
 
 def candidates(gig_role):
     """Every active staff member who holds the gig role's role, with whether they are free for it, why not,
-    and the pay they would get: available first, then primary holders, then by last and first name."""
+    and the pay they would get: available first, then primary holders, then by last and first name.
+
+    An agency has hundreds of holders and as many roles on neighbouring dates: the holders are a subquery
+    (not a list of ids to bind again in each query), and rows come packed (one step of each statement) as
+    plain values rather than model objects."""
     gig = Gig.get_by_id(gig_role.gig_id)
-    holders = list(
-        StaffMemberRole.select(StaffMemberRole, StaffMember)
+    holding = (
+        StaffMemberRole.select(StaffMemberRole.staff_member)
         .join(StaffMember)
         .where(StaffMemberRole.role == gig_role.role_id, StaffMember.active == True)  # noqa: E712
     )
-    ids = [h.staff_member_id for h in holders]
-    reasons = {member_id: [] for member_id in ids}
-    for blockout in StaffMemberBlockout.select().where(
-        StaffMemberBlockout.staff_member.in_(ids),
+    member = (StaffMember.id, StaffMember.first_name, StaffMember.last_name)
+    holders = packed_rows(holding.select(*member, StaffMemberRole.is_primary))
+    reasons = {member_id: [] for member_id, *_ in holders}
+    blocked = StaffMemberBlockout.select(StaffMemberBlockout.staff_member).where(
+        StaffMemberBlockout.staff_member.in_(holding),
         StaffMemberBlockout.start_date <= gig.gig_date,
         StaffMemberBlockout.end_date >= gig.gig_date,
-    ):
-        add_reason(reasons, blockout.staff_member_id, "blocked_out")
-    for role in other_live_roles(ids, gig):
-        if overlap(window(gig), window(role.gig)):
-            add_reason(reasons, role.staff_member_id, "double_booked")
+    )
+    for (member_id,) in packed_rows(blocked):
+        add_reason(reasons, member_id, "blocked_out")
+    mine = window(gig)
+    others = other_live_roles(holding, gig).select(GigRole.staff_member, Gig.gig_date, Gig.start_time, Gig.end_time)
+    for member_id, *times in packed_rows(others):
+        if "double_booked" not in reasons[member_id] and overlap(mine, window_of(*times)):
+            add_reason(reasons, member_id, "double_booked")
     for invitation in GigRoleInvitation.select().where(GigRoleInvitation.gig_role == gig_role.id):
         state = invitation_state(invitation)
         if state in ("pending", "declined"):
             add_reason(reasons, invitation.staff_member_id, "invited" if state == "pending" else "declined")
     product_id = GigProduct.get_by_id(gig_role.gig_product_id).product_id if gig_role.gig_product_id else None
-    book = RateBook({gig_role.role_id}, {product_id}, ids)
-    items = [candidate(h, reasons[h.staff_member_id], book, gig_role, product_id) for h in holders]
+    book = RateBook({gig_role.role_id}, {product_id}, holding)
+    items = [
+        {
+            "staff_member_id": member_id,
+            "first_name": first_name,
+            "last_name": last_name,
+            "is_primary": bool(is_primary),
+            "available": not reasons[member_id],
+            "reasons": reasons[member_id],
+            "amount_cents": book.pay(gig_role.role_id, product_id, member_id, gig_role.pay_cents)[0],
+        }
+        for member_id, first_name, last_name, is_primary in holders
+    ]
     return sorted(
         items,
         key=lambda c: (not c["available"], not c["is_primary"], c["last_name"], c["first_name"], c["staff_member_id"]),
@@ -408,17 +432,3 @@ def other_live_roles(staff_member_ids, gig):
             LIVE,
         )
     )
-
-
-def candidate(holder, reasons, book, gig_role, product_id):
-    member = holder.staff_member
-    amount, _ = book.pay(gig_role.role_id, product_id, member.id, gig_role.pay_cents)
-    return {
-        "staff_member_id": member.id,
-        "first_name": member.first_name,
-        "last_name": member.last_name,
-        "is_primary": holder.is_primary,
-        "available": not reasons,
-        "reasons": reasons,
-        "amount_cents": amount,
-    }

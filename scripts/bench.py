@@ -39,8 +39,10 @@ function init(args)
 end
 request = function()
   counter = counter + 1
+  local headers = {["Content-Type"] = "application/json"}
+  for name, value in pairs(wrk.headers) do headers[name] = value end  -- keeps -H Authorization
   local body = '{"name": "' .. prefix .. counter .. '"}'
-  return wrk.format("POST", "/v1/teams", {["Content-Type"] = "application/json"}, body)
+  return wrk.format("POST", "/v1/teams", headers, body)
 end
 """
 

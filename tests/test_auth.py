@@ -4,11 +4,13 @@ import datetime as dt
 import email
 import re
 import threading
+import time
 import urllib.parse
 from pathlib import Path
 
 import pytest
 
+import auth
 from auth import CAPABILITIES
 from models import SignInLink, Token, User, db, timestamp
 from tests.support import error_of, make_token, make_user
@@ -201,6 +203,26 @@ def test_expired_revoked_and_inactive_are_401(anon, ada):
     live = make_token(ada)
     User.update(active=False).execute()
     error_of(anon.with_token(live).get("/me"), 401, "unauthenticated")
+
+
+def test_a_remembered_caller_is_forgotten_at_the_servers_next_write(admin, anon, ada):
+    token = make_token(ada)
+    assert anon.with_token(token).get("/me").status_code == 200  # now remembered
+    assert admin.patch(f"/users/{ada.id}", json={"active": False}).status_code == 200
+    error_of(anon.with_token(token).get("/me"), 401, "unauthenticated")
+    key = admin.post("/api-keys", json={"label": "script"}).get_json()["data"]
+    assert admin.with_token(key["key"]).get("/me").status_code == 200
+    assert admin.delete(f"/api-keys/{key['id']}").status_code == 204
+    error_of(admin.with_token(key["key"]).get("/me"), 401, "unauthenticated")
+
+
+def test_a_change_made_outside_the_server_counts_within_a_moment(anon, ada, monkeypatch):
+    monkeypatch.setattr(auth, "CALLER_MEMORY_SECONDS", 0.2)
+    token = make_token(ada)
+    assert anon.with_token(token).get("/me").status_code == 200
+    User.update(active=False).execute()  # as a command in another process would
+    time.sleep(0.25)
+    error_of(anon.with_token(token).get("/me"), 401, "unauthenticated")
 
 
 EXPECTED_CAPABILITIES = {
