@@ -1,5 +1,5 @@
 """Lists (SPEC §2.1): strict parsing of `limit`, `offset`, `sort`, `fields` and `filter[field][op]`, and the
-paged query that answers them with two SQL statements whatever the page size."""
+paged query that answers them with the same few SQL statements whatever the page size."""
 
 import datetime as dt
 import json

@@ -1,5 +1,7 @@
 """SPEC §2.1: limit, offset, sort, fields and every filter operator, parsed strictly."""
 
+import sqlite3
+
 import pytest
 
 import auth
@@ -264,3 +266,14 @@ def test_lists_and_records_answer_the_same_values_as_the_create(admin, build):
     for collection, record in (("gig-statuses", status), ("users", user)):
         listed = admin.get(f"/{collection}?filter[id]={record['id']}").get_json()["data"]
         assert listed == [record] == [admin.get(f"/{collection}/{record['id']}").get_json()["data"]]
+
+
+def test_a_remembered_total_follows_every_change_to_the_database(app, admin, build):
+    for _ in range(3):
+        build("teams")
+    assert admin.get("/teams?limit=1").get_json()["meta"]["total"] == 3  # counted, then remembered
+    build("teams")  # through the API
+    assert admin.get("/teams?limit=1").get_json()["meta"]["total"] == 4
+    with sqlite3.connect(app.config["DB"]) as other:  # another process, say a command
+        other.execute("DELETE FROM teams WHERE id = (SELECT id FROM teams LIMIT 1)")
+    assert admin.get("/teams?limit=1").get_json()["meta"]["total"] == 3
