@@ -28,6 +28,7 @@ def create_app(config=None):
     anything not given comes from the environment, then the defaults."""
     app = Flask(__name__, static_folder=None)
     app.json.sort_keys = False
+    app.json.ensure_ascii = False  # UTF-8 as SQLite writes lists and records
     for hook in (conventions.start, auth.authenticate, conventions.begin_write):
         app.before_request(hook)
     app.after_request(conventions.finish)

@@ -433,5 +433,5 @@ def respond(rows, total, page):
     """The answer for a page: `rows` a list, or the JSON text of one from `fetch`."""
     meta = {"total": total, "limit": page.limit, "offset": page.offset}
     if isinstance(rows, str):
-        return json_text_response(f'{{"data":{rows},"meta":{json.dumps(meta)}}}')
+        return json_text_response(f'{{"data":{rows},"meta":{json.dumps(meta, separators=(",", ":"))}}}')
     return {"data": rows, "meta": meta}
