@@ -18,12 +18,6 @@ REQUEST_ID_RE = re.compile(r"[A-Za-z0-9._:-]{1,128}")
 access_log = logging.getLogger("band.access")
 
 
-def register(app):
-    app.before_request(start)
-    app.after_request(finish)
-    app.teardown_request(end_transaction)
-
-
 def start():
     g.started = time.perf_counter()
     sent = request.headers.get("X-Request-Id", "")
