@@ -2,16 +2,18 @@
 Times are the venue's wall-clock times in its time zone (or the configured default)."""
 
 import datetime as dt
+import threading
 import zoneinfo
 
 import icalendar
 from peewee import JOIN
 
-from models import LIVE, Gig, GigProduct, GigRole, GigStatus, Product, Role, StaffMember, Venue
+from models import NOT_CANCELLED, Gig, GigProduct, GigRole, GigStatus, Product, Role, StaffMember, User, Venue
 from rules import window
+from sqlite_dialect import ChangeWatch
 
 DAYS_BACK = 60
-EVENT_STATUS = {"tentative": "TENTATIVE", "closed": "CANCELLED"}
+EVENT_STATUS = {"inquiry": "TENTATIVE", "tentative": "TENTATIVE", "cancelled": "CANCELLED"}  # else CONFIRMED
 
 
 def staff_feed(member, default_timezone):
@@ -38,13 +40,30 @@ def staff_feed(member, default_timezone):
     return finish(calendar)
 
 
+class OfficeFeedCopy:
+    """The office feed, built once per database change and served from that copy: calendar apps poll it, and
+    building it for every poll would take the server down at ten thousand gigs."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.watch = ChangeWatch()
+        self.key, self.body = None, None
+
+    def get(self, default_timezone):
+        with self.lock:  # one build at a time; who waited gets the copy just built
+            key = (self.watch.version(), default_timezone, since())
+            if key != self.key:
+                self.body, self.key = office_feed(default_timezone), key
+            return self.body
+
+
 def office_feed(default_timezone):
-    """Every live gig."""
+    """Every gig from 60 days back onward that is not cancelled."""
     gigs = list(
         Gig.select(Gig, Venue, GigStatus)
         .join(Venue, JOIN.LEFT_OUTER)
         .join_from(Gig, GigStatus, JOIN.LEFT_OUTER)
-        .where(LIVE)
+        .where(NOT_CANCELLED, Gig.gig_date >= since())
         .order_by(Gig.gig_date, Gig.start_time, Gig.id)
     )
     products = products_by_gig([gig.id for gig in gigs])
@@ -136,4 +155,10 @@ def finish(calendar):
 
 
 def active_member(member_id):
-    return StaffMember.get_or_none(StaffMember.id == member_id, StaffMember.active == True)  # noqa: E712
+    """The staff member whose feed may be served: active, and with their linked user (if any) active too."""
+    query = StaffMember.select().join(User, JOIN.LEFT_OUTER, on=StaffMember.user == User.id)
+    return query.where(
+        StaffMember.id == member_id,
+        StaffMember.active == True,  # noqa: E712
+        User.id.is_null() | (User.active == True),  # noqa: E712
+    ).get_or_none()

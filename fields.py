@@ -11,9 +11,11 @@ from marshmallow import ValidationError, fields, validate
 from models import timestamp
 
 MAX_INT = 2**53 - 1  # the largest integer every JSON client (JavaScript included) holds exactly
-DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
-TIME_RE = re.compile(r"([01]\d|2[0-3]):[0-5]\d")
-TIME_PATTERN = r"^([01]\d|2[0-3]):[0-5]\d$"
+# ASCII digits only: Python's \d also takes "1５", which SQLite and every client would then choke on
+DATE_RE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+TIME_RE = re.compile(r"([01][0-9]|2[0-3]):[0-5][0-9]")
+TIME_PATTERN = r"^([01][0-9]|2[0-3]):[0-5][0-9]$"
+TEXT_CHARS = 100_000  # the size of a `text` field (SPEC §2.3): bounds the cost of every filter on it
 UUID_RE = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
 
 
@@ -50,7 +52,7 @@ def _as_list(validators):
 
 
 def Text(**kwargs):
-    return Str(**kwargs)
+    return Str(TEXT_CHARS, **kwargs)
 
 
 def Email(**kwargs):
@@ -224,7 +226,3 @@ class CustomFields(fields.Dict):
 
     def __init__(self, **kwargs):
         super().__init__(keys=fields.String(), values=fields.Raw(allow_none=True), **kwargs)
-
-
-def StrList(item, **kwargs):
-    return fields.List(item, **kwargs)

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from peewee import SQL, BooleanField, Case, EnclosedNodeList, ForeignKeyField, IntegerField, NodeList, fn
 
+import sqlite_dialect as dialect
 from conventions import json_text_response
 from errors import ApiError
 from fields import DATE_RE, MAX_INT, TIME_RE, UUID_RE, utc_timestamp
@@ -16,6 +17,7 @@ from models import DateField, EnumField, JSONField, TimeField, TimestampField, d
 
 DEFAULT_LIMIT, MAX_LIMIT = 50, 200
 MAX_IN_VALUES = 100
+MAX_FILTER_CHARS = 200  # a filter value's length bounds its cost (SPEC §2.3)
 FILTER_RE = re.compile(r"filter\[([A-Za-z0-9_.]+)\](?:\[([a-z_]+)\])?")
 
 ORDERING = ("eq", "ne", "lt", "lte", "gt", "gte", "in", "nin", "is_null")
@@ -158,16 +160,22 @@ def is_id(value):
 
 
 def _single_values(args, errors):
+    """{key: value} of the parameters; a repeated `in`/`nin` filter (what generated clients send) as a list."""
     values = {}
     for key in args:
         given = args.getlist(key)
-        if len(given) != 1:
-            errors[key] = "Give this parameter once."
-        elif given[0] == "":
+        if "" in given:
             errors[key] = "Empty value (test for null with is_null)."
-        else:
+        elif len(given) == 1:
             values[key] = given[0]
+        elif SET_FILTER_RE.fullmatch(key):
+            values[key] = given
+        else:
+            errors[key] = "Give this parameter once."
     return values
+
+
+SET_FILTER_RE = re.compile(r"filter\[[A-Za-z0-9_.]+\]\[n?in\]")
 
 
 def _lookup(columns, resolve):
@@ -199,7 +207,7 @@ def _apply(page, key, value, columns, lookup, extra):
 
 
 def _integer(value, low, high):
-    if not re.fullmatch(r"\d{1,16}", value) or not low <= int(value) <= high:
+    if not re.fullmatch(r"[0-9]{1,16}", value) or not low <= int(value) <= high:
         raise ValueError(f"Expected an integer from {low} to {high}.")
     return int(value)
 
@@ -231,20 +239,24 @@ def condition(column, op, raw):
     if op not in OPERATORS[column.kind]:
         raise ValueError(f"Operator {op!r} does not apply to {column.name!r}.")
     expr = column.expr
-    if op == "is_null":
-        return expr.is_null(_boolean(raw))
     if op in ("in", "nin"):
-        values = raw.split(",")
+        values = raw if isinstance(raw, list) else raw.split(",")
         if len(values) > MAX_IN_VALUES:
             raise ValueError(f"At most {MAX_IN_VALUES} values.")
         if "" in values:
             raise ValueError("An empty value in the list.")
-        values = [parse_value(column, v) for v in values]
+        values = [parse_value(column, _bounded(v)) for v in values]
         return expr.in_(values) if op == "in" else (expr.not_in(values) | expr.is_null())
+    if isinstance(raw, list):
+        raise ValueError("Give this parameter once.")
+    raw = _bounded(raw)
+    if op == "is_null":
+        return expr.is_null(_boolean(raw))
     value = parse_value(column, raw)
-    if op in ("contains", "starts_with"):
-        pattern = _escape_like(value) + "%"
-        return _like(expr, "%" + pattern if op == "contains" else pattern)
+    if op == "contains":
+        return dialect.contains(expr, dialect.fold_text(value))
+    if op == "starts_with":
+        return dialect.starts_with(expr, dialect.fold_text(value))
     return {
         "eq": lambda: expr == value,
         "ne": lambda: (expr != value) | expr.is_null(),
@@ -255,13 +267,10 @@ def condition(column, op, raw):
     }[op]()
 
 
-def _like(expr, pattern):
-    # SQLite's LIKE ignores ASCII case; the escape keeps % and _ in the value literal.
-    return NodeList((expr, SQL("LIKE"), pattern, SQL("ESCAPE '\\'")))
-
-
-def _escape_like(value):
-    return value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+def _bounded(raw):
+    if len(raw) > MAX_FILTER_CHARS:
+        raise ValueError(f"A filter value is at most {MAX_FILTER_CHARS} characters.")
+    return raw
 
 
 def _boolean(raw):
@@ -278,7 +287,7 @@ def parse_value(column, raw):
             raise ValueError("Expected an id (a UUID).")
         return raw.lower()
     if kind == "int":
-        if not re.fullmatch(r"-?\d{1,16}", raw) or abs(int(raw)) > MAX_INT:
+        if not re.fullmatch(r"-?[0-9]{1,16}", raw) or abs(int(raw)) > MAX_INT:
             raise ValueError("Expected an integer.")
         return int(raw)
     if kind == "number":
@@ -302,7 +311,7 @@ def parse_value(column, raw):
 
 
 def _number(raw):
-    if not re.fullmatch(r"-?\d{1,16}(\.\d{1,16})?", raw):
+    if not re.fullmatch(r"-?[0-9]{1,16}(\.[0-9]{1,16})?", raw):
         raise ValueError("Expected a number.")
     return float(raw) if "." in raw else int(raw)
 

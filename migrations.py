@@ -1,12 +1,14 @@
 """Numbered schema steps tracked by `PRAGMA user_version` (SPEC §6).
 
-Step N is `sql/NNNN_*.sql`. Pending steps run in order, each in one transaction with its version number,
+Step N is `sql/NNNN_*.sql`, or `sql/NNNN_*.py` with `apply(database)` where SQL alone cannot say it. Pending
+steps run in order, each in one transaction with its version number,
 after a backup copy of an existing database is written beside it. A database whose version is newer than
 the last step is refused. Step 1 creates the schema as it first shipped; a test keeps the sum of the steps
 equal to what `models.py` declares.
 """
 
 import datetime as dt
+import importlib.util
 import logging
 import sqlite3
 from dataclasses import dataclass
@@ -55,8 +57,19 @@ def statements(script):
     return found
 
 
+def python_step(path):
+    spec = importlib.util.spec_from_file_location(f"migration_{path.stem}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return Step(int(path.name[:4]), path.stem[5:], module.apply)
+
+
+STEP_KINDS = {".sql": sql_step, ".py": python_step}
+
+
 def steps():
-    found = [sql_step(p) for p in sorted(SQL_DIR.glob("[0-9][0-9][0-9][0-9]_*.sql"))]
+    paths = sorted(p for p in SQL_DIR.glob("[0-9][0-9][0-9][0-9]_*") if p.suffix in STEP_KINDS)
+    found = [STEP_KINDS[p.suffix](p) for p in paths]
     assert [s.version for s in found] == list(range(1, len(found) + 1)), "steps must be numbered 1, 2, 3, ..."
     return found
 

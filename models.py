@@ -243,17 +243,22 @@ class Song(Record):
     active = BooleanField(default=True)
 
 
+GIG_STATUS_KINDS = ("inquiry", "tentative", "confirmed", "completed", "cancelled")
+NOT_LIVE_KINDS = ("completed", "cancelled")  # played, or called off: a gig of these takes no new roles
+
+
 class GigStatus(Record):
     name = CharField(max_length=200, unique=True)
-    kind = EnumField(("tentative", "confirmed", "closed"))
+    kind = EnumField(GIG_STATUS_KINDS)
     position = IntegerField(null=True)
     color = CharField(max_length=7, null=True)
     is_default = BooleanField(default=False)
 
 
-# A gig is live while its status is not of kind `closed` (a gig without a status is live). Queries that
+# A gig is live while its status is of none of NOT_LIVE_KINDS (a gig without a status is live). Queries that
 # use this join GigStatus with a LEFT OUTER join.
-LIVE = GigStatus.kind.is_null() | (GigStatus.kind != "closed")
+LIVE = GigStatus.kind.is_null() | GigStatus.kind.not_in(NOT_LIVE_KINDS)
+NOT_CANCELLED = GigStatus.kind.is_null() | (GigStatus.kind != "cancelled")
 
 
 class GigType(Record):

@@ -3,7 +3,7 @@ No Flask here; a constant number of queries whatever the number of roles."""
 
 from peewee import JOIN, Query
 
-from models import LIVE, Gig, GigProduct, GigRole, GigStatus, Rate, StaffMember, StaffMemberProductRate
+from models import NOT_CANCELLED, Gig, GigProduct, GigRole, GigStatus, Rate, StaffMember, StaffMemberProductRate
 
 
 class RateBook:
@@ -63,14 +63,14 @@ def gig_pay_sheet(gig_id):
 
 
 def period_pay_sheet(first_date, last_date):
-    """Per staff member, their filled roles on live gigs between the dates (inclusive):
+    """Per staff member, their filled roles on gigs not cancelled (live or played) between the dates (inclusive):
     {staff_member_id, first_name, last_name, gigs, total_cents}, by last and first name."""
     query = (
         GigRole.select(GigRole, StaffMember.first_name, StaffMember.last_name)
         .join(Gig)
         .join(GigStatus, JOIN.LEFT_OUTER)
         .join_from(GigRole, StaffMember)
-        .where(Gig.gig_date.between(first_date, last_date), LIVE)
+        .where(Gig.gig_date.between(first_date, last_date), NOT_CANCELLED)
     )
     roles = list(roles_with_products(query).objects())
     book = RateBook({r.role_id for r in roles}, {r.product_id for r in roles}, {r.staff_member_id for r in roles})

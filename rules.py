@@ -81,11 +81,11 @@ def catalog_price(product_id, ensemble_id, gig_date):
     return price.amount_cents if price else None
 
 
-# --- gigs: live or closed, and when they happen --------------------------------------------------------
+# --- gigs: live or not, and when they happen -----------------------------------------------------------
 
 
 def live_gigs():
-    """Gigs whose status is not of kind `closed` (a gig without a status is live); join GigStatus."""
+    """Gigs whose status is neither completed nor cancelled (a gig without a status is live); join GigStatus."""
     return Gig.select(Gig).join(GigStatus, JOIN.LEFT_OUTER).where(LIVE)
 
 
@@ -95,7 +95,9 @@ def is_live(gig):
 
 def require_live(gig):
     if not is_live(gig):
-        raise conflict("gig_closed", "The gig is closed: it takes no new roles or invitations.", gig_id=gig.id)
+        raise conflict(
+            "gig_closed", "The gig is completed or cancelled: it takes no new roles or invitations.", gig_id=gig.id
+        )
 
 
 def window(gig):

@@ -22,7 +22,7 @@ from fields import (
     TimeZone,
     Url,
 )
-from models import CUSTOM_FIELD_RESOURCES
+from models import CUSTOM_FIELD_RESOURCES, GIG_STATUS_KINDS
 
 
 class BaseSchema(Schema):
@@ -188,7 +188,11 @@ class GigTypeSchema(RecordSchema):
 
 class GigStatusSchema(RecordSchema):
     name = Str(200, required=True)
-    kind = Enum("tentative", "confirmed", "closed", required=True)
+    kind = Enum(
+        *GIG_STATUS_KINDS,
+        required=True,
+        metadata={"description": "completed (played) and cancelled gigs are not live: they take no new roles"},
+    )
     position = Int()
     color = Color()
     is_default = Bool(load_default=False, metadata={"description": "the status new gigs get; one at a time"})

@@ -47,7 +47,7 @@ def load(overrides=None, environ=None):
 
 def parse_rate(text):
     """`10/minute` -> (10, 60): requests allowed per window of seconds."""
-    match = re.fullmatch(r"\s*(\d+)\s*/\s*(second|minute|hour)\s*", text)
+    match = re.fullmatch(r"\s*([0-9]+)\s*/\s*(second|minute|hour)\s*", text)
     if not match or int(match[1]) < 1:
         raise ConfigError(f"BAND_AUTH_RATE_LIMIT={text!r}: expected N/second, N/minute or N/hour")
     return int(match[1]), RATE_PERIODS[match[2]]

@@ -168,11 +168,12 @@ MOMENT_SONGS = {  # moment: (which songs suit it, how they are listed)
     "Last dance": ("ballad", "request"),
 }
 
-GIG_STATUSES = [  # name, kind, colour; the office books straight to Confirmed, the default
-    ("Inquiry", "tentative", "#F2C94C"),
+GIG_STATUSES = [  # name, kind, colour; the office books straight to Confirmed, the default; played gigs are Completed
+    ("Inquiry", "inquiry", "#F2C94C"),
     ("Hold", "tentative", "#F2994A"),
     ("Confirmed", "confirmed", "#27AE60"),
-    ("Cancelled", "closed", "#9E9E9E"),
+    ("Completed", "completed", "#2D9CDB"),
+    ("Cancelled", "cancelled", "#9E9E9E"),
 ]
 DEFAULT_STATUS = "Confirmed"
 

@@ -48,6 +48,8 @@ def write_gig(office, day):
     slots = timetable(office, plan, gig_type) if status != "Inquiry" or office.rng.random() < 0.5 else None
     gig = new_gig(office, day, gig_type, status, booked, slots)
     fill_gig(office, gig, plan, slots, booked)
+    if status == "Confirmed" and day < office.today:
+        gig.gig_status = office.get(GigStatus, "Completed")  # it was played (written at the next flush)
 
 
 def status_on(office, day):

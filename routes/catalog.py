@@ -7,6 +7,7 @@ import rules
 from errors import invalid
 from models import (
     MODELS_BY_TABLE,
+    NOT_LIVE_KINDS,
     CustomField,
     Ensemble,
     EnsembleRole,
@@ -61,7 +62,7 @@ class GigStatuses(Resource):
     def after_save(self, write):
         status = write.record
         clear_others(GigStatus, status, "is_default")
-        if not write.creating and "kind" in write.changes and status.kind == "closed":
+        if not write.creating and "kind" in write.changes and status.kind in NOT_LIVE_KINDS:
             rules.withdraw_for_gigs(Gig.select(Gig.id).where(Gig.gig_status == status.id))
 
 

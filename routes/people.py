@@ -88,6 +88,9 @@ def rotate_office_calendar_url():
     return feed_url("office", signing.rotate_office_feed())
 
 
+OFFICE_FEED = calendar_feed.OfficeFeedCopy()
+
+
 @blueprint.get("/calendar/<token>.ics")
 @public
 @operation(media_type="text/calendar", errors=(404,))
@@ -96,7 +99,7 @@ def calendar(token):
     subject = signing.feed_subject(current_app.config, token) or []
     timezone = current_app.config["TIMEZONE"]
     if subject[:1] == ["office"] and subject[1:] == [signing.office_feed_version()]:
-        body = calendar_feed.office_feed(timezone)
+        body = OFFICE_FEED.get(timezone)
     elif subject[:1] == ["staff"] and len(subject) == 3:
         member = calendar_feed.active_member(subject[1])
         if member is None or member.calendar_version != subject[2]:

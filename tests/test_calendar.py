@@ -2,11 +2,13 @@
 
 import datetime as dt
 import re
+import sqlite3
 import zoneinfo
 
 import icalendar
 import pytest
 
+from models import db
 from tests.support import error_of, make_token, make_user, unique
 from tests.test_listing import count_queries
 
@@ -308,7 +310,7 @@ def test_the_event_status_follows_the_gig_status(admin, anon, build, member, kin
 def test_a_closed_gig_is_a_cancelled_event(admin, anon, build, member):
     gig = build("gigs", gig_date=day(9).isoformat(), gig_status_id=gig_status(build, "confirmed"))
     put_on(admin, build, member["id"], gig["id"])
-    closed = gig_status(build, "closed")
+    closed = gig_status(build, "cancelled")
     assert admin.patch(f"/gigs/{gig['id']}", json={"gig_status_id": closed}).status_code == 200
     event = only_event(fetch(anon, staff_url(admin, member["id"])))
     assert gig["title"] in str(event["SUMMARY"]) and str(event["STATUS"]) == "CANCELLED"
@@ -366,7 +368,7 @@ def test_the_feed_follows_changes(admin, anon, build, member):
 
 
 def test_the_office_feed_lists_every_live_gig(admin, anon, build, member):
-    tentative, confirmed, closed = (gig_status(build, kind) for kind in ("tentative", "confirmed", "closed"))
+    tentative, confirmed, closed = (gig_status(build, kind) for kind in ("tentative", "confirmed", "cancelled"))
     gigs = {
         "tentative": build("gigs", gig_date=day(1).isoformat(), gig_status_id=tentative),
         "confirmed": build("gigs", gig_date=day(2).isoformat(), gig_status_id=confirmed),
@@ -453,3 +455,47 @@ def test_a_feed_costs_the_same_queries_whatever_the_number_of_gigs(admin, anon, 
     assert counts["staff"][0] == counts["staff"][1], counts
     assert counts["office"][0] == counts["office"][1], counts
     assert max(counts["staff"] + counts["office"]) <= 5, counts
+
+
+def test_the_office_feed_holds_played_gigs_and_none_older_than_sixty_days(admin, anon, build):
+    inquiry, completed, confirmed = (gig_status(build, kind) for kind in ("inquiry", "completed", "confirmed"))
+    gigs = {
+        "inquiry": build("gigs", gig_date=day(5).isoformat(), gig_status_id=inquiry),
+        "played": build("gigs", gig_date=day(-3).isoformat(), gig_status_id=completed),
+        "old": build("gigs", gig_date=day(-61).isoformat(), gig_status_id=confirmed),
+    }
+    found = by_title(fetch(anon, office_url(admin)), *(gig["title"] for gig in gigs.values()))
+    assert set(found) == {gigs["inquiry"]["title"], gigs["played"]["title"]}
+    assert str(found[gigs["inquiry"]["title"]][0]["STATUS"]) == "TENTATIVE"
+    assert str(found[gigs["played"]["title"]][0]["STATUS"]) == "CONFIRMED"
+
+
+def test_the_office_feed_is_served_from_a_copy_until_the_database_changes(admin, anon, build, monkeypatch):
+    gig = build("gigs", gig_date=day(3).isoformat())
+    url = office_url(admin)
+    fetch(anon, url)
+    executed = count_queries(monkeypatch)
+    assert by_title(fetch(anon, url), gig["title"])
+    assert not any('"gigs"' in sql for sql in executed)  # the copy: no gig was read
+    assert admin.patch(f"/gigs/{gig['id']}", json={"title": gig["title"] + " (moved)"}).status_code == 200
+    assert str(only_event_titled(fetch(anon, url), gig["title"])["SUMMARY"]) == gig["title"] + " (moved)"
+    # a change made by another process counts too
+    other = sqlite3.connect(db.database)
+    other.execute("UPDATE gigs SET title = 'Renamed elsewhere' WHERE id = ?", (gig["id"],))
+    other.commit()
+    other.close()
+    assert str(only_event_titled(fetch(anon, url), "Renamed elsewhere")["SUMMARY"]) == "Renamed elsewhere"
+
+
+def only_event_titled(calendar, title):
+    [event] = [e for e in events(calendar) if title in str(e["SUMMARY"])]
+    return event
+
+
+def test_a_member_whose_user_is_inactive_has_no_feed(admin, anon, build):
+    user = build("users", roles=[])
+    member = build("staff-members", user_id=user["id"])
+    url = staff_url(admin, member["id"])
+    fetch(anon, url)
+    assert admin.patch(f"/users/{user['id']}", json={"active": False}).status_code == 200
+    error_of(anon.get(path_of(url)), 404, "not_found")

@@ -25,7 +25,7 @@ from tests.test_migrations import structure
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "band.db.example"
 USERS = {f"{role}@band.example": [role] for role in ("admin", "office", "staff", "crew", "viewer")}
-LIVE = "(s.kind IS NULL OR s.kind != 'closed')"
+LIVE = "(s.kind IS NULL OR s.kind NOT IN ('completed', 'cancelled'))"
 FORMS = {
     "_at": re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z"),
     "_date": re.compile(r"\d{4}-\d{2}-\d{2}"),
@@ -218,7 +218,13 @@ def test_equipment_is_available_and_on_one_live_gig_a_day(demo):
 
 def test_the_catalogue_has_one_default_each(demo):
     assert rows(demo, "SELECT kind FROM gig_statuses WHERE is_default") == [("confirmed",)]
-    assert {kind for (kind,) in rows(demo, "SELECT kind FROM gig_statuses")} == {"tentative", "confirmed", "closed"}
+    assert {kind for (kind,) in rows(demo, "SELECT kind FROM gig_statuses")} == {
+        "inquiry",
+        "tentative",
+        "confirmed",
+        "completed",
+        "cancelled",
+    }
     assert count(demo, "SELECT product_id FROM product_ensembles WHERE is_default GROUP BY 1") == count(
         demo, "SELECT * FROM products"
     )
@@ -246,7 +252,7 @@ def test_invitations_tell_a_consistent_story(demo):
     assert count(demo, pending_on_filled) == 0
     pending_on_closed = """SELECT * FROM gig_role_invitations i JOIN gig_roles r ON r.id = i.gig_role_id
         JOIN gigs g ON g.id = r.gig_id JOIN gig_statuses s ON s.id = g.gig_status_id
-        WHERE i.status = 'pending' AND s.kind = 'closed'"""
+        WHERE i.status = 'pending' AND s.kind IN ('completed', 'cancelled')"""
     assert count(demo, pending_on_closed) == 0
     unheld = """SELECT * FROM gig_role_invitations i JOIN gig_roles r ON r.id = i.gig_role_id WHERE NOT EXISTS (
         SELECT 1 FROM staff_member_roles h WHERE h.staff_member_id = i.staff_member_id AND h.role_id = r.role_id)"""

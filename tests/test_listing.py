@@ -160,7 +160,7 @@ def test_filter_on_booleans(admin, build):
     build("gig-statuses", name="Yes", kind="confirmed", is_default=True)
     r = admin.get("/gig-statuses?filter[is_default]=true")
     assert [s["name"] for s in r.get_json()["data"]] == ["Yes"]
-    r = admin.get("/gig-statuses?filter[kind][in]=tentative,closed")
+    r = admin.get("/gig-statuses?filter[kind][in]=tentative,cancelled")
     assert [s["name"] for s in r.get_json()["data"]] == ["Maybe"]
 
 

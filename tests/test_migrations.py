@@ -64,14 +64,15 @@ def test_a_pending_step_runs_after_a_backup_and_keeps_the_data(fresh, tmp_path):
     with fresh.app_context():
         migrations.upgrade()
         AccessRole.create(name="keeper", grants=[])
-        extra = migrations.Step(2, "motto", lambda d: d.execute_sql("ALTER TABLE teams ADD COLUMN motto TEXT"))
-        assert migrations.upgrade([*migrations.steps(), extra]) == (1, 2)
-        assert migrations.schema_version() == 2
+        last = len(migrations.steps())
+        extra = migrations.Step(last + 1, "motto", lambda d: d.execute_sql("ALTER TABLE teams ADD COLUMN motto TEXT"))
+        assert migrations.upgrade([*migrations.steps(), extra]) == (last, last + 1)
+        assert migrations.schema_version() == last + 1
         assert "motto" in [c.name for c in db.get_columns("teams")]
         assert AccessRole.get_or_none(name="keeper") is not None
-    [backup] = tmp_path.glob("band.db.v1-*.bak")
+    [backup] = tmp_path.glob(f"band.db.v{last}-*.bak")
     copy = sqlite3.connect(backup)
-    assert copy.execute("PRAGMA user_version").fetchone()[0] == 1
+    assert copy.execute("PRAGMA user_version").fetchone()[0] == last
     assert copy.execute("SELECT COUNT(*) FROM access_roles WHERE name = 'keeper'").fetchone()[0] == 1
     copy.close()
 
@@ -83,9 +84,10 @@ def test_a_failing_step_leaves_the_database_as_it_was(fresh):
 
     with fresh.app_context():
         migrations.upgrade()
+        last = len(migrations.steps())
         with pytest.raises(peewee.OperationalError):
-            migrations.upgrade([*migrations.steps(), migrations.Step(2, "broken", broken)])
-        assert migrations.schema_version() == 1
+            migrations.upgrade([*migrations.steps(), migrations.Step(last + 1, "broken", broken)])
+        assert migrations.schema_version() == last
         assert "motto" not in [c.name for c in db.get_columns("teams")]
 
 
@@ -104,3 +106,45 @@ def test_sql_steps_split_into_complete_statements():
         "CREATE TABLE a (x TEXT DEFAULT ';');",
         "-- note\nCREATE INDEX i ON a (x);",
     ]
+
+
+def version_one(path):
+    """A database as step 1 left it (the schema as it first shipped), with its default roles."""
+    app = create_app({"DB": str(path)})
+    with app.app_context():
+        migrations.upgrade(migrations.steps()[:1])
+    db.close()
+    return app
+
+
+def test_old_status_kinds_become_the_five_kinds(tmp_path):
+    app = version_one(tmp_path / "band.db")
+    with app.app_context():
+        for name, kind in [
+            ("Completed", "closed"),
+            ("Called off", "closed"),
+            ("Inquiry", "tentative"),
+            ("Hold", "tentative"),
+        ]:
+            db.execute_sql(
+                "INSERT INTO gig_statuses (id, created_at, updated_at, name, kind, is_default) VALUES (?, '', '', ?, ?, 0)",
+                (f"00000000-0000-4000-8000-00000000000{len(name)}", name, kind),
+            )
+        migrations.upgrade()
+        kinds = dict(db.execute_sql("SELECT name, kind FROM gig_statuses").fetchall())
+    db.close()
+    assert kinds == {"Completed": "completed", "Called off": "cancelled", "Inquiry": "inquiry", "Hold": "tentative"}
+
+
+def test_times_stored_with_other_digits_become_ascii(tmp_path):
+    app = version_one(tmp_path / "band.db")
+    with app.app_context():
+        db.execute_sql(
+            "INSERT INTO gigs (id, created_at, updated_at, gig_date, title, start_time, end_time, load_in_time, "
+            "custom_fields) VALUES ('00000000-0000-4000-8000-000000000001', '', '', '2027-06-12', 'Odd', '1５:00', "
+            "'２３:３０', '9９:00', '{}')"
+        )
+        migrations.upgrade()
+        times = db.execute_sql("SELECT start_time, end_time, load_in_time FROM gigs").fetchone()
+    db.close()
+    assert times == ("15:00", "23:30", None)

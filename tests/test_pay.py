@@ -336,7 +336,7 @@ def test_pay_sheets_need_pay_view(signed_in, role, anon, build):
 @pytest.fixture
 def season(admin, build):
     """Three members with roles on gigs in June 2027, on closed gigs and outside the month."""
-    closed = build.id("gig-statuses", kind="closed")
+    closed = build.id("gig-statuses", kind="cancelled")
     tentative = build.id("gig-statuses", kind="tentative")
     confirmed = build.id("gig-statuses", kind="confirmed")
     role = build.id("roles")

@@ -23,7 +23,7 @@ def utc_now():
 
 
 def closed_status(build):
-    return build.id("gig-statuses", kind="closed")
+    return build.id("gig-statuses", kind="cancelled")
 
 
 def on_gig(admin, gig_id):

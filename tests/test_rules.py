@@ -96,7 +96,7 @@ def test_catalog_price_precedence(app):
 def test_availability_and_the_role_check(app):
     role = Role.create(name="Bass")
     member = StaffMember.create(first_name="Bo", last_name="Bass")
-    closed = GigStatus.create(name="Done", kind="closed")
+    closed = GigStatus.create(name="Done", kind="cancelled")
     gig = Gig.create(gig_date="2027-06-12", title="A", start_time="18:00", end_time="22:00")
     with pytest.raises(ApiError) as refused:
         rules.holds_role(member.id, role.id)

@@ -15,7 +15,7 @@ class Band:
         self.admin, self.build = admin, build
         self.confirmed = build("gig-statuses", name="Confirmed", kind="confirmed", is_default=True)
         self.tentative = build("gig-statuses", name="Hold", kind="tentative")
-        self.closed = build("gig-statuses", name="Done", kind="closed")
+        self.closed = build("gig-statuses", name="Done", kind="cancelled")
         self.singer = build("roles", name="Singer")
         self.sam = self.member("Sam", "Adams", primary=True)
         self.alex = self.member("Alex", "Brown")
@@ -378,5 +378,5 @@ def test_closing_a_gig_withdraws_its_pending_invitations(band):
 def test_making_a_status_closed_withdraws_the_invitations_of_its_gigs(band):
     band.admin.patch(f"/gigs/{band.gig['id']}", json={"gig_status_id": band.tentative["id"]})
     invitation = band.invite(band.sam).get_json()["data"]
-    band.admin.patch(f"/gig-statuses/{band.tentative['id']}", json={"kind": "closed"})
+    band.admin.patch(f"/gig-statuses/{band.tentative['id']}", json={"kind": "cancelled"})
     assert band.admin.get(f"/gig-role-invitations/{invitation['id']}").get_json()["data"]["status"] == "withdrawn"

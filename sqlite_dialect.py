@@ -1,0 +1,52 @@
+"""Every piece of SQL that only SQLite speaks, in one place (SPEC §7): a second database would be one more
+module offering the same names.
+
+What a dialect provides:
+- `ChangeWatch().version()`: a value that changes with every commit, by any connection or process.
+- `fold(expr)`, `contains(expr, value)`, `starts_with(expr, value)`: case-insensitive text matching with
+  Unicode case folding (`MÜNCHEN` finds `München`), `value` already folded with `fold_text`.
+"""
+
+import sqlite3
+import threading
+
+from peewee import fn
+
+from models import db
+
+
+@db.func("band_fold", 1, deterministic=True)
+def fold_text(value):
+    """Unicode case folding (str.casefold), which SQLite's LIKE and lower() do only for ASCII."""
+    return value.casefold() if isinstance(value, str) else value
+
+
+def fold(expr):
+    return fn.band_fold(expr)
+
+
+def contains(expr, folded):
+    return fn.instr(fold(expr), folded) > 0
+
+
+def starts_with(expr, folded):
+    return fn.substr(fold(expr), 1, len(folded)) == folded
+
+
+class ChangeWatch:
+    """Tells whether the database changed since a moment, whoever changed it (this process or another):
+    `PRAGMA data_version` of a connection that never writes moves with every commit made elsewhere."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.connection, self.path = None, None
+
+    def version(self):
+        """A value that differs after every commit to the database file."""
+        with self.lock:
+            if self.path != db.database:
+                if self.connection is not None:
+                    self.connection.close()
+                self.connection = sqlite3.connect(db.database, check_same_thread=False)
+                self.path = db.database
+            return (self.path, id(self.connection), self.connection.execute("PRAGMA data_version").fetchone()[0])
