@@ -127,7 +127,8 @@ def test_old_status_kinds_become_the_five_kinds(tmp_path):
             ("Hold", "tentative"),
         ]:
             db.execute_sql(
-                "INSERT INTO gig_statuses (id, created_at, updated_at, name, kind, is_default) VALUES (?, '', '', ?, ?, 0)",
+                "INSERT INTO gig_statuses (id, created_at, updated_at, name, kind, is_default) "
+                "VALUES (?, '', '', ?, ?, 0)",
                 (f"00000000-0000-4000-8000-00000000000{len(name)}", name, kind),
             )
         migrations.upgrade()
