@@ -100,7 +100,9 @@ class CandidateSchema(BaseSchema):
         dump_only=True,
         metadata={"description": "why the staff member is not available; empty when available"},
     )
-    amount_cents = fields.Integer(dump_only=True, allow_none=True, metadata={"description": "the pay they would get"})
+    amount_cents = fields.Integer(
+        dump_only=True, allow_none=True, metadata={"description": "the pay they would get; null without pay.view"}
+    )
 
 
 class PayLineSchema(BaseSchema):

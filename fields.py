@@ -95,6 +95,12 @@ def Cents(**kwargs):
     return Int(min=0, **kwargs)
 
 
+def Pay(**kwargs):
+    """Pay in minor units, outside the pay group: it reads as null without pay.view and is set with pay.edit
+    (SPEC §4.6)."""
+    return Cents(metadata={"group": "pay", **kwargs.pop("metadata", {})}, **kwargs)
+
+
 class Bool(fields.Boolean):
     """A JSON `true` or `false`, nothing else."""
 

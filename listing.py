@@ -5,7 +5,7 @@ import datetime as dt
 import json
 import re
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from peewee import SQL, BooleanField, Case, EnclosedNodeList, ForeignKeyField, IntegerField, NodeList, fn
 
@@ -44,10 +44,26 @@ class Column:
     expr: object
     kind: str
     choices: tuple = ()
+    group: str = None  # a capability group whose `view` it needs beyond the collection's (pay amounts, §4.6)
+    hidden: bool = False  # read as null: the caller lacks `<group>.view`
 
     @property
     def sortable(self):
         return self.kind != "json"
+
+    def masked(self):
+        """The column as a caller without `<group>.view` reads it: null, and neither filtered nor sorted on."""
+        return replace(self, expr=SQL("NULL"), hidden=True)
+
+
+def masked_columns(columns, can):
+    """`columns` {name: Column} as a caller holding the capabilities `can` reads them."""
+    if all(column.group is None or f"{column.group}.view" in can for column in columns.values()):
+        return columns
+    return {
+        name: column.masked() if column.group and f"{column.group}.view" not in can else column
+        for name, column in columns.items()
+    }
 
 
 def kind_of(field):
@@ -80,7 +96,8 @@ def columns_of(model, schema):
         if schema_field.load_only:
             continue
         column = model._meta.columns[name]
-        columns[name] = Column(name, column, kind_of(column), getattr(column, "values", ()))
+        group = schema_field.metadata.get("group")
+        columns[name] = Column(name, column, kind_of(column), getattr(column, "values", ()), group)
     return columns
 
 
@@ -183,6 +200,9 @@ def _lookup(columns, resolve):
         column = columns.get(name) or (resolve(name) if resolve else None)
         if column is None:
             raise ValueError(f"Unknown field {name!r}.")
+        if column.hidden:
+            required = f"{column.group}.view"
+            raise ApiError(403, "forbidden", f"Filtering or sorting on {name} needs {required}.", {"required": required})
         return column
 
     return lookup
@@ -345,7 +365,7 @@ def as_json(model, columns):
     per set of columns (peewee would spend longer writing it than SQLite running it); its column expressions
     are declared once, so their parameters are constants.
     """
-    key = (model, tuple(column.name for column in columns))
+    key = (model, tuple((column.name, column.hidden) for column in columns))
     compiled = _JSON_SQL.get(key)
     if compiled is None:
         parts = []
@@ -360,7 +380,7 @@ _JSON_SQL = {}
 
 def record_query(model, columns):
     """(sql, params) reading one record of `model` as JSON; the record's id is the one parameter to add."""
-    key = (model, tuple(column.name for column in columns))
+    key = (model, tuple((column.name, column.hidden) for column in columns))
     if key not in _RECORD_SQL:
         sql, params = model.select(as_json(model, columns)).where(model.id == "").sql()
         _RECORD_SQL[key] = sql, params[:-1]

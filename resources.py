@@ -5,7 +5,7 @@ resource's declaration, through three hooks: `before_save`, `after_save` and `be
 import json
 from dataclasses import dataclass, field
 
-from flask import request
+from flask import g, request
 from flask.views import MethodView
 from peewee import ForeignKeyField
 
@@ -62,11 +62,22 @@ class Resource:
 
     # --- the generic behaviour ----------------------------------------------------------------------------
 
-    def list(self, args, scope=()):
-        page = listing.parse(args, self.columns, self.order, resolve=self.resolve)
+    def list(self, args):
+        page = listing.parse(args, self.readable_columns(), self.order, resolve=self.resolve)
         with db.atomic():  # one snapshot for the rows and their total
-            rows, total = listing.fetch(self.model, page, scope)
+            rows, total = listing.fetch(self.model, page)
         return listing.respond(rows, total, page)
+
+    def readable_columns(self):
+        """The columns as the caller reads them: amounts private to a group they cannot view read as null."""
+        return listing.masked_columns(self.columns, g.caller.can)
+
+    def require_private_edits(self, data):
+        """403 when `data` sets a field private to a group whose `edit` the caller lacks (pay_cents: pay.edit)."""
+        for name in data if isinstance(data, dict) else ():
+            column = self.columns.get(name)
+            if column is not None and column.group:
+                require(column.group, "edit")
 
     def resolve(self, name):
         if "custom_fields" in self.columns:
@@ -79,7 +90,7 @@ class Resource:
 
     def read_json(self, record_id, columns=None):
         """The record as the API shows it, as JSON text (SQLite writes it, as it writes lists), or 404."""
-        sql, params = listing.record_query(self.model, columns or list(self.columns.values()))
+        sql, params = listing.record_query(self.model, columns or list(self.readable_columns().values()))
         row = db.execute_sql(sql, [*params, record_id]).fetchone() if listing.is_id(record_id) else None
         if row is None:
             raise not_found(f"No {self.noun} with this id.")
@@ -87,7 +98,7 @@ class Resource:
 
     def read_many(self, record_ids):
         """The records as the API shows them, in the order of `record_ids`, in one query."""
-        selection = listing.as_json(self.model, list(self.columns.values()))
+        selection = listing.as_json(self.model, list(self.readable_columns().values()))
         query = self.model.select(selection).where(self.model.id.in_(list(record_ids)))
         rows = {row["id"]: row for row in (json.loads(text) for (text,) in db.execute_sql(*query.sql()))}
         return [rows[record_id] for record_id in record_ids]
@@ -104,6 +115,7 @@ class Resource:
         return singular(self.model)
 
     def create(self, data, options=None):
+        self.require_private_edits(data)
         values = load(self.schema, data)
         record = self.model(**values)
         self.save(record, values, creating=True, options=options or {})
@@ -243,7 +255,7 @@ class RecordView(MethodView):
     def get(self, id):
         """Read a record."""
         require(self.resource.group, "view")
-        columns = listing.parse_fields_only(request.args, self.resource.columns)
+        columns = listing.parse_fields_only(request.args, self.resource.readable_columns())
         return json_text_response(f'{{"data":{self.resource.read_json(id, columns)}}}')
 
     def patch(self, id):
@@ -251,6 +263,7 @@ class RecordView(MethodView):
         require(self.resource.group, "edit")
         options = self.resource.write_options(request.args)
         body = json_body()
+        self.resource.require_private_edits(body)
         record = self.resource.get(id)
         self.resource.update(record, body, options)
         return {"data": self.resource.read(record.id)}

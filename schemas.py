@@ -14,6 +14,7 @@ from fields import (
     Enum,
     Int,
     Pattern,
+    Pay,
     Ref,
     Str,
     Text,
@@ -308,7 +309,7 @@ class GigRoleSchema(RecordSchema):
     gig_product_id = Ref(metadata={"description": "a gig product of the same gig"})
     staff_member_id = Ref(metadata={"description": "who fills the role; they must hold it and be available"})
     call_time = Time()
-    pay_cents = Cents(metadata={"description": "overrides the rates"})
+    pay_cents = Pay(metadata={"description": "overrides the rates; null without pay.view, set with pay.edit"})
     notes = Text()
     status = Enum("open", "filled", dump_only=True)
 

@@ -129,7 +129,10 @@ def candidates(id):
     """The staff members who hold the gig role's role: free or not (and why), primary or not, their pay."""
     require("staffing", "view")
     page = listing.parse_paging(request.args)
-    return listing.page_of(rules.candidates(GIG_ROLES.get(id)), page)
+    found = rules.candidates(GIG_ROLES.get(id))
+    if "pay.view" not in g.caller.can:  # pay is private (§4.6)
+        found = [{**candidate, "amount_cents": None} for candidate in found]
+    return listing.page_of(found, page)
 
 
 def invitation_for_invitee(id):

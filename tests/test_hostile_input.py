@@ -1,0 +1,117 @@
+"""SPEC §2.3 and issue 10: what an attacker on the office LAN and a new user's first day found, each through
+the API: strict digits, bounded filters and texts, private pay, the last admin, bodies that lie."""
+
+import pytest
+
+from tests.support import error_of
+
+HUGE = "x" * 100_001
+
+
+@pytest.mark.parametrize("field", ["start_time", "end_time", "load_in_time"])
+def test_a_time_takes_ascii_digits_only(admin, field):
+    r = admin.post("/gigs", {"gig_date": "2027-06-12", "title": "Odd", field: "1５:00"})
+    assert field in error_of(r, 422, "validation_failed")["details"]
+    assert admin.get("/gigs").get_json()["meta"]["total"] == 0
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "limit=１",
+        "offset=１",
+        "filter[guest_count][eq]=１０",
+        "filter[gig_date][eq]=２０２７-06-12",
+        "filter[start_time]=1５:00",
+    ],
+)
+def test_query_numbers_take_ascii_digits_only(admin, query):
+    error_of(admin.get(f"/gigs?{query}"), 400, "invalid_query")
+
+
+def test_a_filter_value_is_at_most_200_characters(admin):
+    assert admin.get("/gigs?filter[title][contains]=" + "a" * 200).status_code == 200
+    for op in ("contains", "starts_with", "eq", "lt"):
+        details = error_of(admin.get(f"/gigs?filter[title][{op}]=" + "a" * 50_000), 400, "invalid_query")["details"]
+        assert "200" in details[f"filter[title][{op}]"]
+
+
+def test_a_text_field_is_at_most_100_000_characters(admin, build):
+    r = admin.post("/gigs", {"gig_date": "2027-06-12", "title": "Long", "notes": HUGE})
+    assert error_of(r, 422, "validation_failed")["details"]["notes"] == ["Longer than 100000 characters."]
+    product = build("products")
+    r = admin.patch(f"/products/{product['id']}", {"description": HUGE})
+    assert "description" in error_of(r, 422, "validation_failed")["details"]
+    assert admin.post("/gigs", {"gig_date": "2027-06-12", "title": "Fits", "notes": "y" * 100_000}).status_code == 201
+
+
+def test_in_and_nin_take_the_parameter_repeated(admin, build):
+    first, second, third = (build("teams") for _ in range(3))
+    found = admin.get(f"/teams?filter[id][in]={first['id']}&filter[id][in]={second['id']}").get_json()["data"]
+    assert {t["id"] for t in found} == {first["id"], second["id"]}
+    query = "&".join(f"filter[name][nin]={t['name']}" for t in (first, second))
+    assert [t["id"] for t in admin.get(f"/teams?{query}").get_json()["data"]] == [third["id"]]
+    error_of(admin.get("/teams?filter[name][eq]=a&filter[name][eq]=b"), 400, "invalid_query")
+    error_of(admin.get("/teams?limit=1&limit=2"), 400, "invalid_query")
+
+
+def test_contains_and_starts_with_fold_the_case_of_all_of_unicode(admin, build):
+    munich = build("venues", name="Hofbräuhaus", city="München")
+    build("venues", name="Elsewhere", city="Wien")
+    for query in ("filter[city][contains]=MÜNCHEN", "filter[city][starts_with]=mün", "filter[name][contains]=BRÄU"):
+        assert [v["id"] for v in admin.get(f"/venues?{query}").get_json()["data"]] == [munich["id"]], query
+    assert admin.get("/venues?filter[city][contains]=%25").get_json()["data"] == []  # % is no wildcard
+    assert admin.get("/venues?filter[city][contains]=_").get_json()["data"] == []
+
+
+# --- pay is private (§4.6) --------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def staffing_only(signed_in, role):
+    role("planner", "staffing.*", "gigs.view")
+    return signed_in("planner")
+
+
+@pytest.fixture
+def paid_role(build):
+    member = build("staff-members")
+    role_id = build.id("roles")
+    build("staff-member-roles", staff_member_id=member["id"], role_id=role_id)
+    product = build("products")
+    build("staff-member-product-rates", staff_member_id=member["id"], product_id=product["id"], amount_cents=42_000)
+    gig_product = build("gig-products", product_id=product["id"])
+    gig_role = build("gig-roles", gig_id=gig_product["gig_id"], role_id=role_id, gig_product_id=gig_product["id"])
+    return gig_role
+
+
+def test_gig_role_pay_reads_as_null_without_pay_view(admin, staffing_only, paid_role):
+    assert admin.patch(f"/gig-roles/{paid_role['id']}", {"pay_cents": 30_000}).status_code == 200
+    assert admin.get(f"/gig-roles/{paid_role['id']}").get_json()["data"]["pay_cents"] == 30_000
+    assert staffing_only.get(f"/gig-roles/{paid_role['id']}").get_json()["data"]["pay_cents"] is None
+    listed = staffing_only.get("/gig-roles?fields=pay_cents").get_json()["data"]
+    assert listed == [{"id": paid_role["id"], "pay_cents": None}]
+    r = staffing_only.get(f"/gig-roles/{paid_role['id']}?fields=pay_cents")
+    assert r.get_json()["data"] == {"id": paid_role["id"], "pay_cents": None}
+
+
+@pytest.mark.parametrize("query", ["filter[pay_cents][gt]=0", "filter[pay_cents][is_null]=false", "sort=-pay_cents"])
+def test_filtering_or_sorting_on_pay_needs_pay_view(staffing_only, paid_role, query):
+    error = error_of(staffing_only.get(f"/gig-roles?{query}"), 403, "forbidden")
+    assert error["details"] == {"required": "pay.view"}
+
+
+def test_setting_pay_needs_pay_edit(staffing_only, paid_role, admin):
+    r = staffing_only.patch(f"/gig-roles/{paid_role['id']}", {"pay_cents": 1})
+    assert error_of(r, 403, "forbidden")["details"] == {"required": "pay.edit"}
+    body = {"gig_id": paid_role["gig_id"], "role_id": paid_role["role_id"], "pay_cents": 1}
+    assert error_of(staffing_only.post("/gig-roles", body), 403, "forbidden")["details"] == {"required": "pay.edit"}
+    assert admin.get(f"/gig-roles/{paid_role['id']}").get_json()["data"]["pay_cents"] is None
+    assert staffing_only.patch(f"/gig-roles/{paid_role['id']}", {"notes": "Bring a stand"}).status_code == 200
+
+
+def test_candidates_show_pay_only_with_pay_view(admin, staffing_only, paid_role):
+    [seen_by_office] = admin.get(f"/gig-roles/{paid_role['id']}/candidates").get_json()["data"]
+    assert seen_by_office["amount_cents"] == 42_000  # the member's own product rate
+    [seen_by_planner] = staffing_only.get(f"/gig-roles/{paid_role['id']}/candidates").get_json()["data"]
+    assert seen_by_planner == {**seen_by_office, "amount_cents": None}
