@@ -202,7 +202,8 @@ def _lookup(columns, resolve):
             raise ValueError(f"Unknown field {name!r}.")
         if column.hidden:
             required = f"{column.group}.view"
-            raise ApiError(403, "forbidden", f"Filtering or sorting on {name} needs {required}.", {"required": required})
+            message = f"Filtering or sorting on {name} needs {required}."
+            raise ApiError(403, "forbidden", message, {"required": required})
         return column
 
     return lookup
