@@ -183,10 +183,20 @@ def touch(token_id, last_used_at):
 
 
 def require(group, action):
-    """403 unless the caller holds `<group>.<action>`."""
+    """403 unless the caller holds `<group>.<action>`. Inside a write's transaction the capabilities are read
+    afresh (SPEC §2.3): of two admins demoting each other at once, the second finds they no longer may."""
     capability = f"{group}.{action}"
-    if capability not in g.caller.can:
+    if capability not in current_capabilities():
         raise ApiError(403, "forbidden", f"This needs the {capability} capability.", {"required": capability})
+
+
+def current_capabilities():
+    """The caller's capabilities: as remembered with the token, or as stored now inside a write's transaction."""
+    if g.get("transaction") is None:
+        return g.caller.can
+    if "capabilities_now" not in g:
+        g.capabilities_now = held_capabilities(g.caller.user_id)
+    return g.capabilities_now
 
 
 # --- rate limit -------------------------------------------------------------------------------------------

@@ -73,11 +73,13 @@ class Resource:
         return listing.masked_columns(self.columns, g.caller.can)
 
     def require_private_edits(self, data):
-        """403 when `data` sets a field private to a group whose `edit` the caller lacks (pay_cents: pay.edit)."""
+        """403 when `data` sets a field that needs another group's `edit` (pay_cents: pay.edit; a staff member's
+        user_id: admin.edit)."""
         for name in data if isinstance(data, dict) else ():
-            column = self.columns.get(name)
-            if column is not None and column.group:
-                require(column.group, "edit")
+            field = self.schema.fields.get(name)
+            group = field and (field.metadata.get("group") or field.metadata.get("edit_group"))
+            if group:
+                require(group, "edit")
 
     def resolve(self, name):
         if "custom_fields" in self.columns:

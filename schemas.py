@@ -390,7 +390,13 @@ class StaffMemberSchema(RecordSchema):
     last_name = Str(100, required=True)
     email = Email()
     phone = Str(50)
-    user_id = Ref(metadata={"description": "the user who signs in as this staff member"})
+    user_id = Ref(
+        metadata={
+            "description": "the user who signs in as this staff member (and may answer their invitations); "
+            "setting it needs admin.edit",
+            "edit_group": "admin",
+        }
+    )
     active = Bool(load_default=True)
     notes = Text()
     custom_fields = CustomFields(load_default=dict)

@@ -50,3 +50,17 @@ class ChangeWatch:
                 self.connection = sqlite3.connect(db.database, check_same_thread=False)
                 self.path = db.database
             return (self.path, id(self.connection), self.connection.execute("PRAGMA data_version").fetchone()[0])
+
+
+def count_role_holders(role_name):
+    """How many users hold the access role `role_name` (roles are a JSON array on the user)."""
+    sql = "SELECT COUNT(*) FROM users WHERE EXISTS (SELECT 1 FROM json_each(users.roles) WHERE value = ?)"
+    return db.execute_sql(sql, (role_name,)).fetchone()[0]
+
+
+def count_all_capability_holders():
+    """How many active users hold an access role that grants `*`."""
+    sql = """SELECT COUNT(*) FROM users u WHERE u.active AND EXISTS (
+               SELECT 1 FROM access_roles r, json_each(r.grants) grant_
+                WHERE grant_.value = '*' AND r.name IN (SELECT value FROM json_each(u.roles)))"""
+    return db.execute_sql(sql).fetchone()[0]

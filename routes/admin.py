@@ -2,11 +2,14 @@
 
 from flask import g
 
+import sqlite_dialect as dialect
 from auth import held_capabilities, valid_grant
 from errors import conflict, invalid
-from models import AccessRole, User, db
+from models import AccessRole, User
 from resources import Resource, in_use_error
 from schemas import AccessRoleSchema, UserSchema
+
+ADMIN_ROLE = "admin"
 
 
 def keep_own_admin():
@@ -15,10 +18,10 @@ def keep_own_admin():
         raise conflict("own_admin_capability", "You cannot remove your own admin capability.")
 
 
-def holders(role_name):
-    """How many users hold the access role `role_name`."""
-    sql = "SELECT COUNT(*) FROM users WHERE EXISTS (SELECT 1 FROM json_each(users.roles) WHERE value = ?)"
-    return db.execute_sql(sql, (role_name,)).fetchone()[0]
+def keep_an_admin():
+    """At least one active user holds `*` (SPEC §2.3), whatever the order of the writes that try otherwise."""
+    if not dialect.count_all_capability_holders():
+        raise conflict("last_admin", "At least one active user must keep every capability (an admin).")
 
 
 class Users(Resource):
@@ -35,15 +38,23 @@ class Users(Resource):
     def after_save(self, write):
         if write.record.id == g.caller.user_id:
             keep_own_admin()
+        keep_an_admin()
 
     def before_delete(self, record):
         if record.id == g.caller.user_id:
             raise conflict("own_admin_capability", "You cannot delete your own user.")
 
+    def delete(self, record):
+        super().delete(record)
+        keep_an_admin()
+
 
 class AccessRoles(Resource):
     def before_save(self, write):
         role = write.record
+        stored = None if write.creating else AccessRole.get_by_id(role.id)
+        if stored is not None and stored.name == ADMIN_ROLE:
+            keep_admin_role(role)
         if "grants" in write.changes:
             role.grants = list(dict.fromkeys(role.grants))
             wrong = {
@@ -53,17 +64,29 @@ class AccessRoles(Resource):
             }
             if wrong:
                 raise invalid(wrong)
-        if not write.creating and "name" in write.changes:
-            stored = AccessRole.get_by_id(role.id).name
-            if stored != role.name and holders(stored):
-                raise in_use_error("access role", {"users": holders(stored)})
+        if stored is not None and stored.name != role.name and dialect.count_role_holders(stored.name):
+            raise in_use_error("access role", {"users": dialect.count_role_holders(stored.name)})
 
     def after_save(self, write):
         keep_own_admin()
+        keep_an_admin()
 
     def before_delete(self, record):
-        if holders(record.name):
-            raise in_use_error("access role", {"users": holders(record.name)})
+        if record.name == ADMIN_ROLE:
+            raise conflict("admin_role", "The admin access role cannot be deleted.")
+        if dialect.count_role_holders(record.name):
+            raise in_use_error("access role", {"users": dialect.count_role_holders(record.name)})
+
+
+def keep_admin_role(role):
+    """The shipped `admin` role keeps its name and `*`: without it no one could be made an admin again."""
+    errors = {}
+    if role.name != ADMIN_ROLE:
+        errors["name"] = ["The admin access role keeps its name."]
+    if "*" not in role.grants:
+        errors["grants"] = ["The admin access role keeps the grant *."]
+    if errors:
+        raise invalid(errors)
 
 
 RESOURCES = [

@@ -5,7 +5,7 @@ from flask import Blueprint, Response, current_app, g, request
 import calendar_feed
 import listing
 import signing
-from auth import public, require
+from auth import current_capabilities, public, require
 from bodies import CalendarUrlSchema
 from errors import not_found
 from models import Contact, StaffMember
@@ -38,7 +38,7 @@ def feed_url(*subject):
 def member_or_own(id, action):
     """The staff member, when the caller holds people.<action> or is the member's own user."""
     reject_parameters(request.args)
-    if f"people.{action}" in g.caller.can:
+    if f"people.{action}" in current_capabilities():
         return STAFF_MEMBERS.get(id)
     member = StaffMember.get_or_none(StaffMember.id == id) if listing.is_id(id) else None
     if member is None or member.user_id != g.caller.user_id:

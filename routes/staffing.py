@@ -8,7 +8,7 @@ from peewee import SQL, Case
 
 import listing
 import rules
-from auth import require
+from auth import current_capabilities, require
 from bodies import CandidateSchema
 from errors import ApiError, invalid
 from models import (
@@ -137,7 +137,7 @@ def candidates(id):
 
 def invitation_for_invitee(id):
     """The invitation, when the caller may answer it: with staffing.edit, or as the invited member's user."""
-    if "staffing.edit" in g.caller.can:
+    if "staffing.edit" in current_capabilities():
         return INVITATIONS.get(id)
     invitation = GigRoleInvitation.get_or_none(GigRoleInvitation.id == id) if listing.is_id(id) else None
     member = StaffMember.get_or_none(StaffMember.id == invitation.staff_member_id) if invitation else None

@@ -61,7 +61,8 @@ def test_an_admin_cannot_remove_their_own_admin_capability(admin, change):
     assert admin.get("/me").get_json()["data"]["roles"] == ["admin"]
 
 
-def test_an_admin_may_change_their_own_roles_while_keeping_admin(admin, role):
+def test_an_admin_may_change_their_own_roles_while_keeping_admin(admin, role, signed_in):
+    signed_in("admin")  # another admin: someone keeps every capability
     role("superuser", "admin.*")
     r = admin.patch(f"/users/{me_id(admin)}", json={"roles": ["superuser", "office"], "name": "Me"})
     assert r.status_code == 200 and r.get_json()["data"]["roles"] == ["superuser", "office"]
@@ -111,8 +112,10 @@ def test_changing_grants_takes_effect_at_once(admin, signed_in):
     error_of(viewer.get("/gigs"), 403, "forbidden")
 
 
-def test_an_admin_cannot_strip_admin_from_the_role_they_hold(admin):
-    role_id = admin.get("/access-roles?filter[name]=admin").get_json()["data"][0]["id"]
-    r = admin.patch(f"/access-roles/{role_id}", json={"grants": ["gigs.*"]})
+def test_an_admin_cannot_strip_admin_from_the_role_they_hold(signed_in, role):
+    role("boss", "*")
+    boss = signed_in("boss")
+    role_id = boss.get("/access-roles?filter[name]=boss").get_json()["data"][0]["id"]
+    r = boss.patch(f"/access-roles/{role_id}", json={"grants": ["gigs.*"]})
     assert error_of(r, 409, "conflict")["details"]["reason"] == "own_admin_capability"
-    assert admin.get(f"/access-roles/{role_id}").get_json()["data"]["grants"] == ["*"]
+    assert boss.get(f"/access-roles/{role_id}").get_json()["data"]["grants"] == ["*"]

@@ -106,3 +106,25 @@ def test_mixed_reads_and_writes_only_succeed(live, admin):
     failures = [r for r in results if not 200 <= r[0] < 300]
     assert failures == []
     assert admin.get("/venues").get_json()["meta"]["total"] == 60
+
+
+def test_two_admins_demoting_each_other_at_once_leave_one_admin(live, signed_in):
+    """Each trial: two admins (besides the fixture's) PATCH each other's roles to viewer at the same moment."""
+    for _ in range(10):
+        first, second = signed_in("admin"), signed_in("admin")
+        ids = [client.get("/me").get_json()["data"]["id"] for client in (first, second)]
+        calls = [
+            lambda: Live.call(live_as(live, first), "PATCH", f"/users/{ids[1]}", {"roles": ["viewer"]}),
+            lambda: Live.call(live_as(live, second), "PATCH", f"/users/{ids[0]}", {"roles": ["viewer"]}),
+        ]
+        statuses = sorted(status for status, _ in at_once(calls))
+        assert statuses == [200, 403], statuses
+        roles = [live.call("GET", f"/users/{user_id}")[1]["data"]["roles"] for user_id in ids]
+        assert sorted(roles) == [["admin"], ["viewer"]]
+
+
+def live_as(live, client):
+    """The live server, called with `client`'s token."""
+    other = object.__new__(Live)
+    other.base, other.token = live.base, client.token
+    return other

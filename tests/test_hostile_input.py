@@ -115,3 +115,47 @@ def test_candidates_show_pay_only_with_pay_view(admin, staffing_only, paid_role)
     assert seen_by_office["amount_cents"] == 42_000  # the member's own product rate
     [seen_by_planner] = staffing_only.get(f"/gig-roles/{paid_role['id']}/candidates").get_json()["data"]
     assert seen_by_planner == {**seen_by_office, "amount_cents": None}
+
+
+# --- the last admin, the admin role, and who may link a user to a staff member (§2.3) --------------------------
+
+
+def test_the_last_user_holding_every_capability_stays(admin, signed_in, role):
+    role("superuser", "admin.*")
+    superuser = signed_in("superuser")
+    me = admin.get("/me").get_json()["data"]["id"]
+    for change in ({"roles": ["viewer"]}, {"active": False}):
+        r = superuser.patch(f"/users/{me}", change)
+        assert error_of(r, 409, "conflict")["details"]["reason"] == "last_admin"
+    assert error_of(superuser.delete(f"/users/{me}"), 409, "conflict")["details"]["reason"] == "last_admin"
+    assert admin.get("/me").get_json()["data"]["roles"] == ["admin"]
+
+
+def test_the_admin_access_role_keeps_its_name_and_every_capability(admin):
+    role_id = admin.get("/access-roles?filter[name]=admin").get_json()["data"][0]["id"]
+    r = admin.patch(f"/access-roles/{role_id}", {"grants": ["admin.edit"]})
+    assert error_of(r, 422, "validation_failed")["details"] == {"grants": ["The admin access role keeps the grant *."]}
+    r = admin.patch(f"/access-roles/{role_id}", {"name": "boss"})
+    assert list(error_of(r, 422, "validation_failed")["details"]) == ["name"]
+    assert admin.patch(f"/access-roles/{role_id}", {"description": "Everything."}).status_code == 200
+    admin.patch(f"/users/{admin.get('/me').get_json()['data']['id']}", {"name": "Still admin"})
+    assert admin.get(f"/access-roles/{role_id}").get_json()["data"]["grants"] == ["*"]
+
+
+def test_deleting_the_admin_role_is_refused_even_when_nobody_holds_it(signed_in, role):
+    role("boss", "*")
+    boss = signed_in("boss")
+    role_id = boss.get("/access-roles?filter[name]=admin").get_json()["data"][0]["id"]
+    assert error_of(boss.delete(f"/access-roles/{role_id}"), 409, "conflict")["details"]["reason"] == "admin_role"
+
+
+def test_linking_a_staff_member_to_a_user_needs_admin_edit(signed_in, build):
+    office = signed_in("office")
+    office_user = office.get("/me").get_json()["data"]["id"]
+    member = build("staff-members")
+    r = office.patch(f"/staff-members/{member['id']}", {"user_id": office_user})
+    assert error_of(r, 403, "forbidden")["details"] == {"required": "admin.edit"}
+    body = {"first_name": "Mallory", "last_name": "Linked", "user_id": office_user}
+    assert error_of(office.post("/staff-members", body), 403, "forbidden")["details"] == {"required": "admin.edit"}
+    assert office.get(f"/staff-members/{member['id']}").get_json()["data"]["user_id"] is None
+    assert office.patch(f"/staff-members/{member['id']}", {"phone": "+43 1 234"}).status_code == 200
