@@ -113,14 +113,15 @@ def test_two_admins_demoting_each_other_at_once_leave_one_admin(live, signed_in)
     for _ in range(10):
         first, second = signed_in("admin"), signed_in("admin")
         ids = [client.get("/me").get_json()["data"]["id"] for client in (first, second)]
-        calls = [
-            lambda: Live.call(live_as(live, first), "PATCH", f"/users/{ids[1]}", {"roles": ["viewer"]}),
-            lambda: Live.call(live_as(live, second), "PATCH", f"/users/{ids[0]}", {"roles": ["viewer"]}),
-        ]
+        calls = [demote(live_as(live, first), ids[1]), demote(live_as(live, second), ids[0])]
         statuses = sorted(status for status, _ in at_once(calls))
         assert statuses == [200, 403], statuses
         roles = [live.call("GET", f"/users/{user_id}")[1]["data"]["roles"] for user_id in ids]
         assert sorted(roles) == [["admin"], ["viewer"]]
+
+
+def demote(server, user_id):
+    return lambda: server.call("PATCH", f"/users/{user_id}", {"roles": ["viewer"]})
 
 
 def live_as(live, client):
