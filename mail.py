@@ -1,21 +1,30 @@
 """Outgoing mail: the `console:`, `file:DIR` and `smtp[s]://` backends (standard library), and the outbox
-thread that does mail work after the request has been answered."""
+thread that does mail work after the request has been answered and retries mail that could not be sent."""
 
+import collections
 import datetime as dt
+import heapq
+import itertools
 import logging
 import os
-import queue
+import random
+import re
 import smtplib
 import ssl
 import threading
+import time
 import uuid
 from email.message import EmailMessage
-from email.utils import formatdate, make_msgid
+from email.utils import formatdate, getaddresses, make_msgid
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from errors import ConfigError
 
 log = logging.getLogger("band.mail")
+
+RETRY_SECONDS = (5, 15, 30, 60, 120, 300, 600)  # waits between attempts; the last repeats until the window ends
+SIGNIN_WINDOW_SECONDS = 15 * 60  # a sign-in link is dead after that anyway
+JITTER = 0.2  # each wait is stretched or shrunk by up to this share, so retries do not arrive in step
 
 
 def message(sender, to, subject, text):
@@ -83,38 +92,162 @@ class SmtpMailer:
             client.send_message(msg)
 
 
-class Outbox:
-    """A worker thread for jobs that must not delay or shape the answer (sign-in mail, say); it starts with
-    the first job."""
+def retry_schedule(text):
+    """`BAND_MAIL_RETRY_SECONDS` ("5,15,30") -> (5.0, 15.0, 30.0): the waits between attempts to send."""
+    try:
+        waits = tuple(float(part) for part in text.split(","))
+    except ValueError:
+        waits = ()
+    if not waits or not all(0 < wait < float("inf") for wait in waits):  # NaN fails the comparison too
+        raise ConfigError(f"BAND_MAIL_RETRY_SECONDS={text!r}: expected seconds between attempts, such as 5,15,30,60")
+    return waits
 
-    def __init__(self):
-        self.jobs = queue.Queue()
+
+def masked(address):
+    """`ada@example.com` -> `a***@example.com`: enough for the office to tell whose mail it was."""
+    local, at, domain = address.rpartition("@")
+    return f"{local[:1]}***@{domain}" if at else "***"
+
+
+def describe(error, addresses):
+    """The error on one line, with the recipients masked (a refusal names them) and control characters escaped."""
+    text = f"{type(error).__name__}: {error}"
+    for address in addresses:
+        text = re.sub(re.escape(address), masked(address), text, flags=re.IGNORECASE)
+    return re.sub(r"[\x00-\x1f\x7f]", lambda m: f"\\x{ord(m[0]):02x}", text)
+
+
+def permanent(error):
+    """A 5xx answer: the server refused this mail for good, and asking again changes nothing."""
+    if isinstance(error, smtplib.SMTPRecipientsRefused):
+        return all(code >= 500 for code, _ in error.recipients.values())
+    return isinstance(error, smtplib.SMTPResponseException) and error.smtp_code >= 500
+
+
+class Delivery:
+    """One message on its way: each `attempt` sends it once and says when to try again, if at all."""
+
+    def __init__(self, msg, mailer, window_seconds, waits):
+        self.msg, self.mailer, self.waits = msg, mailer, waits
+        self.started = time.monotonic()
+        self.deadline = self.started + window_seconds
+        self.attempts = 0
+
+    def attempt(self):
+        """Send once: the monotonic time of the next attempt, or None when it is sent or given up."""
+        self.attempts += 1
+        try:
+            self.mailer(self.msg)
+        except Exception as error:  # whatever the backend raises: retried, and logged as one line
+            return self.failed(error)
+        if self.attempts > 1:
+            log.info("mail to %s sent at attempt %d", self.recipients(), self.attempts)
+        return None
+
+    def failed(self, error):
+        moment = time.monotonic()
+        reason = describe(error, self.addresses())
+        if permanent(error):
+            self.give_up(f"the server refused it ({reason})")
+            return None
+        if moment >= self.deadline:
+            self.give_up(f"the last of {self.attempts} attempts failed ({reason})")
+            return None
+        wait = self.waits[min(self.attempts, len(self.waits)) - 1] * random.uniform(1 - JITTER, 1 + JITTER)
+        due = min(moment + wait, self.deadline)
+        to, attempts = self.recipients(), self.attempts
+        log.warning("mail to %s not sent yet, attempt %d: %s; next in %.1f s", to, attempts, reason, due - moment)
+        return due
+
+    def give_up(self, why):
+        log.error("mail to %s given up after %.0f s: %s", self.recipients(), time.monotonic() - self.started, why)
+
+    def addresses(self):
+        return [a for _, a in getaddresses(self.msg.get_all("To", []) + self.msg.get_all("Cc", [])) if a]
+
+    def recipients(self):
+        return ", ".join(masked(a) for a in self.addresses()) or "nobody"
+
+
+class Outbox:
+    """A worker thread for work that must not delay or shape the answer; it starts with the first job. A job
+    runs once; a mail is sent with retries, and while it waits for its next attempt what comes after it goes
+    ahead."""
+
+    def __init__(self, retry_seconds=RETRY_SECONDS):
+        self.waits = tuple(retry_seconds)
+        self.ready = collections.deque()
+        self.waiting = []  # heap of (due, sequence, delivery): mail between attempts
+        self.sequence = itertools.count()
+        self.unfinished = 0
+        self.closing = False
+        self.changed = threading.Condition()
         self.thread = None
-        self.lock = threading.Lock()
 
     def put(self, job):
-        with self.lock:
+        """Run `job()` once; an exception is logged."""
+        with self.changed:
             if self.thread is None:
                 self.thread = threading.Thread(target=self._work, name="outbox", daemon=True)
                 self.thread.start()
-        self.jobs.put(job)
+            self.ready.append(job)
+            self.unfinished += 1
+            self.changed.notify_all()
 
-    def join(self):
-        """Wait until every job put so far is done (tests use it)."""
-        self.jobs.join()
+    def send(self, msg, mailer, window_seconds=SIGNIN_WINDOW_SECONDS):
+        """Send a composed message with `mailer`; while that fails, try again with back-off for the window."""
+        self.put(Delivery(msg, mailer, window_seconds, self.waits))
+
+    def join(self, timeout=None):
+        """Wait until everything put so far is done (mail sent or given up); False if the timeout came first."""
+        with self.changed:
+            return self.changed.wait_for(lambda: self.unfinished == 0, timeout)
 
     def close(self):
-        """Finish the jobs put so far, then stop the thread."""
+        """Finish the jobs put so far, give up mail that waits for a later attempt, then stop the thread."""
+        with self.changed:
+            self.closing = True
+            self.changed.notify_all()
         if self.thread is not None:
-            self.jobs.put(None)
             self.thread.join()
 
     def _work(self):
-        while (job := self.jobs.get()) is not None:
-            try:
-                job()
-            except Exception:
-                log.exception("outbox job failed")
-            finally:
-                self.jobs.task_done()
-        self.jobs.task_done()
+        while (job := self._next()) is not None:
+            due = self._run(job)
+            with self.changed:
+                if due is None:
+                    self._done()
+                else:
+                    heapq.heappush(self.waiting, (due, next(self.sequence), job))
+
+    def _run(self, job):
+        if isinstance(job, Delivery):
+            return job.attempt()
+        try:
+            job()
+        except Exception:
+            log.exception("outbox job failed")
+        return None
+
+    def _next(self):
+        """The next job: one put, else a mail whose next attempt is due; None once closing leaves nothing."""
+        with self.changed:
+            while True:
+                if self.ready:
+                    return self.ready.popleft()
+                moment = time.monotonic()
+                if self.waiting and self.waiting[0][0] <= moment:
+                    return heapq.heappop(self.waiting)[2]
+                if self.closing:
+                    self._abandon()
+                    return None
+                self.changed.wait(self.waiting[0][0] - moment if self.waiting else None)
+
+    def _abandon(self):
+        while self.waiting:
+            heapq.heappop(self.waiting)[2].give_up("the service stopped before the next attempt")
+            self._done()
+
+    def _done(self):
+        self.unfinished -= 1
+        self.changed.notify_all()

@@ -14,6 +14,7 @@ SETTINGS = {
     "SIGNIN_URL": (None, str, "sign-in link template, default {public_url}/signin#token={token}"),
     "MAIL_URL": ("console:", str, "console:, file:DIR or smtp[s]://user:pass@host:port[?starttls=1]"),
     "MAIL_FROM": ("Band Office <office@localhost>", str, "sender of the sign-in mail"),
+    "MAIL_RETRY_SECONDS": ("5,15,30,60,120,300,600", str, "waits between attempts to send a mail; the last repeats"),
     "CURRENCY": ("EUR", str, "default ISO 4217 currency"),
     "MAX_UPLOAD_MB": (25, int, "attachment size limit"),
     "MAX_JSON_KB": (1024, int, "JSON body size limit"),

@@ -1,20 +1,25 @@
-"""The mail backends of BAND_MAIL_URL (SPEC §6)."""
+"""The mail backends of BAND_MAIL_URL (SPEC §6), and the outbox that retries mail an SMTP outage held up
+(SPEC §9), against a real SMTP server (aiosmtpd) on 127.0.0.1."""
 
+import contextlib
+import email
 import logging
+import socket
+import time
+from email import policy
 
 import pytest
+from aiosmtpd.controller import Controller
 
 import mail
+import settings
 from errors import ConfigError
 
+LINK = "https://band.example/signin#token=bol_abc"
 
-def sign_in_message():
-    return mail.message(
-        "Band Office <office@band.example>",
-        "ada@example.com",
-        "Your link",
-        "Open https://band.example/signin#token=bol_abc within 15 minutes.",
-    )
+
+def sign_in_message(to="ada@example.com"):
+    return mail.message("Band Office <office@band.example>", to, "Your link", f"Open {LINK} within 15 minutes.")
 
 
 class FakeSMTP:
@@ -92,3 +97,142 @@ def test_console_mailer_prints_the_text(caplog):
 def test_an_unknown_mail_url_is_a_configuration_error(url):
     with pytest.raises(ConfigError):
         mail.mailer(url)
+
+
+# --- the outbox against a real SMTP server ----------------------------------------------------------------
+
+
+class Receiver:
+    """An aiosmtpd handler that keeps what arrives, or answers every recipient with `refuse`."""
+
+    def __init__(self, refuse=None):
+        self.refuse = refuse
+        self.envelopes = []
+
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        if self.refuse:
+            return self.refuse
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, server, session, envelope):
+        self.envelopes.append(envelope)
+        return "250 OK"
+
+    def messages(self):
+        return [email.message_from_bytes(e.content, policy=policy.default) for e in self.envelopes]
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def smtp_server(port=None, refuse=None):
+    receiver = Receiver(refuse)
+    controller = Controller(receiver, hostname="127.0.0.1", port=port or free_port())
+    controller.start()
+    try:
+        yield receiver, controller.port
+    finally:
+        controller.stop()
+
+
+def wait_until(predicate, seconds=10):
+    deadline = time.monotonic() + seconds
+    while not predicate():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.01)
+
+
+@pytest.fixture
+def outbox():
+    """outbox(*waits): an Outbox whose retries wait those seconds; closed after the test."""
+    boxes = []
+    yield lambda *waits: boxes.append(mail.Outbox(retry_seconds=waits)) or boxes[-1]
+    for box in boxes:
+        box.close()
+
+
+@pytest.fixture
+def mail_log(caplog):
+    """The band.mail log lines so far, as a function."""
+    caplog.set_level(logging.INFO, logger="band.mail")
+    return lambda: [r for r in caplog.records if r.name == "band.mail"]
+
+
+def assert_masked_single_lines(records):
+    assert records
+    for record in records:
+        line = record.getMessage()
+        assert "a***@example.com" in line and "ada@example.com" not in line, line
+        assert "\n" not in line and record.exc_info is None and "bol_abc" not in line, line
+
+
+def test_mail_goes_out_at_once_when_the_smtp_server_is_up(outbox):
+    with smtp_server() as (receiver, port):
+        outbox(60).send(sign_in_message(), mail.mailer(f"smtp://127.0.0.1:{port}"))
+        wait_until(lambda: receiver.envelopes)  # a retry would come a minute later: this is the first attempt
+    [envelope], [msg] = receiver.envelopes, receiver.messages()
+    assert envelope.mail_from == "office@band.example" and envelope.rcpt_tos == ["ada@example.com"]
+    assert msg["To"] == "ada@example.com" and msg["Subject"] == "Your link"
+    assert msg.get_content_type() == "text/plain"
+    assert msg.get_body(("plain",)).get_content().splitlines() == [f"Open {LINK} within 15 minutes."]  # CRLF on wire
+
+
+def test_mail_sent_while_the_smtp_server_is_down_arrives_once_it_is_up(outbox, mail_log):
+    port = free_port()
+    box = outbox(0.05, 0.1, 0.2)
+    box.send(sign_in_message(), mail.mailer(f"smtp://127.0.0.1:{port}"), window_seconds=60)
+    wait_until(lambda: len(mail_log()) >= 2)
+    outage = mail_log()
+    with smtp_server(port) as (receiver, _):
+        assert box.join(timeout=10)
+    [msg] = receiver.messages()
+    assert msg["To"] == "ada@example.com" and LINK in msg.get_body(("plain",)).get_content()
+    assert_masked_single_lines(outage)
+    assert all("not sent yet" in r.getMessage() and r.levelname == "WARNING" for r in outage)
+    assert "sent at attempt" in mail_log()[-1].getMessage()
+
+
+def test_after_the_window_the_mail_is_given_up_in_one_line_and_the_outbox_drains(outbox, mail_log):
+    box = outbox(0.05)
+    box.send(sign_in_message(), mail.mailer(f"smtp://127.0.0.1:{free_port()}"), window_seconds=0.5)
+    assert box.join(timeout=10)
+    *retries, last = mail_log()
+    assert_masked_single_lines([*retries, last])
+    assert len(retries) >= 3 and all(r.levelname == "WARNING" for r in retries)
+    assert last.levelname == "ERROR" and "given up" in last.getMessage() and "ConnectionRefused" in last.getMessage()
+
+
+def test_mail_waiting_for_its_next_attempt_does_not_hold_up_later_mail(outbox, mail_log):
+    box = outbox(60)
+    box.send(sign_in_message(), mail.mailer(f"smtp://127.0.0.1:{free_port()}"))
+    with smtp_server() as (receiver, port):
+        box.send(sign_in_message("bob@example.com"), mail.mailer(f"smtp://127.0.0.1:{port}"))
+        wait_until(lambda: receiver.envelopes)
+    assert [m["To"] for m in receiver.messages()] == ["bob@example.com"]
+    assert not box.join(timeout=0)  # the first still waits for its next attempt
+    box.close()  # and closing does not wait for it
+    assert "given up" in mail_log()[-1].getMessage() and "stopped" in mail_log()[-1].getMessage()
+
+
+def test_a_mail_the_server_refuses_for_good_is_given_up_at_once(outbox, mail_log):
+    with smtp_server(refuse="550 5.1.1 <ada@example.com>: no such user") as (receiver, port):
+        box = outbox(60)
+        box.send(sign_in_message(), mail.mailer(f"smtp://127.0.0.1:{port}"))
+        assert box.join(timeout=10)
+    [line] = mail_log()
+    assert_masked_single_lines([line])
+    assert line.levelname == "ERROR" and "refused" in line.getMessage() and "550" in line.getMessage()
+    assert receiver.envelopes == []
+
+
+def test_the_retry_schedule_setting():
+    assert mail.retry_schedule(settings.load(environ={})["MAIL_RETRY_SECONDS"]) == mail.RETRY_SECONDS
+    assert mail.retry_schedule(" 0.05, 2") == (0.05, 2.0)
+    for text in ("", "5,,15", "5,x", "0", "-1", "nan", "inf"):
+        with pytest.raises(ConfigError):
+            mail.retry_schedule(text)
