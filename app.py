@@ -14,19 +14,20 @@ import conventions
 import errors
 import routes
 import settings
-from mail import Outbox, mailer
+import writer
+from mail import Outbox, mailer, retry_schedule
 from models import db
 
 # WAL lets readers run beside the writer; FULL makes every answered write survive a power cut; a few MB
 # of page cache per connection (one per server thread, kept open) is what a Raspberry Pi can spare.
 PRAGMAS = {"journal_mode": "wal", "foreign_keys": 1, "synchronous": "full", "cache_size": -2048, "temp_store": "memory"}
-BUSY_TIMEOUT_SECONDS = 5
 
 
 def create_app(config=None):
     """The WSGI app. `config` holds settings of SPEC §6 by name without `BAND_` (tests pass a dict);
     anything not given comes from the environment, then the defaults."""
     app = Flask(__name__, static_folder=None)
+    app.url_map.merge_slashes = False  # `//gigs` is no route (404), not a redirect with an HTML body
     app.json.sort_keys = False
     app.json.ensure_ascii = False  # UTF-8 as SQLite writes lists and records
     for hook in (conventions.start, auth.authenticate, conventions.begin_write):
@@ -45,9 +46,9 @@ def configure(app, config=None):
     routes, so a test suite builds one app and configures it afresh for each test."""
     app.config.update(settings.load(config))
     app.config["MAX_CONTENT_LENGTH"] = (app.config["MAX_UPLOAD_MB"] + 1) * 1024 * 1024
-    db.init(app.config["DB"], pragmas=PRAGMAS, timeout=BUSY_TIMEOUT_SECONDS)
+    db.init(app.config["DB"], pragmas=PRAGMAS, timeout=writer.BUSY_TIMEOUT_SECONDS)
     app.extensions["mailer"] = mailer(app.config["MAIL_URL"])
-    app.extensions["outbox"] = Outbox()
+    app.extensions["outbox"] = Outbox(retry_seconds=retry_schedule(app.config["MAIL_RETRY_SECONDS"]))
     app.extensions["auth_rate"] = auth.RateLimiter(*app.config["AUTH_RATE"])
     return app
 

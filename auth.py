@@ -16,6 +16,7 @@ from flask import Blueprint, current_app, g, render_template, request
 
 import conventions
 import listing
+import writer
 from bodies import (
     ApiKeySchema,
     ConfirmSchema,
@@ -26,7 +27,7 @@ from bodies import (
     SessionSchema,
     SignInLinkSchema,
 )
-from conventions import json_body
+from conventions import json_body, printable
 from errors import ApiError
 from mail import message
 from models import Device, SignInLink, Token, User, db, now, timestamp
@@ -176,9 +177,9 @@ def touch(token_id, last_used_at):
     stale = timestamp(dt.datetime.now(dt.UTC) - dt.timedelta(seconds=TOUCH_SECONDS))
     if last_used_at is not None and last_used_at >= stale:
         return False
-    with db.atomic("IMMEDIATE"):
+    with writer.transaction():
         Token.update(last_used_at=now()).where(Token.id == token_id).execute()
-    conventions.moved()
+    conventions.database_changed()
     return True
 
 
@@ -251,33 +252,43 @@ def request_link():
     """Send a sign-in link to the address if it belongs to an active user; answer the same either way."""
     limit_rate()
     email = load(SignInLinkSchema(), json_body(), blanks=False)["email"].strip().lower()
-    # Everything that depends on the address happens in the outbox, after the answer: nothing to time.
-    current_app.extensions["outbox"].put(lambda app=current_app._get_current_object(): send_link(app, email))
+    user = User.get_or_none(User.email == email, User.active == True)  # noqa: E712
+    absorbed = recent_link(user.id if user else "")  # asked either way, as every step here
+    reason = "no active user has this address" if user is None else "a link went out less than a minute ago"
+    if user is not None and not absorbed:
+        reason = None
+    # Every request writes one row (a usable link, or a spent one that only stands in for it) in the same
+    # transaction, so neither this answer's time nor the next request's tells known addresses from others.
+    token = new_secret("bol_")
+    SignInLink.create(
+        user=None if reason else user.id,
+        token_hash=digest(token),
+        expires_at=expiry(minutes=LINK_MINUTES),
+        used_at=now() if reason else None,
+    )
+    SignInLink.delete().where(SignInLink.expires_at < expiry(days=-1)).execute()
+    if reason:
+        log.info("sign-in link for %s not sent: %s", printable(email), reason)
+    else:
+        mail = signin_mail(current_app.config, user, token)
+        outbox, send = current_app.extensions["outbox"], current_app.extensions["mailer"]
+        conventions.after_commit(lambda: outbox.send(mail, send, window_seconds=LINK_MINUTES * 60))
     return {"data": {"sent": True}}
 
 
-def send_link(app, email):
-    """Issue and mail a link, unless the address has no active user or had a link within the last minute."""
-    db.connect(reuse_if_open=True)
-    with db.atomic("IMMEDIATE"):
-        user = User.get_or_none(User.email == email, User.active == True)  # noqa: E712
-        if user is None or recent_link(user):
-            reason = "no active user has this address" if user is None else "a link went out less than a minute ago"
-            log.info("sign-in link for %s not sent: %s", email, reason)
-            return
-        token = new_secret("bol_")
-        SignInLink.create(user=user.id, token_hash=digest(token), expires_at=expiry(minutes=LINK_MINUTES))
-    link = app.config["SIGNIN_URL"].replace("{token}", token)
+def signin_mail(config, user, token):
+    link = config["SIGNIN_URL"].replace("{token}", token)
     text = (
         f"Hello {user.name},\n\nto sign in to Band Office, open this link within {LINK_MINUTES} minutes:\n\n"
         f"{link}\n\nIt works once. If you did not ask for it, ignore this mail.\n"
     )
-    app.extensions["mailer"](message(app.config["MAIL_FROM"], user.email, "Your Band Office sign-in link", text))
+    return message(config["MAIL_FROM"], user.email, "Your Band Office sign-in link", text)
 
 
-def recent_link(user):
+def recent_link(user_id):
+    """Whether a link went to the user within the last minute (used or not): a repeat request is absorbed."""
     since = timestamp(dt.datetime.now(dt.UTC) - dt.timedelta(seconds=LINK_ABSORB_SECONDS))
-    return SignInLink.select().where(SignInLink.user == user.id, SignInLink.created_at > since).exists()
+    return SignInLink.select().where(SignInLink.user == user_id, SignInLink.created_at > since).exists()
 
 
 @blueprint.post("/auth/confirm")
@@ -300,6 +311,7 @@ def confirm():
     link = SignInLink.get_or_none(SignInLink.token_hash == digest(value)) if used else None
     user = User.get_or_none(User.id == link.user_id, User.active == True) if link else None  # noqa: E712
     if user is None:
+        conventions.keep_writes_despite_error()  # a link a confirmation refused is spent (SPEC §2.3)
         raise ApiError(401, "unauthenticated", "This sign-in link is unknown, used or expired.")
     # Using one link spends the user's other outstanding ones.
     SignInLink.update(used_at=moment).where(SignInLink.user == user.id, SignInLink.used_at.is_null()).execute()

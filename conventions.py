@@ -8,7 +8,9 @@ import re
 import time
 
 from flask import current_app, g, request
+from werkzeug.exceptions import HTTPException
 
+import writer
 from errors import ApiError
 from models import db
 
@@ -27,11 +29,32 @@ def start():
 
 
 def begin_write():
-    """Open the request's transaction: BEGIN IMMEDIATE takes the write lock up front, so concurrent
-    writers queue on the busy timeout instead of failing with `database is locked` mid-transaction."""
+    """Open a write request's transaction once its body has arrived (a slow upload never holds the write
+    lock): the writer's queue, then BEGIN IMMEDIATE, so concurrent writers wait their turn instead of failing
+    with `database is locked` mid-transaction."""
     if request.method in WRITE_METHODS:
-        g.transaction = db.atomic("IMMEDIATE")
-        g.transaction.__enter__()
+        read_body_first()
+        g.transaction = writer.Write()
+
+
+def read_body_first():
+    """Read and parse the body now; what went wrong with it is answered when the view asks for it, so that a
+    403 still comes before a 415, 400 or 413 (SPEC §2)."""
+    if request.mimetype == "multipart/form-data":
+        try:
+            request.files  # noqa: B018 (werkzeug parses the form, spooling big files to disk)
+        except HTTPException as e:
+            g.body_error = e
+        return
+    try:
+        g.body = parse_json_body()
+    except ApiError as e:
+        g.body_error = e
+
+
+def after_commit(action):
+    """Run `action` once the request's writes are committed (a mail that names what was written, say)."""
+    g.setdefault("after_commit", []).append(action)
 
 
 # Bumped by every write this process commits: what is remembered of the database for a moment (the caller
@@ -39,41 +62,72 @@ def begin_write():
 generation = 0
 
 
-def moved():
+def database_changed():
     global generation
     generation += 1
 
 
-class RolledBack(Exception):
-    """The request failed: its transaction is undone."""
+def keep_writes_despite_error():
+    """Commit what the request wrote even though it answers with an error (a refused sign-in link is spent)."""
+    g.keep_writes = True
 
 
 def end_transaction(error=None, status=500):
     transaction = g.pop("transaction", None)
     if transaction is None:
         return
-    if error is None and status < 400:
-        transaction.__exit__(None, None, None)
-        moved()
-    else:
-        transaction.__exit__(RolledBack, RolledBack(status), None)
+    commit = error is None and (status < 400 or g.get("keep_writes", False))
+    transaction.end(commit)
+    if commit:
+        database_changed()
+        for action in g.pop("after_commit", []):
+            action()
 
 
-# Paths that carry a secret: a calendar feed's signed token, a device's push token.
-SECRET_PATH_RE = re.compile(r"^(/v1/calendar/)[^/]+(\.ics)$|^(/v1/devices/).+$")
+# Paths that carry a secret (a calendar feed's signed token, a device's push token), however they are spelled
+# (`//`, a trailing `/`, upper case), and anything shaped like one of our tokens anywhere in a path.
+SECRET_PATH_RE = re.compile(r"(?i)(/+v1/+calendar/+)[^/]+?(\.ics)?(/*)$|(/+v1/+devices/+).+$")
+TOKEN_RE = re.compile(r"(?i)(bo[slk]_|whsec_)[A-Za-z0-9_\-]+")
+CONTROL_RE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def printable(text):
+    """`text` from a client, safe for one log line: control characters escaped, so none can forge a line."""
+    return CONTROL_RE.sub(lambda m: f"\\x{ord(m[0]):02x}" if ord(m[0]) < 256 else f"\\u{ord(m[0]):04x}", text)
+
+
+def loggable_path(path):
+    path = SECRET_PATH_RE.sub(lambda m: f"{m[1] or m[4]}[token]{m[2] or ''}{m[3] or ''}", path)
+    return printable(TOKEN_RE.sub(lambda m: f"{m[1]}[token]", path))
 
 
 def finish(response):
     end_transaction(status=response.status_code)
-    response.headers["X-Request-Id"] = g.get("request_id", "-")
+    headers = response.headers
+    headers["X-Request-Id"] = g.get("request_id", "-")
+    headers["X-Content-Type-Options"] = "nosniff"
+    if response.mimetype == "application/json" and "caller" in g:
+        headers["Cache-Control"] = "no-store"
+    if response.mimetype == "text/html":
+        headers["X-Frame-Options"] = "DENY"
+        headers.setdefault("Content-Security-Policy", "frame-ancestors 'none'")
     elapsed = (time.perf_counter() - g.get("started", time.perf_counter())) * 1000
-    path = SECRET_PATH_RE.sub(lambda m: f"{m[1] or m[3]}[token]{m[2] or ''}", request.path)
-    access_log.info("%s %s %s %.1fms %s", request.method, path, response.status_code, elapsed, g.get("request_id"))
+    path = loggable_path(request.path)
+    method = printable(request.method)
+    access_log.info("%s %s %s %.1fms %s", method, path, response.status_code, elapsed, g.get("request_id"))
     return response
 
 
 def json_body():
     """The request's body parsed as JSON (415, 413, 400 as §2 says); None when no body was sent."""
+    if "body_error" in g:
+        raise g.body_error
+    if "body" in g:
+        return g.body
+    return parse_json_body()
+
+
+def parse_json_body():
     mimetype = request.mimetype
     if not mimetype and not request.content_length and "chunked" not in request.headers.get("Transfer-Encoding", ""):
         return None
@@ -81,14 +135,15 @@ def json_body():
         raise ApiError(415, "unsupported_media_type", "Send the body as application/json.")
     raw = read_body(current_app.config["MAX_JSON_KB"] * 1024)
     try:
-        return json.loads(raw.decode("utf-8"), parse_constant=_reject_constant)
-    except (ValueError, RecursionError):
-        raise ApiError(400, "invalid_json", "The body is not valid JSON.") from None
+        return json.loads(raw.decode("utf-8"), parse_constant=_reject_constant, object_pairs_hook=_unique_keys)
+    except (ValueError, RecursionError) as e:
+        message = str(e) if isinstance(e, StrictJsonError) else "The body is not valid JSON."
+        raise ApiError(400, "invalid_json", message) from None
 
 
 def json_text_response(text, status=200):
     """A response whose body is already JSON text (SQLite writes lists and records: see listing.as_json)."""
-    return current_app.response_class(text, status=status, mimetype="application/json")
+    return current_app.response_class(text + "\n", status=status, mimetype="application/json")
 
 
 def read_body(limit):
@@ -107,3 +162,32 @@ def too_large(limit):
 
 def _reject_constant(name):
     raise ValueError(f"{name} is not JSON")
+
+
+class StrictJsonError(ValueError):
+    """JSON that Python would read but that means nothing sure: a repeated key, a lone UTF-16 surrogate."""
+
+
+def _unique_keys(pairs):
+    """An object's pairs as a dict; a repeated key, or a lone surrogate in a key or string, is refused (§2.3)."""
+    result = {}
+    for key, value in pairs:
+        if key in result:
+            raise StrictJsonError(f"The key {key!r} appears twice in one object.")
+        for text in (key, *_strings(value)):
+            if _SURROGATE_RE.search(text):
+                raise StrictJsonError("A string holds a lone UTF-16 surrogate (\\ud800-\\udfff).")
+        result[key] = value
+    return result
+
+
+def _strings(value):
+    """The strings directly in `value` (nested objects were checked when they were built)."""
+    if isinstance(value, str):
+        return (value,)
+    if isinstance(value, list):
+        return [v for item in value for v in _strings(item)]
+    return ()
+
+
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")

@@ -8,6 +8,7 @@ from marshmallow import ValidationError
 from peewee import IntegrityError
 from werkzeug.exceptions import HTTPException
 
+import sqlite_dialect as dialect
 from models import UNIQUE_WITH_NULL
 
 log = logging.getLogger("band.errors")
@@ -16,7 +17,6 @@ log = logging.getLogger("band.errors")
 CODES = {
     "invalid_json": 400,
     "invalid_query": 400,
-    "bad_request": 400,
     "unauthenticated": 401,
     "forbidden": 403,
     "not_found": 404,
@@ -29,15 +29,25 @@ CODES = {
     "validation_failed": 422,
     "rate_limited": 429,
     "internal_error": 500,
+    "unavailable": 503,
 }
 
+# The codes of errors the HTTP layers (werkzeug, waitress) raise by themselves; any other 4xx they raise is
+# about a body that cannot be read.
 HTTP_CODES = {
-    400: "bad_request",
     404: "not_found",
     405: "method_not_allowed",
     413: "payload_too_large",
     415: "unsupported_media_type",
 }
+UNREADABLE = (400, "invalid_json", "The request body cannot be read.")
+
+
+def http_status_code(status):
+    """(status, code) of the §2.2 table for an HTTP error a server layer raised with `status`."""
+    if status in HTTP_CODES:
+        return status, HTTP_CODES[status]
+    return UNREADABLE[:2]
 
 
 class ConfigError(Exception):
@@ -60,6 +70,14 @@ def not_found(message="No such record."):
 def invalid(details, message="The request body has invalid fields."):
     """422 with `details` as {field: [messages]}."""
     return ApiError(422, "validation_failed", message, details)
+
+
+def unavailable(message="The database is busy; retry in a moment."):
+    """503: come back in a moment (SPEC §2.2)."""
+    return ApiError(503, "unavailable", message, headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
+
+
+RETRY_AFTER_SECONDS = 1
 
 
 def conflict(reason, message, **details):
@@ -117,13 +135,18 @@ def register(app):
     def http_error(e):
         if e.code >= 500:
             return unexpected(getattr(e, "original_exception", None) or e)
-        code = HTTP_CODES.get(e.code, "bad_request")
+        status, code = http_status_code(e.code)
         headers = {k: v for k, v in e.get_headers() if k.lower() == "allow"}
-        message = {404: "No such route.", 405: "Method not allowed here."}.get(e.code, e.description)
-        return error_response(e.code, code, message, headers=headers)
+        message = {404: "No such route.", 405: "Method not allowed here."}.get(status, e.description)
+        if code == UNREADABLE[1]:
+            message = UNREADABLE[2]
+        return error_response(status, code, message, headers=headers)
 
     @app.errorhandler(Exception)
     def unexpected(e):
+        if dialect.is_busy(e):
+            busy = unavailable()
+            return error_response(busy.status, busy.code, busy.message, headers=busy.headers)
         log.error("request %s failed", g.get("request_id", "-"), exc_info=e)
         message = f"Something went wrong on the server (request {g.get('request_id', '-')})."
         return error_response(500, "internal_error", message)

@@ -145,8 +145,10 @@ class Token(BaseModel):
 
 
 class SignInLink(BaseModel):
+    """A sign-in link, by its token's hash; a row without a user stands in for a link that was not sent."""
+
     id = IdField(primary_key=True, default=new_id)
-    user = ref(User, on_delete="CASCADE")
+    user = ref(User, on_delete="CASCADE", null=True)
     token_hash = CharField(max_length=64, unique=True)
     expires_at = TimestampField()
     used_at = TimestampField(null=True)

@@ -10,7 +10,7 @@ What a dialect provides:
 import sqlite3
 import threading
 
-from peewee import fn
+from peewee import OperationalError, fn
 
 from models import db
 
@@ -64,3 +64,10 @@ def count_all_capability_holders():
                SELECT 1 FROM access_roles r, json_each(r.grants) grant_
                 WHERE grant_.value = '*' AND r.name IN (SELECT value FROM json_each(u.roles)))"""
     return db.execute_sql(sql).fetchone()[0]
+
+
+def is_busy(error):
+    """Whether `error` is SQLite giving up on the write lock after its busy timeout."""
+    return isinstance(error, (sqlite3.OperationalError, OperationalError)) and (
+        "database is locked" in str(error) or "database is busy" in str(error)
+    )
