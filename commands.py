@@ -2,20 +2,22 @@
 
 import logging
 import os
+import shlex
 import signal
+import socket
 import sys
+from email.utils import parseaddr
 
 import click
 from flask import current_app
-from waitress import create_server
 
 import demo as demo_data
 import migrations
+import server as hardened
 import settings
 from auth import digest, expiry, new_secret
 from errors import ConfigError
 from models import AccessRole, Token, User, db, now
-from server import JsonErrorChannel
 
 log = logging.getLogger("band")
 
@@ -50,41 +52,28 @@ def init_db():
 
 @click.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True)
-@click.option("--port", default=8080, show_default=True, type=click.IntRange(1, 65535))
+@click.option("--port", default=8080, show_default=True, type=click.IntRange(0, 65535), help="0: any free port.")
 @click.option("--threads", default=8, show_default=True, type=click.IntRange(1, 64))
 def serve(host, port, threads):
     """Create or migrate the database, then serve the API with waitress."""
     app = current_app._get_current_object()
     prepare_database()
-    follow_address(app.config, host, port)
-    if not User.select().exists():
-        python = os.path.relpath(sys.executable) if sys.executable.startswith(os.getcwd()) else sys.executable
-        log.warning(
-            "no users yet: create the first with  %s app.py create-user YOU@EXAMPLE.COM --name 'Your Name' "
-            "--role admin  then sign in with POST /v1/auth/link",
-            python,
-        )
-    upload_limit = app.config["MAX_UPLOAD_MB"] * 1024 * 1024
     try:
-        server = create_server(
-            app,
-            host=host,
-            port=port,
-            threads=threads,
-            ident="band-office",
-            max_request_body_size=upload_limit + 1024 * 1024,
-            asyncore_use_poll=True,
-        )
+        server, port = hardened.create(app, host, port, threads)
     except OSError as e:
         fail(f"cannot listen on {host}:{port} ({e.strerror}): is another server there? Choose one with --port.")
-    server.channel_class = JsonErrorChannel
+    except ConfigError as e:
+        fail(str(e))
+    origin = follow_address(app.config, host, port)
+    warn_of_the_first_day(app.config)
     signal.signal(signal.SIGTERM, _stop)
     log.info(
-        "Band Office serving %s on http://%s:%d/v1 (public URL %s, mail %s)",
+        "Band Office serving %s on http://%s:%d/v1 (public URL %s%s, mail %s)",
         db.database,
-        host,
+        f"[{host}]" if ":" in host else host,
         port,
         app.config["PUBLIC_URL"],
+        origin,
         app.config["MAIL_URL"].split("@")[-1],
     )
     server.run()  # returns after SIGTERM or Ctrl-C, once the requests in flight are done
@@ -92,13 +81,50 @@ def serve(host, port, threads):
 
 
 def follow_address(config, host, port):
-    """Without BAND_PUBLIC_URL, links point at the address served (a LAN needs BAND_PUBLIC_URL set)."""
+    """Without BAND_PUBLIC_URL, links point at the address served; on every interface, at this machine's LAN
+    address (SPEC §6: a link to 127.0.0.1 does not open on a phone). Returns a note for the start line."""
     if os.environ.get("BAND_PUBLIC_URL") or config["PUBLIC_URL"] != settings.SETTINGS["PUBLIC_URL"][0]:
-        return
-    shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
-    config["PUBLIC_URL"] = f"http://{shown}:{port}"
+        return ""
+    note = ""
+    if host in ("0.0.0.0", "::", ""):
+        host = lan_address(socket.AF_INET6 if host == "::" else socket.AF_INET)
+        note = ", this machine's LAN address: set BAND_PUBLIC_URL to change it"
+    config["PUBLIC_URL"] = f"http://{f'[{host}]' if ':' in host else host}:{port}"
     if not os.environ.get("BAND_SIGNIN_URL"):
         config["SIGNIN_URL"] = config["PUBLIC_URL"] + "/signin#token={token}"
+    return note
+
+
+def lan_address(family):
+    """The address this machine reaches its LAN from: the source of its default route, found by connecting a UDP
+    socket (which sends nothing). Loopback when there is no route."""
+    probe, loopback = ("2001:db8::1", "::1") if family == socket.AF_INET6 else ("10.254.254.254", "127.0.0.1")
+    with socket.socket(family, socket.SOCK_DGRAM) as s:
+        try:
+            s.connect((probe, 9))
+            return s.getsockname()[0]
+        except OSError:
+            return loopback
+
+
+def warn_of_the_first_day(config):
+    """What a new office gets wrong on its first day: no user yet, mail sent from localhost."""
+    if not User.select().exists():
+        python = os.path.relpath(sys.executable) if sys.executable.startswith(os.getcwd()) else sys.executable
+        database = "" if config["DB"] == settings.SETTINGS["DB"][0] else f"BAND_DB={shlex.quote(config['DB'])} "
+        log.warning(
+            "no users yet: create the first with  %s%s app.py create-user YOU@EXAMPLE.COM --name 'Your Name' "
+            "--role admin  then sign in with POST /v1/auth/link",
+            database,
+            shlex.quote(python),
+        )
+    sender = parseaddr(config["MAIL_FROM"])[1]
+    if config["MAIL_URL"].startswith(("smtp://", "smtps://")) and sender.lower().endswith("@localhost"):
+        log.warning(
+            "BAND_MAIL_FROM is %s: mail servers and recipients refuse or hide mail from localhost; set it to an "
+            "address of the office, e.g. BAND_MAIL_FROM='Band Office <office@example.com>'",
+            sender,
+        )
 
 
 def _stop(signum, frame):

@@ -285,5 +285,6 @@ def register(blueprint, *resources):
         collection = CollectionView.as_view(f"{resource.name}-collection", resource)
         record = RecordView.as_view(f"{resource.name}-record", resource)
         collection.resource = record.resource = resource  # for the OpenAPI document
+        collection.upload = getattr(resource, "upload_schema", None) is not None
         blueprint.add_url_rule(f"/{resource.name}", view_func=collection, methods=["GET", "POST"])
         blueprint.add_url_rule(f"/{resource.name}/<id>", view_func=record, methods=["GET", "PATCH", "DELETE"])

@@ -1,26 +1,279 @@
-"""waitress, answering with the error envelope where it answers by itself (a body over its limit, say)."""
+"""waitress, hardened for a LAN anyone may join (SPEC §2.3), answering with the error envelope (§2.2) where it
+answers by itself.
+
+- One client address holds at most BAND_MAX_CONNECTIONS_PER_CLIENT connections: the next is answered 429
+  `rate_limited` at once and closed.
+- A request's line and headers must arrive within BAND_HEADER_TIMEOUT seconds of its first byte; its body must
+  keep a pace of MIN_BODY_RATE, with BAND_BODY_TIMEOUT seconds of slack. A slower request is dropped.
+  A connection idle between requests is closed after IDLE_SECONDS.
+- A body over BAND_MAX_JSON_KB, to any route but the attachment upload (a view marked `upload = True`), is
+  refused with 413 as soon as its headers (or its chunks) say so, before it is read.
+"""
 
 import json
+import logging
+import socket
+import time
 import uuid
+from dataclasses import dataclass
+from http import HTTPStatus
 
+from waitress.adjustments import Adjustments
 from waitress.channel import HTTPChannel
-from waitress.task import ErrorTask
+from waitress.parser import HTTPRequestParser
+from waitress.rfc7230 import ONLY_DIGIT_RE
+from waitress.server import MultiSocketServer, TcpWSGIServer
+from waitress.task import ErrorTask, ThreadedTaskDispatcher
+from waitress.utilities import (
+    BadRequest,
+    Error,
+    RequestEntityTooLarge,
+    RequestHeaderFieldsTooLarge,
+    ServerNotImplemented,
+    build_http_date,
+)
+from werkzeug.exceptions import HTTPException
 
-from errors import HTTP_CODES, envelope
+from conventions import REQUEST_ID_RE
+from errors import ConfigError
+
+log = logging.getLogger("band.server")
+
+MIN_BODY_RATE = 8 * 1024  # bytes a second
+IDLE_SECONDS = 30
+CHECK_SECONDS = 1  # how often the timeouts are looked at
+CONNECTION_LIMIT = 200  # all clients together; past it waitress stops accepting until some close
+RETRY_AFTER_SECONDS = 5
+
+
+@dataclass(frozen=True)
+class Limits:
+    per_client: int  # open connections
+    header_timeout: float  # seconds
+    body_timeout: float  # seconds of slack behind MIN_BODY_RATE
+    json_body: int  # bytes
+    upload_body: int  # bytes
+
+
+def create(app, host, port, threads):
+    """The server for `app` on host:port, and the port it listens on (the one chosen when `port` is 0)."""
+    config = app.config
+    upload = (config["MAX_UPLOAD_MB"] + 1) * 1024 * 1024  # room for the multipart framing, as Flask allows
+    limits = Limits(
+        config["MAX_CONNECTIONS_PER_CLIENT"],
+        config["HEADER_TIMEOUT"],
+        config["BODY_TIMEOUT"],
+        config["MAX_JSON_KB"] * 1024,
+        upload,
+    )
+    if limits.per_client < 1 or limits.header_timeout <= 0 or limits.body_timeout <= 0:
+        raise ConfigError("BAND_MAX_CONNECTIONS_PER_CLIENT, BAND_HEADER_TIMEOUT and BAND_BODY_TIMEOUT must be above 0")
+    adj = Adjustments(
+        host=host,
+        port=port,
+        threads=threads,
+        ident="band-office",
+        max_request_body_size=upload + 1,  # waitress refuses at >=, the app past the limit
+        channel_timeout=IDLE_SECONDS,
+        cleanup_interval=CHECK_SECONDS,
+        connection_limit=CONNECTION_LIMIT,
+        asyncore_use_poll=True,
+    )
+    dispatcher, sockets = ThreadedTaskDispatcher(), {}
+    servers = [
+        BandServer(app, limits, map=sockets, dispatcher=dispatcher, adj=adj, sockinfo=info) for info in adj.listen
+    ]
+    dispatcher.set_thread_count(threads)
+    first = servers[0]
+    if len(servers) == 1:
+        return first, int(first.effective_port)
+    listening = [(s.effective_host, s.effective_port) for s in servers]
+    return MultiSocketServer(sockets, adj, listening, dispatcher, first.log_info), int(first.effective_port)
+
+
+class Refusal(Error):
+    """An answer the server makes before the app sees the request: a status and a code of §2.2."""
+
+    def __init__(self, status, code, message, headers=()):
+        super().__init__(message)
+        self.code, self.reason, self.band_code, self.headers = status, HTTPStatus(status).phrase, code, list(headers)
+
+    def answer(self, request_id):
+        """(status line, headers, body) of the envelope."""
+        error = {"code": self.band_code, "message": self.body, "status": self.code}
+        body = (json.dumps({"error": error}, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+        headers = [
+            ("Content-Type", "application/json"),
+            ("X-Content-Type-Options", "nosniff"),
+            ("X-Request-Id", request_id),
+            *self.headers,
+        ]
+        return f"{self.code} {self.reason}", headers, body
+
+
+def too_large(limit):
+    return Refusal(413, "payload_too_large", f"The body is larger than the limit of {limit // 1024} KB.")
+
+
+def refusal(error, request, in_body):
+    """The envelope's version of an error waitress's parser found."""
+    if isinstance(error, Refusal):
+        return error
+    if isinstance(error, RequestEntityTooLarge):
+        return too_large(request.limit)
+    if isinstance(error, RequestHeaderFieldsTooLarge):
+        return Refusal(413, "payload_too_large", "The request's headers are larger than the server accepts.")
+    if isinstance(error, ServerNotImplemented):  # a Transfer-Encoding other than chunked
+        return Refusal(415, "unsupported_media_type", "Send the body with Content-Length or chunked, not encoded.")
+    if isinstance(error, BadRequest) and (in_body or bad_length(request)):
+        return Refusal(400, "invalid_json", "The body's length or chunked framing is broken.")
+    if isinstance(error, BadRequest):
+        return Refusal(400, "invalid_query", "The request line or a header is malformed.")
+    return Refusal(500, "internal_error", "The server could not answer this request.")
+
+
+def bad_length(request):
+    length = request.headers.get("CONTENT_LENGTH")
+    return length is not None and not ONLY_DIGIT_RE.match(length.encode("latin-1"))
+
+
+class BandRequest(HTTPRequestParser):
+    """One request as it arrives: timed from its first byte, refused as soon as its body is over the limit."""
+
+    body_started = 0.0
+    limit = 0  # bytes its body may have: the route's, once the headers are in
+
+    def __init__(self, adj, body_limit):
+        super().__init__(adj)
+        self.started = time.monotonic()
+        self.body_limit = body_limit
+
+    def parse_header(self, header_plus):
+        super().parse_header(header_plus)
+        self.body_started = time.monotonic()
+        if self.body_rcv is not None:  # matched only then: most requests have no body
+            self.limit = self.body_limit(self.command, self.path)
+
+    def received(self, data):
+        in_body = self.body_rcv is not None
+        consumed = super().received(data)
+        if self.error is None and self.body_rcv is not None and self.body_size() > self.limit:
+            self.error, self.completed = RequestEntityTooLarge(""), True
+        if self.error is not None:
+            self.error = refusal(self.error, self, in_body)
+        return consumed
+
+    def body_size(self):
+        """The declared length, or for a chunked body what has arrived of it."""
+        return len(self.body_rcv) if self.chunked else self.content_length
 
 
 class JsonErrorTask(ErrorTask):
+    """waitress's own answers (a malformed request, a body over the limit, a crash) as the envelope."""
+
     def execute(self):
         error = self.request.error
-        code = HTTP_CODES.get(error.code, "bad_request" if error.code < 500 else "internal_error")
-        message = "The body is larger than the server accepts." if error.code == 413 else error.reason + "."
-        body = json.dumps(envelope(error.code, code, message)).encode()
-        self.status = f"{error.code} {error.reason}"
-        self.response_headers.extend([("Content-Type", "application/json"), ("X-Request-Id", uuid.uuid4().hex)])
+        if not isinstance(error, Refusal):
+            error = Refusal(500, "internal_error", "The server met an unexpected error.")
+        request_id = sent_request_id(self.request.headers)
+        self.status, headers, body = error.answer(request_id)
+        self.response_headers.extend(headers)
         self.set_close_on_finish()
         self.content_length = len(body)
         self.write(body)
+        log.info("refused before the app: %s %s %s", self.status, error.band_code, request_id)
 
 
-class JsonErrorChannel(HTTPChannel):
+def sent_request_id(headers):
+    sent = headers.get("X_REQUEST_ID", "")
+    return sent if REQUEST_ID_RE.fullmatch(sent) else uuid.uuid4().hex
+
+
+class BandChannel(HTTPChannel):
     error_task_class = JsonErrorTask
+    served_at = 0.0  # when the last request in flight was answered: the client was waiting on us till then
+
+    def parser_class(self, adj):
+        return BandRequest(adj, self.server.body_limit)
+
+    def service(self):
+        super().service()
+        self.served_at = time.monotonic()
+
+    def too_slow(self, now, limits):
+        """Whether the request arriving has taken longer than the limits allow."""
+        request = self.request
+        if request is None or request.completed or self.requests:
+            return False
+        if not request.headers_finished:
+            return now - max(request.started, self.served_at) > limits.header_timeout
+        if request.expect_continue:  # waiting for our 100 Continue, not sending
+            return False
+        allowed = limits.body_timeout + request.body_bytes_received / MIN_BODY_RATE
+        return now - max(request.body_started, self.served_at) > allowed
+
+
+class BandServer(TcpWSGIServer):
+    channel_class = BandChannel
+
+    def __init__(self, app, limits, **kw):
+        self.limits = limits
+        self.routes = app.url_map.bind("localhost")
+        self.views = app.view_functions
+        super().__init__(app, **kw)
+
+    def body_limit(self, method, path):
+        """The body limit of the route: the upload limit for the upload's view, the JSON limit elsewhere."""
+        try:
+            endpoint, _ = self.routes.match(path, method)
+        except HTTPException:  # no such route, a redirect: the app answers without reading a body
+            return self.limits.json_body
+        upload = getattr(self.views.get(endpoint), "upload", False)
+        return self.limits.upload_body if upload else self.limits.json_body
+
+    def handle_accept(self):
+        try:
+            pair = self.accept()
+            if pair is None:
+                return
+            conn, addr = pair
+            self.set_socket_options(conn)
+        except OSError:  # the client went away before its connection was accepted
+            return
+        addr = self.fix_addr(addr)
+        if self.connections_from(addr[0]) >= self.limits.per_client:
+            refuse(conn)
+            return
+        self.channel_class(self, conn, addr, self.adj, map=self._map)
+
+    def connections_from(self, host):
+        return sum(1 for channel in self.active_channels.values() if channel.addr[0] == host)
+
+    def maintenance(self, now):
+        super().maintenance(now)  # closes the connections idle past IDLE_SECONDS
+        clock = time.monotonic()
+        for channel in self.active_channels.values():
+            if not channel.will_close and channel.too_slow(clock, self.limits):
+                log.info("dropped a request from %s: it arrived slower than the timeouts allow", channel.addr[0])
+                channel.will_close = True
+
+
+def refuse(conn):
+    """Answer a connection over the per-client cap with 429 and close it, without waiting on the client."""
+    status, headers, body = Refusal(
+        429,
+        "rate_limited",
+        "Too many open connections from your address: close some, then try again.",
+        [("Retry-After", str(RETRY_AFTER_SECONDS))],
+    ).answer(uuid.uuid4().hex)
+    headers += [("Content-Length", str(len(body))), ("Connection", "close"), ("Date", build_http_date(time.time()))]
+    head = "".join(f"{name}: {value}\r\n" for name, value in headers)
+    try:
+        conn.setblocking(False)
+        conn.send(f"HTTP/1.1 {status}\r\n{head}\r\n".encode("latin-1") + body)  # a fresh socket's buffer takes it
+        conn.shutdown(socket.SHUT_WR)
+        conn.recv(65536)  # what the client sent already: closing with it unread would reset the connection
+    except OSError:
+        pass  # the client is gone already
+    finally:
+        conn.close()

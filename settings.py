@@ -20,6 +20,9 @@ SETTINGS = {
     "MAX_JSON_KB": (1024, int, "JSON body size limit"),
     "INVITATION_HOURS": (72, int, "invitation lifetime"),
     "AUTH_RATE_LIMIT": ("10/minute", str, "requests per client address to /auth/link and /auth/confirm"),
+    "MAX_CONNECTIONS_PER_CLIENT": (20, int, "open connections one client address may hold (§2.3)"),
+    "HEADER_TIMEOUT": (10.0, float, "seconds a request's line and headers may take from their first byte"),
+    "BODY_TIMEOUT": (10.0, float, "seconds a request body may fall behind a pace of 8 KB/s before it is dropped"),
     "TIMEZONE": ("", str, "IANA zone of gigs whose venue names none, in calendar feeds; empty: floating local times"),
 }
 

@@ -1,0 +1,264 @@
+"""The server under a hostile client on the office LAN, and on a new office's first day (SPEC §2.3, §6): a real
+`python app.py serve` spoken to through raw sockets, since the clients here misbehave on purpose."""
+
+import fcntl
+import json
+import re
+import select
+import shlex
+import socket
+import sqlite3
+import struct
+import subprocess
+import sys
+import time
+from urllib.parse import urlsplit
+
+import pytest
+
+from tests.test_server import PROJECT, Service
+
+SERVING = re.compile(r"serving \S+ on http://\S+:(\d+)/v1 \(public URL (\S+?)[,)]")
+
+
+class Server(Service):
+    """`serve --port 0`: the server takes a free port and its start line says which."""
+
+    def start(self, *options):
+        self.log = open(self.log_path, "w")  # noqa: SIM115 (closed by stop)
+        command = [sys.executable, "app.py", "serve", "--port", "0", "--threads", "4", *options]
+        self.proc = subprocess.Popen(command, cwd=PROJECT, env=self.env, stdout=self.log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and self.proc.poll() is None:
+            if match := SERVING.search(self.output()):
+                self.port, self.public_url = int(match[1]), match[2]
+                self.base = f"http://127.0.0.1:{self.port}/v1"
+                return self
+            time.sleep(0.05)
+        raise AssertionError(self.output())
+
+    def connect(self, source="127.0.0.1", timeout=5):
+        s = socket.socket()
+        s.settimeout(timeout)
+        s.bind((source, 0))
+        s.connect(("127.0.0.1", self.port))
+        return s
+
+
+def answer_of(s):
+    """(status, headers, body) of one answer, read until the server closes or the body is complete."""
+    data = b""
+    while b"\r\n\r\n" not in data or len(data.partition(b"\r\n\r\n")[2]) < content_length(data):
+        chunk = s.recv(65536)
+        if not chunk:
+            break
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = dict(line.split(": ", 1) for line in lines[1:])
+    return int(lines[0].split()[1]), headers, body
+
+
+def content_length(data):
+    match = re.search(rb"\r\nContent-Length: (\d+)", data)
+    return int(match[1]) if match else 0
+
+
+def assert_envelope(answer, status, code):
+    got, headers, body = answer
+    assert got == status, body
+    assert headers["Content-Type"] == "application/json" and headers["X-Content-Type-Options"] == "nosniff"
+    assert headers["X-Request-Id"]
+    assert body.endswith(b"}\n")
+    error = json.loads(body)["error"]
+    assert error["code"] == code and error["status"] == status and error["message"]
+    return headers
+
+
+def closed_by_server(s):
+    """Whether the server has closed `s` (without blocking)."""
+    if not select.select([s], [], [], 0)[0]:
+        return False
+    try:
+        return s.recv(65536) == b""
+    except OSError:
+        return True
+
+
+POST = b"POST /v1/teams HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+
+
+def health_request(host="x"):
+    return f"GET /v1/health HTTP/1.1\r\nHost: {host}\r\n\r\n".encode()
+
+
+@pytest.fixture
+def server(tmp_path, request):
+    service = Server(tmp_path, **getattr(request, "param", {})).start()
+    yield service
+    service.stop()
+
+
+@pytest.mark.parametrize("server", [{"BAND_MAX_CONNECTIONS_PER_CLIENT": "5"}], indirect=True)
+def test_one_address_holding_many_connections_does_not_starve_another(server):
+    idle = [server.connect() for _ in range(30)]
+    tricklers = []
+    for _ in range(110):
+        tricklers.append(server.connect())
+    try:
+        for s in tricklers:  # the headers, then one byte of the body; those over the cap are closed already
+            try:
+                s.sendall(POST + b"Content-Length: 100\r\n\r\n")
+                s.send(b"{")
+            except OSError:
+                pass
+        started = time.monotonic()
+        with server.connect(source="127.0.0.2", timeout=1) as other:
+            other.sendall(health_request())
+            assert answer_of(other)[0] == 200
+        assert time.monotonic() - started < 1
+        with server.connect() as over:
+            over.sendall(health_request())
+            headers = assert_envelope(answer_of(over), 429, "rate_limited")
+            assert int(headers["Retry-After"]) > 0
+    finally:
+        for s in idle + tricklers:
+            s.close()
+    # the count drops as connections close: the address is served again
+    deadline, status = time.monotonic() + 5, None
+    while status != 200 and time.monotonic() < deadline:
+        with server.connect() as again:
+            again.sendall(health_request())
+            status = answer_of(again)[0]
+    assert status == 200
+
+
+@pytest.mark.parametrize("server", [{"BAND_HEADER_TIMEOUT": "1", "BAND_BODY_TIMEOUT": "1"}], indirect=True)
+def test_a_request_that_trickles_in_is_dropped_within_the_timeouts(server):
+    headers = server.connect()  # a header line, a byte at a time
+    body = server.connect()  # the headers at once, then the body a byte at a time
+    body.sendall(POST + b"Content-Length: 100\r\n\r\n")
+    started, dropped = time.monotonic(), {}
+    trickle = iter(health_request().replace(b"\r\n\r\n", b"\r\nX-Slow: " + b"x" * 100))
+    while len(dropped) < 2 and time.monotonic() - started < 6:
+        for name, s in (("headers", headers), ("body", body)):
+            try:
+                if name not in dropped and not closed_by_server(s):
+                    s.send(bytes([next(trickle)]) if name == "headers" else b" ")
+                    continue
+            except OSError:
+                pass
+            dropped.setdefault(name, time.monotonic() - started)
+        time.sleep(0.25)
+    headers.close()
+    body.close()
+    # 1 s allowed, found by a look once a second
+    assert dropped.keys() == {"headers", "body"} and max(dropped.values()) < 3.5, dropped
+    # a request that pauses within the limits is answered
+    with server.connect() as patient:
+        patient.sendall(b"GET /v1/health HTTP/1.1\r\n")
+        time.sleep(0.5)
+        patient.sendall(b"Host: x\r\n\r\n")
+        assert answer_of(patient)[0] == 200
+
+
+def test_a_body_over_the_json_limit_is_refused_before_it_is_sent(server):
+    sockets = [server.connect(timeout=2) for _ in range(20)]
+    try:
+        for s in sockets:  # 25 MB each, declared
+            s.sendall(POST.replace(b"/v1/teams", b"/v1/health") + b"Content-Length: 26214400\r\n\r\n")
+        for s in sockets:  # answered before a byte of the body is sent
+            assert_envelope(answer_of(s), 413, "payload_too_large")
+    finally:
+        for s in sockets:
+            s.close()
+    with server.connect() as chunked:  # a chunked body, as soon as it grows past the limit
+        chunked.sendall(POST + b"Transfer-Encoding: chunked\r\n\r\n")
+        for _ in range(128):  # 4 MB at most, 1 MB allowed
+            if select.select([chunked], [], [], 0)[0]:
+                break
+            try:
+                chunked.sendall(b"8000\r\n" + b" " * 0x8000 + b"\r\n")
+            except OSError:  # refused while this chunk was on its way
+                break
+        assert_envelope(answer_of(chunked), 413, "payload_too_large")
+    with server.connect() as upload:  # the upload keeps the upload limit: the body is read, then the app answers
+        upload.sendall(b"POST /v1/attachments HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=b\r\n")
+        upload.sendall(b"Content-Length: 2097152\r\n\r\n")
+        assert not select.select([upload], [], [], 0.3)[0]
+        upload.sendall(b"-" * 2097152)
+        status, _, body = answer_of(upload)
+        assert status == 401 and json.loads(body)["error"]["code"] == "unauthenticated"
+
+
+@pytest.fixture(scope="module")
+def shared_server(tmp_path_factory):
+    service = Server(tmp_path_factory.mktemp("server")).start()
+    yield service
+    service.stop()
+
+
+@pytest.mark.parametrize(
+    ("request_bytes", "status", "code"),
+    [
+        (POST + b"Transfer-Encoding: gzip\r\n\r\n", 415, "unsupported_media_type"),
+        (POST + b"Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n", 400, "invalid_json"),
+        (POST + b"Transfer-Encoding: chunked\r\n\r\n2\r\n{}XX0\r\n\r\n", 400, "invalid_json"),
+        (POST + b"Content-Length: -2\r\n\r\n{}", 400, "invalid_json"),
+        (POST + b"Content-Length: two\r\n\r\n{}", 400, "invalid_json"),
+        (b"GET /v1/health HTTP/1.1 please\r\nHost: x\r\n\r\n", 400, "invalid_query"),
+        (b"get /v1/health HTTP/1.1\r\nHost: x\r\n\r\n", 400, "invalid_query"),
+        ("GET /v1/gigs/ü HTTP/1.1\r\nHost: x\r\n\r\n".encode(), 400, "invalid_query"),
+        (b"GET /v1/health HTTP/1.1\r\nHost x\r\n\r\n", 400, "invalid_query"),
+        (b"GET /v1/health HTTP/1.1\r\nHost: x\r\nX-Big: " + b"x" * 300_000 + b"\r\n\r\n", 413, "payload_too_large"),
+    ],
+    ids=["gzip", "chunk-size", "chunk-end", "length-sign", "length-nan", "line", "method", "raw-utf8", "header", "big"],
+)
+def test_answers_the_server_makes_itself_are_the_envelope(shared_server, request_bytes, status, code):
+    with shared_server.connect() as s:
+        s.sendall(request_bytes)
+        assert_envelope(answer_of(s), status, code)
+
+
+def test_the_request_id_sent_is_echoed_on_the_servers_own_answers(shared_server):
+    with shared_server.connect() as s:
+        s.sendall(POST + b"X-Request-Id: trace-42\r\nTransfer-Encoding: gzip\r\n\r\n")
+        assert assert_envelope(answer_of(s), 415, "unsupported_media_type")["X-Request-Id"] == "trace-42"
+
+
+def machine_addresses():
+    """This machine's IPv4 addresses other than loopback, interface by interface (Linux's SIOCGIFADDR)."""
+    found = set()
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        for _, name in socket.if_nameindex():
+            try:
+                answer = fcntl.ioctl(s.fileno(), 0x8915, struct.pack("256s", name.encode()[:15]))
+            except OSError:
+                continue  # no IPv4 address on this interface
+            found.add(socket.inet_ntoa(answer[20:24]))
+    return {address for address in found if not address.startswith("127.")}
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads the interfaces' addresses as Linux has them")
+def test_serving_the_lan_links_to_the_lan_address_and_warns_of_a_localhost_sender(tmp_path):
+    server = Server(tmp_path, BAND_MAIL_URL="smtp://127.0.0.1:1").start("--host", "0.0.0.0")
+    try:
+        output = server.output()
+    finally:
+        server.stop()
+    link = urlsplit(server.public_url)
+    assert link.port == server.port
+    addresses = machine_addresses()
+    assert link.hostname in addresses if addresses else link.hostname == "127.0.0.1"
+    assert "LAN address" in output
+    assert "BAND_MAIL_FROM is office@localhost" in output
+    # the first-day hint names the database, so that it works pasted into a shell
+    hint = re.search(r"create the first with  (.+?)  then", output)[1]
+    assert f"BAND_DB={shlex.quote(str(tmp_path / 'band.db'))} " in hint
+    env = {k: v for k, v in server.env.items() if k != "BAND_DB"}
+    command = hint.replace("YOU@EXAMPLE.COM", "ada@example.com")
+    result = subprocess.run(command, shell=True, cwd=PROJECT, env=env, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    database = sqlite3.connect(tmp_path / "band.db")
+    assert database.execute("SELECT name FROM users").fetchall() == [("Your Name",)]
+    database.close()
