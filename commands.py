@@ -19,6 +19,8 @@ from server import JsonErrorChannel
 
 log = logging.getLogger("band")
 
+OUTBUF_BYTES = 1024 * 1024
+
 
 def register(app):
     for command in COMMANDS:
@@ -73,6 +75,9 @@ def serve(host, port, threads):
             threads=threads,
             ident="band-office",
             max_request_body_size=upload_limit + 1024 * 1024,
+            # waitress keeps up to this much of an answer per connection, in memory while its client keeps
+            # up: at the default (16 MB) each large download in flight costs that much (SPEC §2.3)
+            outbuf_high_watermark=OUTBUF_BYTES,
             asyncore_use_poll=True,
         )
     except OSError as e:
