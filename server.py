@@ -77,6 +77,9 @@ def create(app, host, port, threads):
         channel_timeout=IDLE_SECONDS,
         cleanup_interval=CHECK_SECONDS,
         connection_limit=CONNECTION_LIMIT,
+        # waitress keeps up to this much of an answer per connection, in memory while its client keeps up: at
+        # the default (16 MB) each large download in flight costs that much (SPEC §2.3)
+        outbuf_high_watermark=1024 * 1024,
         asyncore_use_poll=True,
     )
     dispatcher, sockets = ThreadedTaskDispatcher(), {}

@@ -1,20 +1,23 @@
 """The gigs group: gigs, where they happen, and what belongs to each (products, moments, songs, contacts,
 attachments)."""
 
-import hashlib
 import io
 import mimetypes
 import re
+import unicodedata
+import urllib.parse
 
-from flask import Blueprint, current_app, request, send_file
+from flask import Blueprint, current_app, request
+from werkzeug.http import dump_options_header, quote_etag
 
+import blobs
+import listing
 import rules
 from auth import require
 from conventions import too_large
-from errors import ApiError, invalid
+from errors import ApiError, invalid, not_found
 from models import (
     Attachment,
-    AttachmentContent,
     Gig,
     GigContact,
     GigMoment,
@@ -24,6 +27,7 @@ from models import (
     Moment,
     Song,
     Venue,
+    db,
 )
 from openapi import operation
 from resources import Resource, clear_others, reject_parameters
@@ -90,7 +94,7 @@ class GigContacts(Resource):
 
 
 class Attachments(Resource):
-    """Created from a multipart upload (§4.8); the bytes go to a table of their own."""
+    """Created from a multipart upload (§4.8); the bytes go to a table of their own, written in chunks."""
 
     FORM_FIELDS = ("gig_id", "description")
     upload_schema = {  # the multipart body, for the OpenAPI document
@@ -106,13 +110,19 @@ class Attachments(Resource):
     def request_body(self):
         if request.mimetype != "multipart/form-data":
             raise ApiError(415, "unsupported_media_type", "Upload the file as multipart/form-data.")
-        unknown = [k for k in request.form if k not in self.FORM_FIELDS] + [k for k in request.files if k != "file"]
-        if unknown:
-            raise invalid({key: ["Unknown field."] for key in unknown})
+        problems = {key: ["Unknown field."] for key in request.form if key not in self.FORM_FIELDS}
+        problems.update({key: ["Unknown field."] for key in request.files if key != "file"})
+        for key, values in (*request.form.lists(), *request.files.lists()):
+            if len(values) > 1 and key not in problems:
+                problems[key] = ["Give this field once."]
+        if problems:
+            raise invalid(problems)
         return {"file": request.files.get("file"), **request.form.to_dict()}
 
     def create(self, data, options=None):
         upload = data.pop("file", None)
+        limit = current_app.config["MAX_UPLOAD_MB"] * 1024 * 1024
+        size = upload_size(upload, limit) if upload is not None else 0
         filename = safe_filename(uploaded_name(upload)) if upload is not None else "attachment"
         try:
             values = load(self.schema, {**data, "filename": filename})
@@ -122,19 +132,26 @@ class Attachments(Resource):
             raise
         if upload is None:
             raise invalid({"file": ["Missing data for required field."]})
-        content = read_upload(upload, current_app.config["MAX_UPLOAD_MB"] * 1024 * 1024)
-        record = Attachment(
-            **values,
-            content_type=content_type(upload),
-            size_bytes=len(content),
-            sha256=hashlib.sha256(content).hexdigest(),
-        )
+        # the digest is known once the bytes are written, later in the same transaction
+        record = Attachment(**values, content_type=content_type(upload), size_bytes=size, sha256="")
         self.save(record, values, creating=True, options=options or {})
-        AttachmentContent.create(attachment=record.id, data=content)
+        record.sha256 = blobs.store(db.connection(), record.id, upload.stream, size)
+        record.save(only=[Attachment.sha256])
         return record
 
     def before_save(self, write):
         write.record.filename = safe_filename(write.record.filename)
+
+
+def upload_size(upload, limit):
+    """The size of the uploaded file (werkzeug has spooled it to a seekable file), or 413 over `limit`."""
+    stream = upload.stream
+    stream.seek(0, io.SEEK_END)
+    size = stream.tell()
+    stream.seek(0)
+    if size > limit:
+        raise too_large(limit)
+    return size
 
 
 def uploaded_name(upload):
@@ -159,19 +176,24 @@ MEDIA_TYPE_RE = re.compile(r"[a-z0-9][a-z0-9!#$&^_.+-]*/[a-z0-9][a-z0-9!#$&^_.+-
 
 def content_type(upload):
     given = (upload.mimetype or "").lower()
-    if (
-        re.fullmatch(r"[a-z0-9][a-z0-9!#$&^_.+-]*/[a-z0-9][a-z0-9!#$&^_.+-]*", given)
-        and given != "application/octet-stream"
-    ):
+    if MEDIA_TYPE_RE.fullmatch(given) and given != "application/octet-stream":
         return given
     return mimetypes.guess_type(upload.filename or "")[0] or "application/octet-stream"
 
 
-def read_upload(upload, limit):
-    content = upload.stream.read(limit + 1)
-    if len(content) > limit:
-        raise too_large(limit)
-    return content
+# Types a browser renders as a document or runs as a script, after the lists of the WHATWG MIME Sniffing
+# standard (HTML, XML, JavaScript; SVG and XHTML are +xml): served inert (§2.3).
+ACTIVE_TYPES = frozenset(
+    {"text/html", "text/xml", "application/xml", "text/xsl"}
+    | {"application/ecmascript", "application/javascript", "application/x-ecmascript", "application/x-javascript"}
+    | {"text/ecmascript", "text/javascript", "text/x-ecmascript", "text/x-javascript", "text/jscript"}
+    | {"text/livescript", *(f"text/javascript1.{n}" for n in range(6))}
+)
+
+
+def is_active(media_type):
+    media_type = media_type.lower()
+    return media_type in ACTIVE_TYPES or media_type.endswith("+xml")
 
 
 @blueprint.get("/attachments/<id>/content")
@@ -180,20 +202,37 @@ def attachment_content(id):
     """Download an attachment's bytes, with their Content-Type and an ETag."""
     require("gigs", "view")
     reject_parameters(request.args)
-    attachment = ATTACHMENTS.get(id)
-    content = AttachmentContent.get(AttachmentContent.attachment == attachment.id).data
-    response = send_file(
-        io.BytesIO(content),
-        mimetype=attachment.content_type,
-        as_attachment=True,
-        download_name=attachment.filename,
-        etag=attachment.sha256,
-        conditional=True,
-        max_age=0,
-    )
-    response.headers["Content-Type"] = attachment.content_type  # as stored: Flask would add a charset to text/*
-    response.headers["X-Content-Type-Options"] = "nosniff"
-    return response
+    download = blobs.Download.open(db.database, id) if listing.is_id(id) else None
+    if download is None:
+        raise not_found(f"No {ATTACHMENTS.noun} with this id.")
+    headers = {"ETag": quote_etag(download.sha256), "Cache-Control": "private, no-cache"}
+    if request.if_none_match.contains_weak(download.sha256):
+        download.close()
+        return current_app.response_class(status=304, headers=headers)
+    return current_app.response_class(download, headers={**headers, **download_headers(download)})
+
+
+def download_headers(download):
+    """The headers that tell a browser to save the bytes, under their filename, and never to run them."""
+    active = is_active(download.content_type)
+    headers = {
+        "Content-Type": "application/octet-stream" if active else download.content_type,
+        "Content-Length": str(download.size),
+        "Content-Disposition": disposition(download.filename),
+        "X-Content-Type-Options": "nosniff",
+    }
+    if active:
+        headers["Content-Security-Policy"] = "sandbox"
+    return headers
+
+
+def disposition(filename):
+    """`attachment` and the filename as RFC 6266 says: ASCII in `filename`, UTF-8 in `filename*` if needed."""
+    fallback = unicodedata.normalize("NFKD", filename).encode("ascii", "ignore").decode("ascii")
+    if fallback == filename:
+        return dump_options_header("attachment", {"filename": filename})
+    encoded = "UTF-8''" + urllib.parse.quote(filename, safe="!#$&+-.^_`|~")  # RFC 5987 attr-chars
+    return dump_options_header("attachment", {"filename": fallback, "filename*": encoded})
 
 
 GIGS = Gigs(Gig, GigSchema, "gigs", order=["gig_date", "start_time"])

@@ -2,6 +2,7 @@
 
 import hashlib
 import io
+import os
 import re
 import shutil
 import urllib.parse
@@ -127,6 +128,24 @@ def test_unknown_and_read_only_form_fields_are_named(admin, gig, extra):
     assert total(admin) == 0 and stored_contents() == 0
 
 
+@pytest.mark.parametrize(
+    ("field", "parts"),
+    [
+        ("file", {"file": [(io.BytesIO(PDF), "plan.pdf"), (io.BytesIO(b"other"), "other.pdf")]}),
+        ("gig_id", {"gig_id": "GIG", "file": (io.BytesIO(PDF), "plan.pdf")}),
+        ("description", {"description": ["first", "second"], "file": (io.BytesIO(PDF), "plan.pdf")}),
+    ],
+)
+def test_a_part_given_twice_is_named_never_taken_as_the_last(admin, build, gig, field, parts):
+    if field == "gig_id":
+        parts["gig_id"] = [gig["id"], build.id("gigs")]
+    else:
+        parts["gig_id"] = gig["id"]
+    r = admin.post("/attachments", data=parts, content_type="multipart/form-data")
+    assert error_of(r, 422, "validation_failed")["details"] == {field: ["Give this field once."]}
+    assert total(admin) == 0 and stored_contents() == 0
+
+
 def browser_upload(api, gig_id, filename_param, content=PDF, content_type="application/pdf"):
     """A multipart upload encoded byte for byte as a client sends it: `filename_param` is the raw
     `filename=...` (or `filename*=...`) parameter of the file part's Content-Disposition."""
@@ -243,6 +262,72 @@ def test_the_content_is_the_exact_bytes_with_its_headers(admin, gig):
     assert disposition(r) == ("attachment", "plan.pdf")
 
 
+def test_a_file_of_many_chunks_comes_back_byte_for_byte(admin, gig):
+    content = os.urandom(MB + 12_345)  # past a multiple of the 64 KiB chunks
+    record = created(upload(admin, {"gig_id": gig["id"]}, file=(content, "take.wav", "audio/wav")))
+    assert (record["size_bytes"], record["sha256"]) == (len(content), hashlib.sha256(content).hexdigest())
+    path = f"/attachments/{record['id']}/content"
+    r = admin.get(path)
+    assert r.status_code == 200 and r.data == content
+    assert r.headers["Content-Length"] == str(len(content))
+    assert r.headers["ETag"] == f'"{record["sha256"]}"'
+    r = admin.get(path, headers={"Range": "bytes=0-9"})  # ranges are not served: the whole file is
+    assert r.status_code == 200 and r.data == content and "Content-Range" not in r.headers
+    r = admin.request("HEAD", path)
+    assert r.status_code == 200 and r.data == b"" and r.headers["Content-Length"] == str(len(content))
+
+
+def test_a_download_under_way_is_whole_though_the_attachment_is_deleted_meanwhile(admin, gig):
+    content = os.urandom(MB)
+    record = created(upload(admin, {"gig_id": gig["id"]}, file=(content, "take.wav", "audio/wav")))
+    path = f"/attachments/{record['id']}/content"
+    with admin.get(path) as r:
+        body = iter(r.response)
+        first = next(body)
+        assert 0 < len(first) < len(content)  # the rest is still to be read
+        assert admin.delete(f"/attachments/{record['id']}").status_code == 204
+        assert first + b"".join(body) == content
+    error_of(admin.get(path), 404, "not_found")
+
+
+ACTIVE = [
+    ("page.html", "text/html"),
+    ("page.xhtml", "application/xhtml+xml"),
+    ("logo.svg", "image/svg+xml"),
+    ("data.xml", "text/xml"),
+    ("data.xml", "application/xml"),
+    ("feed.rss", "application/rss+xml"),
+    ("style.xsl", "text/xsl"),
+    ("app.js", "text/javascript"),
+    ("app.js", "application/javascript"),
+    ("app.js", "application/x-javascript"),
+    ("app.es", "application/ecmascript"),
+]
+
+
+@pytest.mark.parametrize(("filename", "stored_type"), ACTIVE)
+def test_an_active_type_is_served_inert(admin, gig, filename, stored_type):
+    script = b"<svg xmlns='http://www.w3.org/2000/svg'><script>alert(document.cookie)</script></svg>"
+    record = created(upload(admin, {"gig_id": gig["id"]}, file=(script, filename, stored_type)))
+    assert record["content_type"] == stored_type
+    r = admin.get(f"/attachments/{record['id']}/content")
+    assert r.data == script
+    assert r.headers["Content-Type"] == "application/octet-stream"
+    assert r.headers["Content-Security-Policy"] == "sandbox"
+    assert r.headers["X-Content-Type-Options"] == "nosniff"
+    assert disposition(r) == ("attachment", filename)
+    assert admin.get(f"/attachments/{record['id']}").get_json()["data"]["content_type"] == stored_type
+
+
+@pytest.mark.parametrize("stored_type", ["application/pdf", "text/plain", "image/png", "text/csv", "application/json"])
+def test_a_passive_type_is_served_as_stored(admin, gig, stored_type):
+    record = created(upload(admin, {"gig_id": gig["id"]}, file=(b"bytes", "file.bin", stored_type)))
+    r = admin.get(f"/attachments/{record['id']}/content")
+    assert r.headers["Content-Type"] == stored_type
+    assert "Content-Security-Policy" not in r.headers
+    assert r.headers["X-Content-Type-Options"] == "nosniff"
+
+
 def test_the_content_type_is_the_stored_one(admin, gig):
     latin1 = "Künstler;Gage\n".encode("latin-1")
     record = created(upload(admin, {"gig_id": gig["id"]}, file=(latin1, "gage.csv", "text/csv")))
@@ -277,11 +362,12 @@ def test_a_renamed_attachment_downloads_under_its_new_name_and_no_header_is_inje
     assert r.data == PDF
 
 
-def test_a_matching_if_none_match_answers_304(admin, gig):
+@pytest.mark.parametrize("sent", ["{etag}", "W/{etag}", '"other", {etag}', "*"])
+def test_a_matching_if_none_match_answers_304(admin, gig, sent):
     record = created(upload(admin, {"gig_id": gig["id"]}))
     path = f"/attachments/{record['id']}/content"
     etag = admin.get(path).headers["ETag"]
-    r = admin.get(path, headers={"If-None-Match": etag})
+    r = admin.get(path, headers={"If-None-Match": sent.format(etag=etag)})
     assert r.status_code == 304 and r.data == b""
     assert r.headers["ETag"] == etag
     r = admin.get(path, headers={"If-None-Match": f'"{"0" * 64}"'})
