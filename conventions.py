@@ -87,7 +87,7 @@ def end_transaction(error=None, status=500):
 # Paths that carry a secret (a calendar feed's signed token, a device's push token), however they are spelled
 # (`//`, a trailing `/`, upper case), and anything shaped like one of our tokens anywhere in a path.
 SECRET_PATH_RE = re.compile(r"(?i)(/+v1/+calendar/+)[^/]+?(\.ics)?(/*)$|(/+v1/+devices/+).+$")
-TOKEN_RE = re.compile(r"(?i)(bo[slk]_|whsec_)[A-Za-z0-9_\-]+")
+TOKEN_RE = re.compile(r"(?i)(bo[slk]_|whsec_)[A-Za-z0-9_.\-]+")
 CONTROL_RE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 

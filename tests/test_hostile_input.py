@@ -1,9 +1,13 @@
 """SPEC §2.3 and issue 10: what an attacker on the office LAN and a new user's first day found, each through
 the API: strict digits, bounded filters and texts, private pay, the last admin, bodies that lie."""
 
+import sqlite3
+
 import pytest
 
+from models import db
 from tests.support import error_of
+from tests.test_auth import link_token, mails, request_link
 
 HUGE = "x" * 100_001
 
@@ -159,3 +163,115 @@ def test_linking_a_staff_member_to_a_user_needs_admin_edit(signed_in, build):
     assert error_of(office.post("/staff-members", body), 403, "forbidden")["details"] == {"required": "admin.edit"}
     assert office.get(f"/staff-members/{member['id']}").get_json()["data"]["user_id"] is None
     assert office.patch(f"/staff-members/{member['id']}", {"phone": "+43 1 234"}).status_code == 200
+
+
+# --- bodies that lie, paths that trick, logs that must not (§2.2, §2.3) ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        '{"name": "\\ud800"}',
+        '{"name": "Team", "description": "a\\udfffb"}',
+        '{"\\ud800": 1}',
+        '{"name": "T", "custom": {"deep": ["ok", "\\ud83d"]}}',
+    ],
+)
+def test_a_lone_surrogate_is_invalid_json(admin, raw):
+    r = admin.post("/teams", data=raw, content_type="application/json")
+    assert "surrogate" in error_of(r, 400, "invalid_json")["message"]
+    assert admin.get("/teams").get_json()["meta"]["total"] == 0
+
+
+def test_a_surrogate_pair_is_one_character(admin):
+    r = admin.post("/teams", data='{"name": "Horns \\ud83c\\udfba"}', content_type="application/json")
+    assert r.status_code == 201 and r.get_json()["data"]["name"] == "Horns 🎺"
+
+
+@pytest.mark.parametrize("raw", ['{"name": "A", "name": "B"}', '{"name": "A", "custom_fields": {"k": 1, "k": 2}}'])
+def test_a_repeated_key_is_invalid_json(admin, raw):
+    r = admin.post("/teams", data=raw, content_type="application/json")
+    assert "twice" in error_of(r, 400, "invalid_json")["message"]
+    assert admin.get("/teams").get_json()["meta"]["total"] == 0
+
+
+@pytest.mark.parametrize("path", ["/v1//gigs", "//v1/gigs", "/v1/gigs//", "/v1/gigs/"])
+def test_a_path_spelled_with_extra_slashes_is_no_route(admin, path):
+    error_of(admin.get(path), 404, "not_found")
+
+
+def test_list_and_record_bodies_end_with_one_newline(admin, build):
+    team = build("teams")
+    for path in ("/teams", f"/teams/{team['id']}", "/me", "/nowhere"):
+        body = admin.get(path).get_data()
+        assert body.endswith(b"\n") and not body.endswith(b"\n\n"), path
+
+
+def test_security_headers(admin, anon):
+    missing = "/teams/00000000-0000-4000-8000-000000000000"
+    for response in (admin.get("/teams"), admin.get("/me"), admin.get(missing)):
+        assert response.headers["X-Content-Type-Options"] == "nosniff"
+        assert response.headers["Cache-Control"] == "no-store"
+    health = anon.get("/health")
+    assert health.headers["X-Content-Type-Options"] == "nosniff" and "no-store" not in health.headers.get(
+        "Cache-Control", ""
+    )
+    for page in ("/signin", "/v1/docs"):
+        r = anon.get(page)
+        assert r.status_code == 200 and r.mimetype == "text/html"
+        assert r.headers["X-Frame-Options"] == "DENY"
+        assert "frame-ancestors 'none'" in r.headers["Content-Security-Policy"]
+        assert r.headers["X-Content-Type-Options"] == "nosniff"
+
+
+FEED_TOKEN = "WyJzdGFmZiJd.c2VjcmV0c2lnbmF0dXJl"
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        f"/v1//calendar/{FEED_TOKEN}.ics",
+        f"/V1/CALENDAR/{FEED_TOKEN}.ICS",
+        f"/v1/calendar/{FEED_TOKEN}.ics/",
+        f"/v1/calendar//{FEED_TOKEN}",
+        f"/v1/Devices/{FEED_TOKEN}",
+        f"/v1/nothing/bos_{FEED_TOKEN}",
+    ],
+)
+def test_the_access_log_holds_no_token_on_any_path_spelling(admin, caplog, path):
+    with caplog.at_level("INFO", logger="band.access"):
+        admin.get(path)
+    [line] = [r.getMessage() for r in caplog.records if r.name == "band.access"]
+    assert "c2VjcmV0c2lnbmF0dXJl" not in line and "[token]" in line
+
+
+def test_control_characters_from_a_client_cannot_forge_log_lines(anon, caplog):
+    with caplog.at_level("INFO"):
+        anon.get("/v1/x%0a2027-01-01 INFO band.access: GET /v1/forged 200")
+        anon.post("/auth/link", {"email": "a@b.c\n2027-01-01 INFO band.auth: forged"})
+    messages = [r.getMessage() for r in caplog.records if r.name in ("band.access", "band.auth")]
+    assert messages and all("\n" not in m for m in messages)
+    assert any("\\x0a2027-01-01" in m for m in messages)
+
+
+def test_a_refused_confirmation_spends_the_link(app, anon, admin):
+    user = admin.create("users", {"email": "inactive-soon@example.com", "name": "Ina", "roles": ["viewer"]})
+    request_link(anon, user["email"])
+    [mail] = mails(app, user["email"])
+    token = link_token(mail)
+    admin.patch(f"/users/{user['id']}", {"active": False})
+    error_of(anon.post("/auth/confirm", {"token": token}), 401, "unauthenticated")
+    admin.patch(f"/users/{user['id']}", {"active": True})
+    error_of(anon.post("/auth/confirm", {"token": token}), 401, "unauthenticated")
+
+
+def test_a_write_that_cannot_get_the_database_is_503_with_retry_after(admin):
+    holder = sqlite3.connect(db.database, timeout=0)
+    holder.execute("BEGIN IMMEDIATE")  # another process holds the write lock past the busy timeout
+    try:
+        r = admin.post("/teams", {"name": "Waiting"})
+    finally:
+        holder.rollback()
+        holder.close()
+    assert error_of(r, 503, "unavailable") and r.headers["Retry-After"] == "1"
+    assert admin.post("/teams", {"name": "Waiting"}).status_code == 201
