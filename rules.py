@@ -263,8 +263,11 @@ def pending_invitations(gig_role_id):
 def accept(invitation):
     """The invitee takes the gig role; the role's other pending invitations are withdrawn.
 
-    A filled role is reported first: of two invitees accepting at once, the one who comes second learns
-    that the role is taken (their invitation was withdrawn by the first)."""
+    Precedence (§5.3): an invitation its invitee already answered is not pending, even when the role is
+    filled (by them, say); for a pending or withdrawn one, a role another took is reported first, so that of
+    two invitees accepting at once the second learns that the role is taken."""
+    if invitation.status in ("accepted", "declined"):
+        require_pending(invitation)
     gig_role = GigRole.get_by_id(invitation.gig_role_id)
     if gig_role.staff_member_id is not None:
         raise conflict("gig_role_filled", "Someone else has taken this gig role.")

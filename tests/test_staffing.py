@@ -380,3 +380,18 @@ def test_making_a_status_closed_withdraws_the_invitations_of_its_gigs(band):
     invitation = band.invite(band.sam).get_json()["data"]
     band.admin.patch(f"/gig-statuses/{band.tentative['id']}", json={"kind": "cancelled"})
     assert band.admin.get(f"/gig-role-invitations/{invitation['id']}").get_json()["data"]["status"] == "withdrawn"
+
+
+def test_accepting_twice_tells_the_invitee_it_is_no_longer_pending(band):
+    invitation = band.invite(band.sam).get_json()["data"]
+    assert band.admin.post(f"/gig-role-invitations/{invitation['id']}/accept").status_code == 200
+    error = error_of(band.admin.post(f"/gig-role-invitations/{invitation['id']}/accept"), 409, "conflict")
+    assert error["details"]["reason"] == "invitation_not_pending"
+
+
+def test_accepting_after_declining_is_not_pending_even_when_another_took_the_role(band):
+    declined = band.invite(band.sam).get_json()["data"]
+    assert band.admin.post(f"/gig-role-invitations/{declined['id']}/decline").status_code == 200
+    band.fill(band.alex)
+    error = error_of(band.admin.post(f"/gig-role-invitations/{declined['id']}/accept"), 409, "conflict")
+    assert error["details"]["reason"] == "invitation_not_pending"
