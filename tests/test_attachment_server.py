@@ -140,3 +140,31 @@ def test_a_download_the_client_abandons_lets_go_of_the_database(office, tmp_path
     while log_is_held(tmp_path / "band.db") and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not log_is_held(tmp_path / "band.db"), "the abandoned download still holds the database"
+
+
+def test_uploads_under_way_leave_small_writes_their_turn(office):
+    """Six large uploads at once: small writes keep being answered quickly, and nothing answers 500."""
+    service, headers = office
+    json_headers = {**headers, "Content-Type": "application/json"}
+    uploads, small, running = [], [], threading.Event()
+    running.set()
+
+    def write_small():
+        n = 0
+        while running.is_set() and n < 400:
+            n += 1
+            started = time.monotonic()
+            status, _, _ = service.request("POST", "/teams", json.dumps({"name": f"t{n}"}).encode(), json_headers)
+            small.append((status, time.monotonic() - started))
+
+    writer = threading.Thread(target=write_small)
+    writer.start()
+    try:
+        with ThreadPoolExecutor(6) as pool:
+            uploads = list(pool.map(lambda _: upload(service, headers, os.urandom(24 * MB)), range(6)))
+    finally:
+        running.clear()
+        writer.join(30)
+    assert len(uploads) == 6 and all(record["size_bytes"] == 24 * MB for record in uploads)
+    assert small and all(status == 201 for status, _ in small), small
+    assert max(seconds for _, seconds in small) < 2.0, sorted(seconds for _, seconds in small)[-5:]
