@@ -2,6 +2,7 @@
 the requests. Every rule of the URL map under /v1 is described: a resource's views from its declaration,
 every other view from the `@operation` beside it."""
 
+import copy
 import re
 
 from apispec import APISpec
@@ -9,8 +10,8 @@ from apispec.ext.marshmallow import MarshmallowPlugin
 from marshmallow import Schema, fields
 
 from errors import CODES
-from fields import MAX_INT, TIME_PATTERN
-from listing import MAX_IN_VALUES, MAX_LIMIT, OPERATORS
+from listing import MAX_LIMIT
+from openapi_params import fields_param, list_params, paging_params, path_param, query_param, write_params
 
 VERSION = "1.0.0"
 DESCRIPTION = """The JSON API of Band Office, the office of a wedding band: gigs, the products sold on them,
@@ -23,22 +24,40 @@ none. Reading needs the `<group>.view` capability of the resource's group (the t
 
 Lists take `limit` (1..200, default 50), `offset`, `sort` (comma list, `-field` descending; `id` is always
 the last key), `fields` (comma list; `id` always comes) and `filter[field][op]=value`; `filter[field]=value`
-means `eq`, `ne` and `nin` also match null, `in`/`nin` take 1..100 comma-separated values. Custom fields
-filter as `filter[custom_fields.KEY][op]`. Anything else is 400 `invalid_query`.
+means `eq`, `ne` and `nin` also match null, `in`/`nin` take 1..100 values, comma-separated or with the
+parameter repeated (`filter[id][in]=A&filter[id][in]=B`). Custom fields filter as
+`filter[custom_fields.KEY][op]`. Anything else is 400 `invalid_query`.
 
 Errors are `{"error": {"code", "message", "status", "details"}}`; when several apply: unknown route
 404/405, then 401, 403, the body (415, 400, 413), the record's 404, 422, 409."""
 
-ERROR_STATUSES = {
-    400: "Invalid JSON or query parameters (invalid_json, invalid_query)",
-    401: "No valid bearer token (unauthenticated)",
-    403: "The token's roles lack the capability (forbidden; details.required)",
-    404: "No such record (not_found)",
-    409: "A unique rule (already_exists), a reference (resource_in_use) or a domain rule (conflict)",
-    413: "The body is over the limit (payload_too_large)",
-    415: "The body is not of the expected media type (unsupported_media_type)",
-    422: "Invalid fields (validation_failed; details: field -> messages)",
-    429: "Too many sign-in requests (rate_limited; see Retry-After)",
+ERROR_STATUSES = {  # the codes of each status come from errors.CODES
+    400: "Invalid JSON or query parameters",
+    401: "No valid bearer token",
+    403: "The token's roles lack the capability (details.required)",
+    404: "No such record",
+    409: "A unique rule, a reference (details.referenced_by) or a domain rule (details.reason)",
+    413: "The body is over the limit",
+    415: "The body is not of the expected media type",
+    422: "Invalid fields (details: field -> messages)",
+    429: "Too many sign-in requests (see Retry-After)",
+    503: "The database is busy or the service is stopping (see Retry-After)",
+}
+# An example answer for each code, shown by the reference page; a code missing here gets a plain message.
+ERROR_EXAMPLES = {
+    "invalid_json": ("The body is not valid JSON.", None),
+    "invalid_query": ("Invalid query parameters.", {"limit": "Expected an integer from 1 to 200."}),
+    "unauthenticated": ("Sign in: send a valid bearer token.", None),
+    "forbidden": ("This needs the gigs.edit capability.", {"required": "gigs.edit"}),
+    "not_found": ("No gig with this id.", None),
+    "resource_in_use": ("This gig is still referenced by other records.", {"referenced_by": {"gig_products": 3}}),
+    "already_exists": ("A record with these values exists already.", {"fields": ["name"]}),
+    "conflict": ("The gig role is filled already.", {"reason": "gig_role_filled"}),
+    "payload_too_large": ("The body is larger than the limit of 1024 KB.", None),
+    "unsupported_media_type": ("Send the body as application/json.", None),
+    "validation_failed": ("The request body has invalid fields.", {"title": ["Missing data for required field."]}),
+    "rate_limited": ("Too many sign-in requests; retry in 42 s.", None),
+    "unavailable": ("The database is busy; retry in a moment.", None),
 }
 READ = (400, 401, 403)
 WRITE = (400, 401, 403, 413, 415, 422)
@@ -111,49 +130,61 @@ def document(app):
 class Builder:
     def __init__(self, spec):
         self.spec = spec
-        self.named = {}
+        self.answers = set()  # components the service answers with: every property is always there
+        self.partials = set()  # ...and those a `fields` parameter narrows, which get a `<name>Partial` twin
+        self.records = {}  # component -> the record it shows (Gig for GigCreate): they share their enums
         self.responses = set()
-        self.component("Error", ErrorSchema)
+        self.spec.components.schema("Error", schema=ErrorSchema)
 
-    def component(self, name, schema, required=None):
-        """A $ref to the schema registered under `name`; `required` overrides the properties always present."""
-        if name not in self.named:
+    def component(self, name, schema, record):
+        if name not in self.spec.components.schemas:
             self.spec.components.schema(name, schema=schema)
-        if required is not None:
-            self.named[name] = required if name not in self.named else self.named[name] & required
-        else:
-            self.named.setdefault(name, None)
-        return {"$ref": f"#/components/schemas/{name}"}
+            self.records[name] = record
+        return ref(name)
 
     def answer(self, schema_class, narrowable=False):
-        """The component of a schema as the service answers with it (no load-only fields): every property is
-        present, or only `id` where a `fields` parameter can narrow the answer."""
+        """The component of a schema as the service answers with it (no load-only fields). Where a `fields`
+        parameter can narrow the answer it is the full record or a partial one with only `id` sure: a
+        generated client reads the full record whenever every field came, and the partial one otherwise."""
         name = schema_class.__name__.removesuffix("Schema")
-        schema = schema_class(exclude=load_only(schema_class()))
-        present = {"id"} & set(schema.fields) if narrowable else set(schema.fields)
-        return self.component(name, schema, required=present)
+        self.answers.add(name)
+        result = self.component(name, schema_class(exclude=load_only(schema_class())), name)
+        if not narrowable:
+            return result
+        self.partials.add(name)
+        self.records[f"{name}Partial"] = name
+        return {"anyOf": [result, ref(f"{name}Partial")]}
 
     def request(self, schema_class, suffix, **modifiers):
         """The component of a request body: no read-only fields."""
-        name = schema_class.__name__.removesuffix("Schema") + suffix
+        record = schema_class.__name__.removesuffix("Schema")
         exclude = (*read_only(schema_class()), *modifiers.pop("exclude", ()))
-        return self.component(name, schema_class(exclude=exclude, **modifiers))
+        return self.component(record + suffix, schema_class(exclude=exclude, **modifiers), record)
 
     def finish(self):
         document = self.spec.to_dict()
-        for name, required in self.named.items():
-            schema = document["components"]["schemas"][name]
-            if required is not None:
-                schema["required"] = [p for p in schema.get("properties", {}) if p in required]
-                if not schema["required"]:
-                    del schema["required"]
+        schemas = document["components"]["schemas"]
+        for name in self.answers:
+            require_all(schemas[name])
+        for name in self.partials:
+            partial = {**copy.deepcopy(schemas[name]), "required": ["id"]}
+            partial["description"] = "The fields a `fields` parameter asked for; `id` is always there."
+            schemas[f"{name}Partial"] = partial
+        for name, record in self.records.items():
+            share_enums(schemas, name, record)
+        for node in walk(document):
+            if None in node.get("enum", ()):
+                null_apart(node)
         return document
 
     def error(self, status):
         if status not in self.responses:
             self.responses.add(status)
-            content = {"application/json": {"schema": self.component("Error", ErrorSchema)}}
-            self.spec.components.response(str(status), {"description": ERROR_STATUSES[status], "content": content})
+            codes = [code for code, code_status in CODES.items() if code_status == status]
+            media_type = {"schema": ref("Error"), "examples": {code: error_example(code, status) for code in codes}}
+            description = f"{ERROR_STATUSES[status]}: {', '.join(codes)}" if codes else ERROR_STATUSES[status]
+            response = {"description": description, "content": {"application/json": media_type}}
+            self.spec.components.response(str(status), response)
         return {"$ref": f"#/components/responses/{status}"}
 
     def add(self, rule, view):
@@ -176,16 +207,19 @@ class Builder:
 
     def resource_operation(self, resource, method, single):
         schema_class = type(resource.schema)
-        record = self.answer(schema_class, narrowable=True)
-        noun = resource.noun
+        listed, record = self.answer(schema_class, narrowable=True), self.answer(schema_class)
+        a_record = a_noun(resource)
         if method == "GET" and not single:
-            return self.op(f"List {resource.name}", resource, list_params(resource.columns), 200, list_of(record), READ)
+            collection = resource.name.replace("-", " ")
+            return self.op(f"List {collection}", resource, list_params(resource.columns), 200, list_of(listed), READ)
         if method == "GET":
-            return self.op(f"Read a {noun}", resource, [fields_param(resource.columns)], 200, one(record), (*READ, 404))
+            return self.op(
+                f"Read {a_record}", resource, [fields_param(resource.columns)], 200, one(listed), (*READ, 404)
+            )
         if method == "DELETE":
-            return self.op(f"Delete a {noun} that nothing references", resource, [], 204, None, (401, 403, 404, 409))
+            return self.op(f"Delete {a_record} that nothing references", resource, [], 204, None, (401, 403, 404, 409))
         if method == "POST":
-            result = self.op(f"Create a {noun}", resource, write_params(resource), 201, one(record), (*WRITE, 409))
+            result = self.op(f"Create {a_record}", resource, write_params(resource), 201, one(record), (*WRITE, 409))
             result["responses"]["201"]["headers"] = {
                 "Location": {"schema": {"type": "string"}, "description": "the new record's path"}
             }
@@ -193,7 +227,7 @@ class Builder:
             result["requestBody"] = self.create_body(resource)
             return result
         patch = self.request(schema_class, "Patch", partial=True, exclude=resource.schema.create_only)
-        result = self.op(f"Change a {noun}", resource, write_params(resource), 200, one(record), (*WRITE, 404, 409))
+        result = self.op(f"Change {a_record}", resource, write_params(resource), 200, one(record), (*WRITE, 404, 409))
         result["requestBody"] = {"required": True, "content": json_content(patch)}
         return result
 
@@ -216,7 +250,7 @@ class Builder:
             content = list_of(schema) if info["listing"] else many_of(schema) if info["many"] else one(schema)
         elif info["media_type"] != "application/json":
             media_types = info["media_type"] if isinstance(info["media_type"], tuple) else (info["media_type"],)
-            content = {media_type: {"schema": {"type": "string"}} for media_type in media_types}
+            content = download_content(media_types)
         params = [query_param(name, schema, required=True) for name, schema in info["params"]]
         if info["listing"] == "paged":
             params += paging_params()
@@ -237,7 +271,7 @@ class Builder:
             responses[str(code)] = {"description": summary}
             if content is not None:
                 responses[str(code)]["content"] = content
-        for code in errors:
+        for code in (*errors, 503):  # any request may meet a busy database or a stopping service
             responses[str(code)] = self.error(code)
         return {"summary": summary, "tags": [tag], "parameters": params, "responses": responses}
 
@@ -251,6 +285,15 @@ VERBS = {
 }
 
 
+def a_noun(resource):
+    """The record with its article: "an access role", "a user" (no noun here starts with a vowel sound spelled
+    u); a collection named like its noun is of a mass noun: "an equipment record"."""
+    noun = resource.noun
+    if resource.name.replace("-", " ") == noun:
+        noun += " record"
+    return f"{'an' if noun[0] in 'aeio' else 'a'} {noun}"
+
+
 def record_links(resource):
     """From a created record to what can be done with it next."""
     parameters = {"id": "$response.body#/data/id"}
@@ -262,6 +305,78 @@ def record_links(resource):
 
 def tag_of(view):
     return view.__module__.rpartition(".")[2]
+
+
+def ref(name):
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def walk(node):
+    """Every dict inside a JSON value."""
+    if isinstance(node, dict):
+        yield node
+        for value in list(node.values()):
+            yield from walk(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from walk(value)
+
+
+def require_all(schema):
+    """Mark every property required, in the objects nested inline too: the service always answers with each."""
+    if "properties" in schema:
+        schema["required"] = list(schema["properties"])
+    for value in schema.get("properties", {}).values():
+        require_all(value.get("items", value))
+
+
+def null_apart(node):
+    """An enum with null in it, `{type: [string, null], enum: [a, b, null]}`, as `anyOf: [{type: string, enum:
+    [a, b]}, {type: null}]`: generated clients then make one enum type of the values and allow None beside it."""
+    node["anyOf"] = [enum_of(node), {"type": "null"}]
+    del node["type"], node["enum"]
+
+
+def enum_of(node):
+    """The enum of a schema without null: `{type: string, enum: [a, b]}`."""
+    types = [t for t in ([node["type"]] if isinstance(node["type"], str) else node["type"]) if t != "null"]
+    return {"type": types[0] if len(types) == 1 else types, "enum": [v for v in node["enum"] if v is not None]}
+
+
+def share_enums(schemas, name, record):
+    """The enum properties of component `name` as components `<record><Property>` (GigSongKind), one for the
+    record and its create, patch and partial forms: a generated client makes one enum type of each."""
+    for key, node in schemas[name].get("properties", {}).items():
+        if "enum" not in node:
+            continue
+        enum_name = record + key.title().replace("_", "")
+        if schemas.setdefault(enum_name, enum_of(node)) != enum_of(node):
+            continue  # the name is taken by another component, or the values differ: left inline
+        nullable = None in node["enum"]
+        del node["type"], node["enum"]
+        node.update({"anyOf": [ref(enum_name), {"type": "null"}]} if nullable else ref(enum_name))
+
+
+def error_example(code, status):
+    message, details = ERROR_EXAMPLES.get(code, (code.replace("_", " ").capitalize() + ".", None))
+    error = {"code": code, "message": message, "status": status}
+    if details is not None:
+        error["details"] = details
+    return {"summary": code, "value": {"error": error}}
+
+
+BINARY = {"type": "string", "format": "binary"}
+
+
+def download_content(media_types):
+    """Text as a string, anything else as bytes. `*/*` (an attachment keeps the type it was uploaded with)
+    comes after application/octet-stream, the type generated clients know bytes by."""
+    content = {}
+    for media_type in media_types:
+        if media_type == "*/*":
+            content["application/octet-stream"] = {"schema": BINARY}
+        content[media_type] = {"schema": {"type": "string"} if media_type.startswith("text/") else BINARY}
+    return content
 
 
 def read_only(schema):
@@ -313,84 +428,3 @@ def list_of(schema):
         "properties": {"data": {"type": "array", "items": schema}, "meta": META},
     }
     return json_content(body)
-
-
-def path_param(name):
-    schema = {"type": "string", "minLength": 1} if name in ("token", "asset") else {"type": "string", "format": "uuid"}
-    return {"name": name, "in": "path", "required": True, "schema": schema}
-
-
-def query_param(name, schema, description="", required=False):
-    param = {"name": name, "in": "query", "required": required, "schema": schema}
-    if description:
-        param["description"] = description
-    if schema.get("type") == "array":
-        param.update(style="form", explode=False)
-    return param
-
-
-def write_params(resource):
-    if type(resource).write_options.__qualname__.startswith("Resource."):
-        return []
-    return [
-        query_param(
-            "allow_conflicts",
-            {"type": "boolean"},
-            "put a staff member on the role despite a blockout or another gig (never the role check)",
-        )
-    ]
-
-
-def paging_params():
-    return [
-        query_param("limit", {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "default": 50}),
-        query_param("offset", {"type": "integer", "minimum": 0, "maximum": MAX_INT, "default": 0}),
-    ]
-
-
-def fields_param(columns):
-    names = "|".join(re.escape(name) for name in columns)
-    pattern = f"^({names})(,({names}))*$"
-    return query_param("fields", {"type": "string", "pattern": pattern}, "Comma list of the fields to return.")
-
-
-def sort_param(columns):
-    names = "|".join(re.escape(name) for name, column in columns.items() if column.sortable)
-    pattern = f"^-?({names})(,-?({names}))*$"
-    description = "Comma list of fields; `-` before a field sorts descending."
-    return query_param("sort", {"type": "string", "pattern": pattern}, description)
-
-
-KIND_SCHEMAS = {
-    "id": {"type": "string", "format": "uuid"},
-    "ref": {"type": "string", "format": "uuid"},
-    "str": {"type": "string", "minLength": 1},
-    "enum": {"type": "string"},
-    "int": {"type": "integer", "minimum": -MAX_INT, "maximum": MAX_INT},
-    "number": {"type": "number"},
-    "date": {"type": "string", "format": "date"},
-    "time": {"type": "string", "pattern": TIME_PATTERN},
-    "timestamp": {"type": "string", "format": "date-time"},
-    "bool": {"type": "boolean"},
-}
-
-
-def list_params(columns):
-    params = [*paging_params(), sort_param(columns), fields_param(columns)]
-    for column in columns.values():
-        for operator in OPERATORS[column.kind]:
-            params.append(query_param(f"filter[{column.name}][{operator}]", filter_schema(column, operator)))
-    return params
-
-
-def filter_schema(column, operator):
-    if operator == "is_null":
-        return {"type": "boolean"}
-    value = dict(KIND_SCHEMAS[column.kind])
-    if column.choices:
-        value["enum"] = list(column.choices)
-    if operator in ("in", "nin"):
-        if value["type"] == "string" and "pattern" not in value and "format" not in value:
-            value["pattern"] = "^[^,]+$"  # the values are joined with commas
-        return {"type": "array", "items": value, "minItems": 1, "maxItems": MAX_IN_VALUES}
-    return value

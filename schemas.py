@@ -311,7 +311,7 @@ class GigRoleSchema(RecordSchema):
     call_time = Time()
     pay_cents = Pay(metadata={"description": "overrides the rates; null without pay.view, set with pay.edit"})
     notes = Text()
-    status = Enum("open", "filled", dump_only=True)
+    status = Enum("open", "filled", dump_only=True, allow_none=False)
 
 
 class GigRoleInvitationSchema(RecordSchema):
@@ -320,7 +320,7 @@ class GigRoleInvitationSchema(RecordSchema):
     staff_member_id = Ref(required=True)
     message = Text()
     expires_at = Timestamp(allow_none=False, metadata={"description": "in the future; default 72 hours from now"})
-    status = Enum("pending", "accepted", "declined", "withdrawn", "expired", dump_only=True)
+    status = Enum("pending", "accepted", "declined", "withdrawn", "expired", dump_only=True, allow_none=False)
     responded_at = Timestamp(dump_only=True)
 
 

@@ -1,9 +1,10 @@
 """The service's own endpoints: health, the OpenAPI document and its reference page (offline: the page's
 assets come from the flask-swagger-ui package and are served from here)."""
 
+import gzip
 from importlib import resources
 
-from flask import Blueprint, current_app, redirect, render_template, send_from_directory, url_for
+from flask import Blueprint, current_app, redirect, render_template, request, send_from_directory, url_for
 
 import openapi
 from auth import public
@@ -45,9 +46,21 @@ def health():
 @public
 @operation()
 def openapi_document():
-    """This OpenAPI 3.1 document."""
-    if "openapi" not in current_app.extensions:  # built on first use: it takes a moment
-        current_app.extensions["openapi"] = openapi.document(current_app)
+    """This OpenAPI 3.1 document (gzip-compressed for clients that accept it)."""
+    plain, compressed = document_bodies()
+    response = current_app.response_class(plain, mimetype="application/json")
+    if request.accept_encodings["gzip"]:
+        response.set_data(compressed)
+        response.headers["Content-Encoding"] = "gzip"
+    response.vary.add("Accept-Encoding")
+    return response
+
+
+def document_bodies():
+    """The document's JSON and a gzip copy of it, built on first use (it takes a moment) and kept."""
+    if "openapi" not in current_app.extensions:
+        plain = (current_app.json.dumps(openapi.document(current_app)) + "\n").encode()
+        current_app.extensions["openapi"] = plain, gzip.compress(plain, compresslevel=9, mtime=0)
     return current_app.extensions["openapi"]
 
 

@@ -1,6 +1,7 @@
 """The OpenAPI document is complete, valid 3.1, and true to the code; the reference page works offline."""
 
 import ast
+import gzip
 import json
 import re
 from pathlib import Path
@@ -11,6 +12,7 @@ from openapi_spec_validator import validate
 from errors import CODES
 from listing import OPERATORS
 from routes import RESOURCES
+from tests.test_server import Service
 
 PROJECT = Path(__file__).resolve().parent.parent
 
@@ -97,6 +99,7 @@ def test_every_operation_documents_its_errors_and_security(document):
                 assert op["security"] == [] and "403" not in op["responses"]
             else:
                 assert "security" not in op and {"401", "403"} <= set(op["responses"]), (path, method)
+            assert "503" in op["responses"]  # a busy database, a stopping service
             assert any(code.startswith("2") for code in op["responses"])
 
 
@@ -109,7 +112,9 @@ def test_every_list_documents_its_parameters_and_typed_filters(document):
         for column in resource.columns.values():
             for operator in OPERATORS[column.kind]:
                 assert f"filter[{column.name}][{operator}]" in params
-        assert params["filter[id][in]"]["schema"]["type"] == "array" and params["filter[id][in]"]["explode"] is False
+        # the repeated form, which generated clients send: filter[id][in]=A&filter[id][in]=B
+        assert params["filter[id][in]"]["schema"]["type"] == "array"
+        assert params["filter[id][in]"]["style"] == "form" and params["filter[id][in]"]["explode"] is True
     gigs = {p["name"]: p["schema"] for p in document["paths"]["/gigs"]["get"]["parameters"]}
     assert gigs["filter[gig_date][gte]"] == {"type": "string", "format": "date"}
     assert gigs["filter[guest_count][lt]"] == {"type": "integer", "minimum": -(2**53 - 1), "maximum": 2**53 - 1}
@@ -123,7 +128,6 @@ def test_schemas_mark_types_formats_nullables_enums_and_read_only(document):
     assert gig["gig_date"]["format"] == "date" and gig["created_at"]["format"] == "date-time"
     assert gig["venue_id"]["type"] == ["string", "null"] and gig["venue_id"]["format"] == "uuid"
     assert gig["start_time"]["pattern"] == r"^([01][0-9]|2[0-3]):[0-5][0-9]$"
-    assert schemas["Gig"]["required"] == ["id"]  # `fields` may narrow the answer to the id
     assert set(schemas["Candidate"]["required"]) == set(schemas["Candidate"]["properties"])
     assert (
         set(schemas["GigCreate"]["required"]) == {"gig_date", "title"}
@@ -133,15 +137,19 @@ def test_schemas_mark_types_formats_nullables_enums_and_read_only(document):
     assert "gig_id" not in schemas["GigProductPatch"]["properties"]
     assert schemas["Venue"]["properties"]["email"]["format"] == "email"
     assert schemas["Venue"]["properties"]["website"]["format"] == "uri"
-    assert schemas["GigSong"]["properties"]["kind"]["enum"] == ["request", "do_not_play", "setlist"]
+    assert schemas["GigSong"]["properties"]["kind"]["$ref"] == "#/components/schemas/GigSongKind"
+    assert schemas["GigSongKind"] == {"type": "string", "enum": ["request", "do_not_play", "setlist"]}
     assert schemas["GigRole"]["properties"]["status"]["readOnly"] is True
-    assert "expired" in schemas["GigRoleInvitation"]["properties"]["status"]["enum"]
+    assert "expired" in schemas["GigRoleInvitationStatus"]["enum"]
 
 
 def test_uploads_and_downloads_are_described(document):
     upload = document["paths"]["/attachments"]["post"]["requestBody"]["content"]
     assert upload["multipart/form-data"]["schema"]["properties"]["file"]["format"] == "binary"
-    assert "*/*" in document["paths"]["/attachments/{id}/content"]["get"]["responses"]["200"]["content"]
+    # bytes of any type, application/octet-stream first: what generated clients read as a file
+    download = document["paths"]["/attachments/{id}/content"]["get"]["responses"]["200"]["content"]
+    binary = {"schema": {"type": "string", "format": "binary"}}
+    assert list(download.items()) == [("application/octet-stream", binary), ("*/*", binary)]
     assert "text/calendar" in document["paths"]["/calendar/{token}.ics"]["get"]["responses"]["200"]["content"]
 
 
@@ -170,3 +178,87 @@ def test_operations_have_unique_ids_and_creates_link_to_their_record(document):
     assert {link["operationId"] for link in links.values()} == {"read-gigs", "update-gigs", "delete-gigs"}
     assert all(link["parameters"] == {"id": "$response.body#/data/id"} for link in links.values())
     assert set(ids) >= {link["operationId"] for link in links.values()}
+
+
+def test_answers_mark_every_field_they_always_carry_as_required(document):
+    schemas, gigs = document["components"]["schemas"], document["paths"]["/gigs"]
+    gig = {"$ref": "#/components/schemas/Gig"}
+    assert schemas["Gig"]["required"] == list(schemas["Gig"]["properties"])
+    assert {"title", "gig_date", "venue_id", "custom_fields"} <= set(schemas["Gig"]["required"])
+    for answer in (gigs["post"]["responses"]["201"], document["paths"]["/gigs/{id}"]["patch"]["responses"]["200"]):
+        assert answer["content"]["application/json"]["schema"]["properties"]["data"] == gig
+    # `fields` narrows lists and reads: the whole record, or a partial one sure only of its id
+    either = {"anyOf": [gig, {"$ref": "#/components/schemas/GigPartial"}]}
+    assert gigs["get"]["responses"]["200"]["content"]["application/json"]["schema"]["properties"]["data"] == {
+        "type": "array",
+        "items": either,
+    }
+    read = document["paths"]["/gigs/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+    assert read["properties"]["data"] == either
+    assert schemas["GigPartial"]["required"] == ["id"]
+    assert schemas["GigPartial"]["properties"] == schemas["Gig"]["properties"]
+    me = schemas["Me"]["properties"]["token"]  # objects nested in an answer too
+    assert me["required"] == list(me["properties"])
+
+
+def test_enums_hold_no_null_and_are_one_type_per_field(document):
+    schemas = document["components"]["schemas"]
+    for node in walk(document):
+        assert None not in node.get("enum", ()), node
+        if "anyOf" in node:
+            assert all(member.get("type") != ["string", "null"] for member in node["anyOf"]), node
+    # nullability apart from the values, which the record's create, patch and partial forms share
+    status = schemas["GigRole"]["properties"]["status"]
+    shared = {"$ref": "#/components/schemas/GigRoleStatus"}
+    assert status.get("anyOf", [shared])[0] == shared or status == {**shared, "readOnly": True}
+    assert schemas["GigRoleStatus"] == {"type": "string", "enum": ["open", "filled"]}
+    for name in ("GigSongCreate", "GigSongPatch", "GigSongPartial"):
+        assert schemas[name]["properties"]["kind"]["$ref"] == "#/components/schemas/GigSongKind"
+
+
+def test_error_examples_carry_the_code_of_their_status(document):
+    shown = set()
+    for status, response in document["components"]["responses"].items():
+        examples = response["content"]["application/json"]["examples"]
+        codes = [code for code, code_status in CODES.items() if str(code_status) == status]
+        assert list(examples) == codes and all(code in response["description"] for code in codes), status
+        for code, example in examples.items():
+            assert example["value"]["error"]["code"] == code and example["value"]["error"]["status"] == int(status)
+            assert example["value"]["error"]["message"]
+            shown.add(code)
+    assert document["components"]["responses"]["404"]["content"]["application/json"]["examples"]["not_found"]
+    assert set(CODES) - shown <= {"method_not_allowed", "internal_error"}
+
+
+def test_summaries_read_as_english(document):
+    summaries = {
+        (path, method): op["summary"]
+        for path, item in document["paths"].items()
+        for method, op in item.items()
+        if method != "parameters"
+    }
+    assert summaries["/access-roles", "post"] == "Create an access role"
+    assert summaries["/gig-types", "get"] == "List gig types"
+    assert summaries["/users/{id}", "get"] == "Read a user"
+    assert summaries["/equipment/{id}", "delete"] == "Delete an equipment record that nothing references"
+    assert summaries["/gig-equipment", "post"] == "Create a gig equipment record"
+    for summary in summaries.values():
+        assert not re.search(r"\ba [aeio]", summary, re.IGNORECASE), summary
+        assert not re.search(r"\ban [^aeiou]", summary, re.IGNORECASE), summary
+        assert not any(resource.name in summary for resource in RESOURCES if "-" in resource.name), summary
+
+
+def test_the_document_is_served_gzip_compressed_to_clients_that_accept_it(tmp_path):
+    service = Service(tmp_path).start()
+    try:
+        status, headers, plain = service.request("GET", "/openapi.json")
+        assert status == 200 and "Content-Encoding" not in headers and "Accept-Encoding" in headers["Vary"]
+        status, headers, packed = service.request("GET", "/openapi.json", headers={"Accept-Encoding": "br, gzip"})
+        assert status == 200 and headers["Content-Encoding"] == "gzip" and "Accept-Encoding" in headers["Vary"]
+        assert headers["Content-Type"] == "application/json" and int(headers["Content-Length"]) == len(packed)
+        assert gzip.decompress(packed) == plain and len(packed) < len(plain) / 5
+        assert json.loads(plain)["openapi"] == "3.1.0" and plain.endswith(b"}\n")
+        status, headers, _ = service.request("GET", "/openapi.json", headers={"Accept-Encoding": "gzip;q=0"})
+        assert "Content-Encoding" not in headers
+    finally:
+        service.stop()

@@ -1,0 +1,88 @@
+"""The parameters of the OpenAPI document: path ids, and a list's paging, sort, fields and typed filters from
+its columns (SPEC §2.1), as listing.py reads them."""
+
+import re
+
+from fields import MAX_INT, TIME_PATTERN
+from listing import MAX_FILTER_CHARS, MAX_IN_VALUES, MAX_LIMIT, OPERATORS
+
+
+def path_param(name):
+    schema = {"type": "string", "minLength": 1} if name in ("token", "asset") else {"type": "string", "format": "uuid"}
+    return {"name": name, "in": "path", "required": True, "schema": schema}
+
+
+def query_param(name, schema, description="", required=False):
+    param = {"name": name, "in": "query", "required": required, "schema": schema}
+    if description:
+        param["description"] = description
+    if schema.get("type") == "array":
+        param.update(style="form", explode=True)  # the parameter repeated, once for each value
+    return param
+
+
+def write_params(resource):
+    if type(resource).write_options.__qualname__.startswith("Resource."):
+        return []
+    return [
+        query_param(
+            "allow_conflicts",
+            {"type": "boolean"},
+            "put a staff member on the role despite a blockout or another gig (never the role check)",
+        )
+    ]
+
+
+def paging_params():
+    return [
+        query_param("limit", {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "default": 50}),
+        query_param("offset", {"type": "integer", "minimum": 0, "maximum": MAX_INT, "default": 0}),
+    ]
+
+
+def fields_param(columns):
+    names = "|".join(re.escape(name) for name in columns)
+    pattern = f"^({names})(,({names}))*$"
+    return query_param("fields", {"type": "string", "pattern": pattern}, "Comma list of the fields to return.")
+
+
+def sort_param(columns):
+    names = "|".join(re.escape(name) for name, column in columns.items() if column.sortable)
+    pattern = f"^-?({names})(,-?({names}))*$"
+    description = "Comma list of fields; `-` before a field sorts descending."
+    return query_param("sort", {"type": "string", "pattern": pattern}, description)
+
+
+KIND_SCHEMAS = {
+    "id": {"type": "string", "format": "uuid"},
+    "ref": {"type": "string", "format": "uuid"},
+    "str": {"type": "string", "minLength": 1, "maxLength": MAX_FILTER_CHARS},
+    "enum": {"type": "string"},
+    "int": {"type": "integer", "minimum": -MAX_INT, "maximum": MAX_INT},
+    "number": {"type": "number"},
+    "date": {"type": "string", "format": "date"},
+    "time": {"type": "string", "pattern": TIME_PATTERN},
+    "timestamp": {"type": "string", "format": "date-time"},
+    "bool": {"type": "boolean"},
+}
+
+
+def list_params(columns):
+    params = [*paging_params(), sort_param(columns), fields_param(columns)]
+    for column in columns.values():
+        for operator in OPERATORS[column.kind]:
+            params.append(query_param(f"filter[{column.name}][{operator}]", filter_schema(column, operator)))
+    return params
+
+
+def filter_schema(column, operator):
+    if operator == "is_null":
+        return {"type": "boolean"}
+    value = dict(KIND_SCHEMAS[column.kind])
+    if column.choices:
+        value["enum"] = list(column.choices)
+    if operator in ("in", "nin"):
+        if value["type"] == "string" and "pattern" not in value and "format" not in value:
+            value["pattern"] = "^[^,]+$"  # the service reads a comma as between two values
+        return {"type": "array", "items": value, "minItems": 1, "maxItems": MAX_IN_VALUES}
+    return value
