@@ -17,6 +17,7 @@ import settings
 import writer
 from mail import Outbox, mailer, retry_schedule
 from models import db
+from rate_limit import RateLimiter
 
 # WAL lets readers run beside the writer; FULL makes every answered write survive a power cut; a few MB
 # of page cache per connection (one per server thread, kept open) is what a Raspberry Pi can spare.
@@ -49,7 +50,7 @@ def configure(app, config=None):
     db.init(app.config["DB"], pragmas=PRAGMAS, timeout=writer.BUSY_TIMEOUT_SECONDS)
     app.extensions["mailer"] = mailer(app.config["MAIL_URL"])
     app.extensions["outbox"] = Outbox(retry_seconds=retry_schedule(app.config["MAIL_RETRY_SECONDS"]))
-    app.extensions["auth_rate"] = auth.RateLimiter(*app.config["AUTH_RATE"])
+    app.extensions["auth_rate"] = RateLimiter(*app.config["AUTH_RATE"])
     return app
 
 

@@ -4,8 +4,7 @@ definition that keep it from being deleted or narrowed."""
 import datetime as dt
 import math
 
-from peewee import fn
-
+import sqlite_dialect as dialect
 from errors import invalid
 from fields import DATE_RE
 from listing import Column
@@ -83,17 +82,17 @@ def column(model, name):
     definition = CustomField.get_or_none(resource=model._meta.table_name, key=key)
     if definition is None:
         return None
-    expr = fn.json_extract(model.custom_fields, f"$.{key}")
+    expr = dialect.json_field(model.custom_fields, key)
     return Column(name, expr, KINDS[definition.field_type], tuple(definition.options or ()))
 
 
 def holders(model, key):
     """How many records of `model` hold a value for `key`."""
-    return model.select().where(fn.json_type(model.custom_fields, f"$.{key}").is_null(False)).count()
+    return model.select().where(dialect.json_has(model.custom_fields, key)).count()
 
 
 def holders_outside(model, key, options):
     """The values of `key` in use on `model` that are not among `options`."""
-    value = fn.json_extract(model.custom_fields, f"$.{key}")
+    value = dialect.json_field(model.custom_fields, key)
     query = model.select(value.alias("value")).where(value.is_null(False) & value.not_in(options)).distinct()
     return sorted(row[0] for row in query.tuples())

@@ -1,7 +1,6 @@
 """The one domain error type, and the one place that turns every exception into the error envelope."""
 
 import logging
-import re
 
 from flask import g, jsonify
 from marshmallow import ValidationError
@@ -9,7 +8,6 @@ from peewee import IntegrityError
 from werkzeug.exceptions import HTTPException
 
 import sqlite_dialect as dialect
-from models import UNIQUE_WITH_NULL
 
 log = logging.getLogger("band.errors")
 
@@ -122,13 +120,9 @@ def register(app):
     @app.errorhandler(IntegrityError)
     def integrity_error(e):
         # Unique rules live in the schema's indexes; the database names the columns of the one broken.
-        match = re.match(r"UNIQUE constraint failed: (?:index '(\w+)'|(.+))", str(e))
-        if match is None:
+        columns = dialect.unique_violation(e)
+        if columns is None:
             return unexpected(e)
-        if match[1]:
-            columns = UNIQUE_WITH_NULL[match[1]]
-        else:
-            columns = [part.strip().split(".", 1)[-1] for part in match[2].split(",")]
         return error_response(409, "already_exists", "A record with these values exists already.", {"fields": columns})
 
     @app.errorhandler(HTTPException)

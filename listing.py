@@ -4,16 +4,15 @@ paged query that answers them with the same few SQL statements whatever the page
 import datetime as dt
 import json
 import re
-import threading
 from dataclasses import dataclass, field, replace
 
-from peewee import SQL, BooleanField, Case, EnclosedNodeList, ForeignKeyField, IntegerField, NodeList, fn
+from peewee import SQL, BooleanField, ForeignKeyField, IntegerField
 
 import sqlite_dialect as dialect
 from conventions import json_text_response
 from errors import ApiError
 from fields import DATE_RE, MAX_INT, TIME_RE, UUID_RE, utc_timestamp
-from models import DateField, EnumField, JSONField, TimeField, TimestampField, db
+from models import DateField, EnumField, JSONField, TimeField, TimestampField
 
 DEFAULT_LIMIT, MAX_LIMIT = 50, 200
 MAX_IN_VALUES = 100
@@ -347,120 +346,13 @@ def _date(raw):
     raise ValueError("Expected a date YYYY-MM-DD.")
 
 
-def page_query(model, page, scope=(), selection=None):
-    """The SELECT of one page (of `selection`, by default the page's columns)."""
-    where = all_of([*scope, *page.where])
-    query = model.select(*(selection or [c.expr for c in page.columns]))
-    if where is not None:
-        query = query.where(where)
-    query = query.order_by(*[c.expr.desc() if d else c.expr.asc() for c, d in page.order])
-    return query.limit(page.limit).offset(page.offset)
-
-
-def as_json(model, columns):
-    """The SQL expression of one record of `model` as JSON text, written by SQLite.
-
-    Values are stored in the form the API speaks, so only booleans (0/1) and JSON columns need a word. A page
-    comes back as one value of one row: each row fetched would let another server thread take the GIL, and
-    under load those hand-overs, not the queries, are what a list costs. The expression's SQL is built once
-    per set of columns (peewee would spend longer writing it than SQLite running it); its column expressions
-    are declared once, so their parameters are constants.
-    """
-    key = (model, tuple((column.name, column.hidden) for column in columns))
-    compiled = _JSON_SQL.get(key)
-    if compiled is None:
-        parts = []
-        for column in columns:
-            parts += [SQL(f"'{column.name}'"), _json_value(column)]
-        compiled = _JSON_SQL[key] = db.get_sql_context().sql(fn.json_object(*parts)).query()
-    return SQL(*compiled)
-
-
-_JSON_SQL = {}
-
-
-def record_query(model, columns):
-    """(sql, params) reading one record of `model` as JSON; the record's id is the one parameter to add."""
-    key = (model, tuple((column.name, column.hidden) for column in columns))
-    if key not in _RECORD_SQL:
-        sql, params = model.select(as_json(model, columns)).where(model.id == "").sql()
-        _RECORD_SQL[key] = sql, params[:-1]
-    return _RECORD_SQL[key]
-
-
-_RECORD_SQL = {}
-
-
-def _json_value(column):
-    if column.kind == "bool":
-        return fn.json(Case(None, ((column.expr == 1, SQL("'true'")), (column.expr == 0, SQL("'false'")))))
-    if column.kind == "json":
-        return fn.json(column.expr)
-    return column.expr
-
-
-def packed_rows(query):
-    """The rows of a SELECT as lists, fetched in one step of one statement: SQLite packs them into one JSON
-    array (see `as_json` for why that matters under load). Booleans come back as 0 and 1."""
-    names = [f"c{i}" for i in range(len(query.selected_columns))]
-    inner = query.clone()
-    inner.selected_columns = [column.alias(name) for column, name in zip(query.selected_columns, names)]
-    sql, params = inner.sql()
-    packed = f"SELECT json_group_array(json_array({', '.join(names)})) FROM ({sql})"
-    return json.loads(db.execute_sql(packed, params).fetchone()[0])
-
-
-def fetch(model, page, scope=()):
-    """The page as JSON text, and the total that matches: a count is skipped when the page shows it."""
-    sql, params = page_query(model, page, scope, [as_json(model, page.columns).alias("record")]).sql()
-    # The subquery's ORDER BY orders the concatenation: SQLite aggregates rows in the order they come.
-    text, shown = db.execute_sql(
-        f"SELECT '[' || group_concat(record, ',') || ']', COUNT(*) FROM ({sql})", params
-    ).fetchone()
-    if shown < page.limit and (shown or page.offset == 0):
-        return text or "[]", page.offset + shown
-    count = model.select(fn.COUNT(SQL("*")))
-    where = all_of([*scope, *page.where])
-    return text or "[]", counted(count if where is None else count.where(where))
-
-
-def counted(query):
-    """The COUNT(*) of `query`, remembered on this thread's connection until the database changes.
-
-    Counting 80 000 of 100 000 gigs keeps SQLite busy for 6 ms, while the same list asked again (a phone
-    refreshing it) is the common case. `PRAGMA data_version` changes when another connection (or process)
-    commits, `total_changes` when this one writes, so a remembered total is never stale.
-    """
-    connection = db.connection()
-    if getattr(_counts, "connection", None) is not connection or len(_counts.totals) > MAX_REMEMBERED_COUNTS:
-        _counts.connection, _counts.totals = connection, {}
-    sql, params = query.sql()
-    key = (sql, *params)
-    version = (connection.execute("PRAGMA data_version").fetchone()[0], connection.total_changes)
-    remembered = _counts.totals.get(key)
-    if remembered is None or remembered[0] != version:
-        remembered = _counts.totals[key] = (version, connection.execute(sql, params).fetchone()[0])
-    return remembered[1]
-
-
-_counts = threading.local()
-MAX_REMEMBERED_COUNTS = 256
-
-
-def all_of(conditions):
-    """The conditions ANDed side by side: peewee would nest them, and SQLite's parser refuses deep nesting."""
-    if not conditions:
-        return None
-    return NodeList([EnclosedNodeList([c]) for c in conditions], " AND ")
-
-
 def page_of(items, page):
     """The answer for a list computed in Python: the page's slice, and the total."""
-    return respond(items[page.offset : page.offset + page.limit], len(items), page)
+    return page_answer(items[page.offset : page.offset + page.limit], len(items), page)
 
 
-def respond(rows, total, page):
-    """The answer for a page: `rows` a list, or the JSON text of one from `fetch`."""
+def page_answer(rows, total, page):
+    """The answer for a page: `rows` a list, or the JSON text of one (as the dialect's `json_page` gives)."""
     meta = {"total": total, "limit": page.limit, "offset": page.offset}
     if isinstance(rows, str):
         return json_text_response(f'{{"data":{rows},"meta":{json.dumps(meta, separators=(",", ":"))}}}')

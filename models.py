@@ -11,18 +11,16 @@ import re
 import uuid
 
 from peewee import (
-    SQL,
     BlobField,
     BooleanField,
     CharField,
     ForeignKeyField,
     IntegerField,
     Model,
-    SqliteDatabase,
     TextField,
 )
 
-db = SqliteDatabase(None)
+from sqlite_dialect import db, unique_with_null
 
 
 def new_id():
@@ -530,20 +528,10 @@ for _model in (Gig, GigRole, GigRoleInvitation):
     index_every_sort(_model)
 
 
-# Unique rules in which a null counts as a value (SQL's UNIQUE lets nulls repeat): index name -> the fields.
-UNIQUE_WITH_NULL = {}
-
-
-def _unique_with_null(model, name, column, nullable):
-    table = model._meta.table_name
-    model.add_index(SQL(f'CREATE UNIQUE INDEX "{name}" ON "{table}" ("{column}", ifnull("{nullable}", \'\'))'))
-    UNIQUE_WITH_NULL[name] = [column, nullable]
-
-
 # Songs are unique by (title, artist) and rates by (role, product): one song "Shout" without an artist, one
 # default rate (no product) per role.
-_unique_with_null(Song, "songs_title_artist", "title", "artist")
-_unique_with_null(Rate, "rates_role_product", "role_id", "product_id")
+unique_with_null(Song, "songs_title_artist", "title", "artist")
+unique_with_null(Rate, "rates_role_product", "role_id", "product_id")
 
 MODELS = [
     AccessRole,

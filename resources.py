@@ -11,6 +11,7 @@ from peewee import ForeignKeyField
 
 import custom_fields
 import listing
+import sqlite_dialect as dialect
 from auth import require
 from conventions import json_body, json_text_response
 from errors import ApiError, invalid, not_found
@@ -65,8 +66,8 @@ class Resource:
     def list(self, args):
         page = listing.parse(args, self.readable_columns(), self.order, resolve=self.resolve)
         with db.atomic():  # one snapshot for the rows and their total
-            rows, total = listing.fetch(self.model, page)
-        return listing.respond(rows, total, page)
+            rows, total = dialect.json_page(self.model, page)
+        return listing.page_answer(rows, total, page)
 
     def readable_columns(self):
         """The columns as the caller reads them: amounts private to a group they cannot view read as null."""
@@ -92,7 +93,7 @@ class Resource:
 
     def read_json(self, record_id, columns=None):
         """The record as the API shows it, as JSON text (SQLite writes it, as it writes lists), or 404."""
-        sql, params = listing.record_query(self.model, columns or list(self.readable_columns().values()))
+        sql, params = dialect.record_query(self.model, columns or list(self.readable_columns().values()))
         row = db.execute_sql(sql, [*params, record_id]).fetchone() if listing.is_id(record_id) else None
         if row is None:
             raise not_found(f"No {self.noun} with this id.")
@@ -100,7 +101,7 @@ class Resource:
 
     def read_many(self, record_ids):
         """The records as the API shows them, in the order of `record_ids`, in one query."""
-        selection = listing.as_json(self.model, list(self.readable_columns().values()))
+        selection = dialect.as_json(self.model, list(self.readable_columns().values()))
         query = self.model.select(selection).where(self.model.id.in_(list(record_ids)))
         rows = {row["id"]: row for row in (json.loads(text) for (text,) in db.execute_sql(*query.sql()))}
         return [rows[record_id] for record_id in record_ids]

@@ -6,7 +6,6 @@ import datetime as dt
 from peewee import JOIN
 
 from errors import ApiError, conflict, invalid
-from listing import packed_rows
 from models import (
     LIVE,
     EnsembleRole,
@@ -28,6 +27,7 @@ from models import (
     now,
 )
 from payroll import RateBook
+from sqlite_dialect import packed_rows
 
 # --- the shape of records ------------------------------------------------------------------------------
 

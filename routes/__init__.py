@@ -2,9 +2,8 @@
 
 from flask import Blueprint
 
-import auth
 from resources import register as register_resources
-from routes import admin, catalog, gigs, pay, people, production, service, staffing
+from routes import account, admin, catalog, devices, gigs, pay, people, production, service, staffing
 
 GROUP_MODULES = (gigs, catalog, staffing, production, people, pay, admin)
 RESOURCES = [resource for module in GROUP_MODULES for resource in module.RESOURCES]
@@ -13,9 +12,9 @@ RESOURCES = [resource for module in GROUP_MODULES for resource in module.RESOURC
 def register(app):
     api = Blueprint("api", __name__, url_prefix="/v1")
     register_resources(api, *RESOURCES)
-    for module in (*GROUP_MODULES, auth, service):
+    for module in (*GROUP_MODULES, account, devices, service):
         if hasattr(module, "blueprint"):
             api.register_blueprint(module.blueprint)
     app.register_blueprint(api)
-    app.register_blueprint(auth.pages)
+    app.register_blueprint(account.pages)
     app.register_blueprint(service.root)

@@ -384,7 +384,7 @@ def test_devices_are_removed_by_token_and_only_the_callers(admin, signed_in):
 
 
 def test_link_and_confirm_share_one_rate_limit_per_client(app, anon):
-    from auth import RateLimiter
+    from rate_limit import RateLimiter
 
     app.extensions["auth_rate"] = RateLimiter(3, 60)
     request_link(anon, "a@example.com")
@@ -398,7 +398,7 @@ def test_link_and_confirm_share_one_rate_limit_per_client(app, anon):
 
 
 def test_rate_limiter_window_slides():
-    from auth import RateLimiter
+    from rate_limit import RateLimiter
 
     limiter = RateLimiter(2, 1)
     assert limiter.retry_after("x") == 0 and limiter.retry_after("x") == 0

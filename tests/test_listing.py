@@ -4,7 +4,7 @@ import sqlite3
 
 import pytest
 
-import auth
+import sqlite_dialect as dialect
 from listing import OPERATORS
 from models import db
 from tests.support import error_of
@@ -207,7 +207,7 @@ def count_queries(monkeypatch):
     original = db.execute_sql
 
     def counting(sql, params=None, *args, **kwargs):
-        if sql != auth.CALLER_SQL:
+        if sql != dialect.CALLER_SQL:
             executed.append(sql)
         return original(sql, params, *args, **kwargs)
 

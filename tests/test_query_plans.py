@@ -5,6 +5,7 @@ import pytest
 from werkzeug.datastructures import MultiDict
 
 import listing
+import sqlite_dialect as dialect
 from models import db
 from routes import RESOURCES
 from tests.test_listing import count_queries
@@ -27,7 +28,7 @@ COMPUTED = {("gig-role-invitations", "status")}
 
 def plan(resource, **args):
     page = listing.parse(MultiDict(args), resource.columns, resource.order)
-    sql, params = listing.page_query(resource.model, page).sql()
+    sql, params = dialect.page_query(resource.model, page).sql()
     return [row[3] for row in db.execute_sql("EXPLAIN QUERY PLAN " + sql, params).fetchall()]
 
 

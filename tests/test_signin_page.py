@@ -8,7 +8,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from auth import RateLimiter
+from rate_limit import RateLimiter
 from tests.support import error_of
 
 

@@ -1,0 +1,45 @@
+"""A per-client-address rate limit for the endpoints that take a secret without a bearer (sign-in)."""
+
+import collections
+import math
+import threading
+import time
+
+from flask import current_app, request
+
+from errors import ApiError
+
+
+class RateLimiter:
+    """A sliding window per client address: at most `limit` requests in any `window` seconds."""
+
+    def __init__(self, limit, window):
+        self.limit, self.window = limit, window
+        self.hits = collections.defaultdict(collections.deque)
+        self.lock = threading.Lock()
+
+    def retry_after(self, address):
+        """0 when the request may go ahead (and is counted), else the seconds to wait."""
+        moment = time.monotonic()
+        with self.lock:
+            hits = self.hits[address]
+            while hits and hits[0] <= moment - self.window:
+                hits.popleft()
+            if len(hits) >= self.limit:
+                return max(1, math.ceil(hits[0] + self.window - moment))
+            hits.append(moment)
+            if len(self.hits) > 10_000:
+                self._forget_idle(moment)
+            return 0
+
+    def _forget_idle(self, moment):
+        for address in [a for a, h in self.hits.items() if not h or h[-1] <= moment - self.window]:
+            del self.hits[address]
+
+
+def limit_rate():
+    wait = current_app.extensions["auth_rate"].retry_after(request.remote_addr or "-")
+    if wait:
+        raise ApiError(
+            429, "rate_limited", f"Too many sign-in requests; retry in {wait} s.", headers={"Retry-After": str(wait)}
+        )

@@ -1,0 +1,206 @@
+"""The account routes of a signed-in person or of someone signing in (SPEC §3): sign-in by mailed link and the
+scanner-safe /signin page, sign-out, /me, and API keys."""
+
+import datetime as dt
+import logging
+
+from flask import Blueprint, current_app, g, render_template, request
+
+import conventions
+import listing
+import sqlite_dialect as dialect
+from auth import CAPABILITIES, digest, expiry, new_secret, public
+from bodies import (
+    ApiKeySchema,
+    ConfirmSchema,
+    LinkSentSchema,
+    MeSchema,
+    NewApiKeySchema,
+    SessionSchema,
+    SignInLinkSchema,
+)
+from conventions import json_body, printable
+from errors import ApiError
+from mail import message
+from models import SignInLink, Token, User, now, timestamp
+from openapi import operation
+from rate_limit import limit_rate
+from schemas import load
+
+SESSION_DAYS = 30
+LINK_MINUTES = 15
+LINK_ABSORB_SECONDS = 60
+
+blueprint = Blueprint("account", __name__)
+pages = Blueprint("pages", __name__)
+log = logging.getLogger("band.auth")
+
+
+# --- sign-in ----------------------------------------------------------------------------------------------
+
+
+@blueprint.post("/auth/link")
+@public
+@operation(
+    body=SignInLinkSchema,
+    response=LinkSentSchema,
+    errors=(400, 413, 415, 422, 429),
+)
+def request_link():
+    """Send a sign-in link to the address if it belongs to an active user; answer the same either way."""
+    limit_rate()
+    email = load(SignInLinkSchema(), json_body(), blanks=False)["email"].strip().lower()
+    user = User.get_or_none(User.email == email, User.active == True)  # noqa: E712
+    absorbed = recent_link(user.id if user else "")  # asked either way, as every step here
+    reason = "no active user has this address" if user is None else "a link went out less than a minute ago"
+    if user is not None and not absorbed:
+        reason = None
+    # Every request writes one row (a usable link, or a spent one that only stands in for it) in the same
+    # transaction, so neither this answer's time nor the next request's tells known addresses from others.
+    token = new_secret("bol_")
+    SignInLink.create(
+        user=None if reason else user.id,
+        token_hash=digest(token),
+        expires_at=expiry(minutes=LINK_MINUTES),
+        used_at=now() if reason else None,
+    )
+    SignInLink.delete().where(SignInLink.expires_at < expiry(days=-1)).execute()
+    if reason:
+        log.info("sign-in link for %s not sent: %s", printable(email), reason)
+    else:
+        mail = signin_mail(current_app.config, user, token)
+        outbox, send = current_app.extensions["outbox"], current_app.extensions["mailer"]
+        conventions.after_commit(lambda: outbox.send(mail, send, window_seconds=LINK_MINUTES * 60))
+    return {"data": {"sent": True}}
+
+
+def signin_mail(config, user, token):
+    link = config["SIGNIN_URL"].replace("{token}", token)
+    text = (
+        f"Hello {user.name},\n\nto sign in to Band Office, open this link within {LINK_MINUTES} minutes:\n\n"
+        f"{link}\n\nIt works once. If you did not ask for it, ignore this mail.\n"
+    )
+    return message(config["MAIL_FROM"], user.email, "Your Band Office sign-in link", text)
+
+
+def recent_link(user_id):
+    """Whether a link went to the user within the last minute (used or not): a repeat request is absorbed."""
+    since = timestamp(dt.datetime.now(dt.UTC) - dt.timedelta(seconds=LINK_ABSORB_SECONDS))
+    return SignInLink.select().where(SignInLink.user == user_id, SignInLink.created_at > since).exists()
+
+
+@blueprint.post("/auth/confirm")
+@public
+@operation(
+    body=ConfirmSchema,
+    response=SessionSchema,
+    errors=(400, 401, 413, 415, 422, 429),
+)
+def confirm():
+    """Exchange a sign-in link's token for a 30-day session token."""
+    limit_rate()
+    value = load(ConfirmSchema(), json_body(), blanks=False)["token"].strip()
+    moment = now()
+    used = (
+        SignInLink.update(used_at=moment)
+        .where(SignInLink.token_hash == digest(value), SignInLink.used_at.is_null(), SignInLink.expires_at > moment)
+        .execute()
+    )
+    link = SignInLink.get_or_none(SignInLink.token_hash == digest(value)) if used else None
+    user = User.get_or_none(User.id == link.user_id, User.active == True) if link else None  # noqa: E712
+    if user is None:
+        conventions.keep_writes_despite_error()  # a link a confirmation refused is spent (SPEC §2.3)
+        raise ApiError(401, "unauthenticated", "This sign-in link is unknown, used or expired.")
+    # Using one link spends the user's other outstanding ones.
+    SignInLink.update(used_at=moment).where(SignInLink.user == user.id, SignInLink.used_at.is_null()).execute()
+    token = new_secret("bos_")
+    expires_at = expiry(days=SESSION_DAYS)
+    Token.create(user=user.id, kind="session", token_hash=digest(token), prefix=token[:12], expires_at=expires_at)
+    return {"data": {"token": token, "kind": "session", "expires_at": expires_at, "user": user_summary(user)}}
+
+
+def user_summary(user):
+    return {"id": user.id, "email": user.email, "name": user.name, "roles": user.roles}
+
+
+@blueprint.post("/auth/signout")
+@operation(status=204)
+def sign_out():
+    """Revoke the bearer token of this request."""
+    Token.update(revoked_at=now()).where(Token.id == g.caller.token_id).execute()
+    return "", 204
+
+
+@pages.get("/signin")
+@public
+def signin_page():
+    """The page a sign-in link opens: a button posts the token from the fragment; a GET spends nothing."""
+    return render_template("signin.html")
+
+
+# --- /me --------------------------------------------------------------------------------------------------
+
+
+@blueprint.get("/me")
+@operation(response=MeSchema)
+def me():
+    """The caller, their access roles, the token in use and what they may do."""
+    c = g.caller
+    token = {"id": c.token_id, "kind": c.kind, "expires_at": c.expires_at, "label": c.label}
+    can = {capability: capability in c.can for capability in CAPABILITIES}
+    return {"data": {"id": c.user_id, "email": c.email, "name": c.name, "roles": c.roles, "token": token, "can": can}}
+
+
+# --- API keys ---------------------------------------------------------------------------------------------
+
+API_KEY_COLUMNS = listing.columns_of(Token, ApiKeySchema())
+
+
+def live_keys():
+    return [
+        Token.user == g.caller.user_id,
+        Token.kind == "api_key",
+        Token.revoked_at.is_null(),
+        Token.expires_at > now(),
+    ]
+
+
+@blueprint.post("/api-keys")
+@operation(
+    body=ApiKeySchema,
+    response=NewApiKeySchema,
+    status=201,
+    errors=(400, 413, 415, 422),
+)
+def create_api_key():
+    """Create an API key for the caller; its value is shown only in this answer."""
+    values = load(ApiKeySchema(), json_body())
+    key = new_secret("bok_")
+    token = Token.create(
+        user=g.caller.user_id,
+        kind="api_key",
+        token_hash=digest(key),
+        prefix=key[:12],
+        label=values["label"],
+        expires_at=expiry(days=values["expires_in_days"]),
+    )
+    fields = ("id", "label", "prefix", "expires_at", "created_at")
+    return {"data": {"key": key, **{name: getattr(token, name) for name in fields}}}, 201
+
+
+@blueprint.get("/api-keys")
+@operation(response=ApiKeySchema, listing=API_KEY_COLUMNS, errors=(400,))
+def list_api_keys():
+    """The caller's live API keys (never their values)."""
+    page = listing.parse(request.args, API_KEY_COLUMNS, ["created_at"])
+    return listing.page_answer(*dialect.json_page(Token, page, live_keys()), page)
+
+
+@blueprint.delete("/api-keys/<key_id>")
+@operation(status=204, errors=(404,))
+def revoke_api_key(key_id):
+    """Revoke one of the caller's live API keys."""
+    revoked = Token.update(revoked_at=now()).where(Token.id == key_id, *live_keys()).execute()
+    if not revoked:
+        raise ApiError(404, "not_found", "No live API key of yours has this id.")
+    return "", 204

@@ -1,0 +1,55 @@
+"""Devices registered for push (SPEC §3): each belongs to the signed-in user who registered it last."""
+
+from flask import Blueprint, g, request
+
+import listing
+import sqlite_dialect as dialect
+from bodies import DeviceSchema
+from conventions import json_body
+from errors import ApiError
+from models import Device, now
+from openapi import operation
+from schemas import load
+
+blueprint = Blueprint("devices", __name__)
+
+DEVICE_COLUMNS = listing.columns_of(Device, DeviceSchema())
+
+
+@blueprint.post("/devices")
+@operation(
+    body=DeviceSchema,
+    response=DeviceSchema,
+    status=(201, 200),
+    errors=(400, 413, 415, 422),
+)
+def register_device():
+    """Register a device for push, or update the one with this token (it moves to the caller)."""
+    values = load(DeviceSchema(), json_body())
+    device = Device.get_or_none(Device.token == values["token"])
+    status = 200 if device else 201
+    device = device or Device(token=values["token"])
+    for name, value in values.items():
+        setattr(device, name, value)
+    device.user = g.caller.user_id
+    device.updated_at = now()
+    device.save(force_insert=status == 201)
+    return {"data": {name: getattr(device, name) for name in DEVICE_COLUMNS}}, status
+
+
+@blueprint.get("/devices")
+@operation(response=DeviceSchema, listing=DEVICE_COLUMNS, errors=(400,))
+def list_devices():
+    """The caller's devices."""
+    page = listing.parse(request.args, DEVICE_COLUMNS, ["created_at"])
+    return listing.page_answer(*dialect.json_page(Device, page, [Device.user == g.caller.user_id]), page)
+
+
+@blueprint.delete("/devices/<path:token>")
+@operation(status=204, errors=(404,))
+def remove_device(token):
+    """Remove one of the caller's devices by its push token."""
+    removed = Device.delete().where(Device.token == token, Device.user == g.caller.user_id).execute()
+    if not removed:
+        raise ApiError(404, "not_found", "No device of yours has this token.")
+    return "", 204
