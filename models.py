@@ -13,6 +13,7 @@ import uuid
 from peewee import (
     BlobField,
     BooleanField,
+    Case,
     CharField,
     ForeignKeyField,
     IntegerField,
@@ -20,7 +21,7 @@ from peewee import (
     TextField,
 )
 
-from sqlite_dialect import db, unique_with_null
+from sqlite_dialect import NOW, db, unique_with_null
 
 
 def new_id():
@@ -428,6 +429,15 @@ class GigRoleInvitation(Record):
     expires_at = TimestampField()
     status = EnumField(("pending", "accepted", "declined", "withdrawn"), default="pending")
     responded_at = TimestampField(null=True)
+
+
+# An invitation still pending past its expiry reads as `expired`: in answers, in filters and in every rule. This
+# is the one place that says so.
+INVITATION_STATUS = Case(
+    None,
+    [((GigRoleInvitation.status == "pending") & (GigRoleInvitation.expires_at <= NOW), "expired")],
+    GigRoleInvitation.status,
+)
 
 
 class StaffMemberRole(Record):

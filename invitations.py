@@ -1,0 +1,97 @@
+"""Invitations to gig roles (SPEC §5.3): when one may be sent, how long it lives, and its answers (accept,
+decline, withdraw). Plain functions on models that raise a domain error; no Flask."""
+
+import datetime as dt
+
+from availability import holds_role, put_on_role, require_available
+from errors import ApiError, conflict, invalid
+from models import INVITATION_STATUS, Gig, GigRole, GigRoleInvitation, now, timestamp
+from rules import require_live
+
+
+def state(invitation):
+    """The status the invitation reads as now (INVITATION_STATUS: a pending one past expiry is expired)."""
+    return GigRoleInvitation.select(INVITATION_STATUS).where(GigRoleInvitation.id == invitation.id).scalar()
+
+
+def expiry_for(invitation, lifetime_hours):
+    """Complete a new or changed invitation's `expires_at`: by default the lifetime from now; in the future."""
+    if invitation.expires_at is None:
+        invitation.expires_at = timestamp(dt.datetime.now(dt.UTC) + dt.timedelta(hours=lifetime_hours))
+    elif invitation.expires_at <= now():
+        raise invalid({"expires_at": ["Must be in the future."]})
+
+
+def require_pending(invitation):
+    found = state(invitation)
+    if found == "expired":
+        raise conflict("invitation_expired", "The invitation has expired.")
+    if found != "pending":
+        raise conflict("invitation_not_pending", f"The invitation is {found}, no longer pending.")
+
+
+def check_new_invitation(invitation, gig_role, gig):
+    """A member who holds the role, an open role on a live gig, the member free, no pending twin."""
+    holds_role(invitation.staff_member_id, gig_role.role_id)
+    require_live(gig)
+    if gig_role.staff_member_id is not None:
+        raise conflict("gig_role_filled", "The gig role is filled already.")
+    require_available(invitation.staff_member_id, gig)
+    twin = pending_invitations(gig_role.id).where(GigRoleInvitation.staff_member == invitation.staff_member_id)
+    if twin.exists():
+        raise ApiError(
+            409,
+            "already_exists",
+            "A pending invitation for this staff member exists already.",
+            {"fields": ["gig_role_id", "staff_member_id"]},
+        )
+
+
+def pending_invitations(gig_role_id):
+    return GigRoleInvitation.select().where(GigRoleInvitation.gig_role == gig_role_id, INVITATION_STATUS == "pending")
+
+
+def accept(invitation):
+    """The invitee takes the gig role; the role's other pending invitations are withdrawn.
+
+    Precedence: an invitation its invitee already answered is not pending, even when the role is filled (by
+    them, say); for a pending or withdrawn one, a role another took is reported first, so that of two
+    invitees accepting at once the second learns that the role is taken."""
+    if invitation.status in ("accepted", "declined"):
+        require_pending(invitation)
+    gig_role = GigRole.get_by_id(invitation.gig_role_id)
+    if gig_role.staff_member_id is not None:
+        raise conflict("gig_role_filled", "Someone else has taken this gig role.")
+    require_pending(invitation)
+    gig = Gig.get_by_id(gig_role.gig_id)
+    require_live(gig)
+    gig_role.staff_member_id = invitation.staff_member_id
+    put_on_role(gig_role, gig)
+    stamp = now()
+    gig_role.status, gig_role.updated_at = "filled", stamp
+    gig_role.save()
+    answer(invitation, "accepted", stamp)
+    withdraw_pending(GigRoleInvitation.gig_role == gig_role.id, stamp)
+    return invitation
+
+
+def answer(invitation, status, stamp=None):
+    """A pending invitation becomes `status` (accepted, declined or withdrawn)."""
+    require_pending(invitation)
+    stamp = stamp or now()
+    invitation.status, invitation.responded_at, invitation.updated_at = status, stamp, stamp
+    invitation.save()
+    return invitation
+
+
+def withdraw_pending(condition, stamp=None):
+    """Withdraw the pending invitations matching `condition`."""
+    stamp = stamp or now()
+    query = GigRoleInvitation.update(status="withdrawn", updated_at=stamp)
+    query.where(condition, INVITATION_STATUS == "pending").execute()
+
+
+def withdraw_for_gigs(gig_ids):
+    """A gig that is no longer live (completed, cancelled) withdraws the pending invitations to its roles."""
+    roles = GigRole.select(GigRole.id).where(GigRole.gig.in_(gig_ids))
+    withdraw_pending(GigRoleInvitation.gig_role.in_(roles))
