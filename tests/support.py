@@ -1,12 +1,39 @@
 """Test helpers: an API client over Flask's test client, users and tokens made directly in the database,
-builders of valid records for every collection, and the check of the error envelope."""
+builders of valid records for every collection, the check of the error envelope, the mail a test sent, a
+count of the statements run, the shape of a database, polling with a deadline, and the service run as a user
+runs it (`python app.py serve` in a process of its own)."""
 
+import email
 import io
 import itertools
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
 import uuid
+from pathlib import Path
 
+import sqlite_dialect as dialect
 from auth import digest, expiry, new_secret
-from models import Token, User
+from models import Token, User, db
+
+PROJECT = Path(__file__).resolve().parent.parent
+OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # 127.0.0.1 whatever the proxy settings
+
+
+def wait_for(predicate, timeout=10, interval=0.02):
+    """Poll `predicate` until it gives something true, and return that; fail once `timeout` seconds passed."""
+    deadline = time.monotonic() + timeout
+    while not (value := predicate()):
+        assert time.monotonic() < deadline, f"not so within {timeout} s"
+        time.sleep(interval)
+    return value
 
 
 class Api:
@@ -227,3 +254,134 @@ class Builder:
 
     def id(self, collection, **fields):
         return self(collection, **fields)["id"]
+
+
+# --- what a test observes -----------------------------------------------------------------------------------
+
+
+def count_queries(monkeypatch):
+    """The statements run from now on, but for the caller's lookup: remembered for a moment, it is no
+    endpoint's cost."""
+    executed = []
+    original = db.execute_sql
+
+    def counting(sql, params=None, *args, **kwargs):
+        if sql != dialect.CALLER_SQL:
+            executed.append(sql)
+        return original(sql, params, *args, **kwargs)
+
+    monkeypatch.setattr(db, "execute_sql", counting)
+    return executed
+
+
+def structure(connection):
+    """Tables, columns, foreign keys and indexes of a database, in comparable form."""
+    tables = [r[0] for r in connection.execute("SELECT name FROM sqlite_master WHERE type='table' ORDER BY name")]
+    shape = {}
+    for table in tables:
+        columns = connection.execute(f'PRAGMA table_info("{table}")').fetchall()
+        keys = connection.execute(f'PRAGMA foreign_key_list("{table}")').fetchall()
+        indexes = {}
+        for _, name, unique, origin, partial in connection.execute(f'PRAGMA index_list("{table}")').fetchall():
+            parts = [r[2] for r in connection.execute(f'PRAGMA index_info("{name}")').fetchall()]
+            indexes[tuple(parts), unique, partial] = origin
+        shape[table] = (
+            sorted(columns),
+            sorted((k[2], k[3], k[4], k[6]) for k in keys),
+            sorted(indexes),
+        )
+    return shape
+
+
+def request_link(anon, address):
+    """Ask for a sign-in link and wait until the outbox has done what the request set off."""
+    r = anon.post("/auth/link", json={"email": address})
+    assert r.status_code == 200 and r.get_json() == {"data": {"sent": True}}, r.get_json()
+    anon.client.application.extensions["outbox"].join()
+
+
+def mails(app, address=None):
+    """The messages the file mailer wrote, oldest first (after the outbox is done)."""
+    app.extensions["outbox"].join()
+    directory = Path(app.config["MAIL_URL"].removeprefix("file:"))
+    found = [email.message_from_bytes(p.read_bytes()) for p in sorted(directory.glob("*.eml"))]
+    return [m for m in found if address is None or m["To"] == address]
+
+
+def link_token(msg):
+    """The sign-in token a mailed link carries."""
+    text = msg.get_payload(decode=True).decode()
+    return urllib.parse.unquote(re.search(r"token=([A-Za-z0-9_\-]+)", text).group(1))
+
+
+# --- the service in a process of its own -----------------------------------------------------------------------
+
+SERVING = re.compile(r"serving \S+ on http://\S+:(\d+)/v1 \(public URL (\S+?)[,)]")
+
+
+class Service:
+    """`python app.py serve --port 0` on a database of its own: the server takes a free port, and its start line
+    says which (a port picked by the test could be taken by another before the server binds it)."""
+
+    def __init__(self, tmp_path, **env):
+        self.port = self.base = self.public_url = None
+        self.env = {k: v for k, v in os.environ.items() if not k.startswith("BAND_")}
+        self.env.update({"BAND_DB": str(tmp_path / "band.db"), "PYTHONUNBUFFERED": "1", **env})
+        self.log_path = tmp_path / "server.log"
+
+    def run(self, *args):
+        """Run a command of app.py to its end."""
+        return subprocess.run(
+            [sys.executable, "app.py", *args], cwd=PROJECT, env=self.env, capture_output=True, text=True, timeout=60
+        )
+
+    def start(self, *options):
+        self.log = open(self.log_path, "w")  # noqa: SIM115 (closed by stop)
+        command = [sys.executable, "app.py", "serve", "--port", "0", "--threads", "4", *options]
+        self.proc = subprocess.Popen(command, cwd=PROJECT, env=self.env, stdout=self.log, stderr=subprocess.STDOUT)
+
+        def serving():
+            assert self.proc.poll() is None, f"the server stopped:\n{self.output()}"
+            return SERVING.search(self.output())
+
+        try:
+            match = wait_for(serving, timeout=30)
+        except AssertionError as e:
+            raise AssertionError(f"{e}\n{self.output()}") from None
+        self.port, self.public_url = int(match[1]), match[2]
+        self.base = f"http://127.0.0.1:{self.port}/v1"
+        return self
+
+    def request(self, method, path, body=None, headers=None):
+        """(status, headers, body) of one request to the API."""
+        request = urllib.request.Request(self.base + path, data=body, method=method, headers=headers or {})
+        try:
+            with OPENER.open(request, timeout=10) as r:
+                return r.status, dict(r.headers), r.read()
+        except urllib.error.HTTPError as e:
+            return e.code, dict(e.headers), e.read()
+
+    def connect(self, source="127.0.0.1", timeout=5):
+        """A raw socket to the server, from `source` (another address of 127.0.0.0/8 is another client)."""
+        s = socket.socket()
+        s.settimeout(timeout)
+        s.bind((source, 0))
+        s.connect(("127.0.0.1", self.port))
+        return s
+
+    def output(self):
+        if not self.log.closed:
+            self.log.flush()
+        return self.log_path.read_text()
+
+    def stop(self):
+        """SIGTERM, as a service manager stops it: the exit status."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                raise
+        self.log.close()
+        return self.proc.returncode

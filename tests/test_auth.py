@@ -1,33 +1,15 @@
 """SPEC §3: sign-in links, sessions, API keys, /me, devices, capabilities and the rate limit."""
 
 import datetime as dt
-import email
-import re
 import threading
-import time
 import urllib.parse
-from pathlib import Path
 
 import pytest
 
 import auth
 from auth import CAPABILITIES
 from models import SignInLink, Token, User, db, timestamp
-from tests.support import error_of, make_token, make_user
-from tests.test_listing import count_queries
-
-
-def mails(app, address=None):
-    """The messages the file mailer wrote, oldest first (after the outbox is done)."""
-    app.extensions["outbox"].join()
-    directory = Path(app.config["MAIL_URL"].removeprefix("file:"))
-    found = [email.message_from_bytes(p.read_bytes()) for p in sorted(directory.glob("*.eml"))]
-    return [m for m in found if address is None or m["To"] == address]
-
-
-def link_token(msg):
-    text = msg.get_payload(decode=True).decode()
-    return urllib.parse.unquote(re.search(r"token=([A-Za-z0-9_\-]+)", text).group(1))
+from tests.support import count_queries, error_of, link_token, mails, make_token, make_user, request_link, wait_for
 
 
 def ago(**delta):
@@ -37,13 +19,6 @@ def ago(**delta):
 @pytest.fixture
 def ada(app):
     return make_user("ada@example.com", roles=["office"], name="Ada Lovelace")
-
-
-def request_link(anon, address):
-    """Ask for a link and wait until the outbox has done what the request set off."""
-    r = anon.post("/auth/link", json={"email": address})
-    assert r.status_code == 200 and r.get_json() == {"data": {"sent": True}}, r.get_json()
-    anon.client.application.extensions["outbox"].join()
 
 
 def test_sign_in_by_mailed_link(app, anon, ada):
@@ -222,7 +197,7 @@ def test_a_change_made_outside_the_server_counts_within_a_moment(anon, ada, monk
     token = make_token(ada)
     assert anon.with_token(token).get("/me").status_code == 200
     User.update(active=False).execute()  # as a command in another process would
-    time.sleep(0.25)
+    wait_for(lambda: anon.with_token(token).get("/me").status_code == 401, timeout=5)
     error_of(anon.with_token(token).get("/me"), 401, "unauthenticated")
 
 

@@ -9,8 +9,7 @@ import icalendar
 import pytest
 
 from models import db
-from tests.support import error_of, make_token, make_user, unique
-from tests.test_listing import count_queries
+from tests.support import count_queries, error_of, make_token, make_user, unique
 
 URL_RE = re.compile(r"http://127\.0\.0\.1:8080/v1/calendar/([A-Za-z0-9_.\-]+)\.ics")
 VIENNA = zoneinfo.ZoneInfo("Europe/Vienna")

@@ -9,9 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from waitress import create_server, wasyncore
 
-from tests.support import Builder, unique
-
-OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+from tests.support import OPENER, Builder, unique
 
 
 class Live:

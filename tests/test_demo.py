@@ -20,8 +20,7 @@ import rules
 from app import create_app
 from demo.data import STAFF
 from models import Equipment, Gig, GigEquipment, GigProduct, GigRole, GigRoleInvitation, StaffMember, User, db
-from tests.support import Api, make_token
-from tests.test_migrations import structure
+from tests.support import Api, make_token, structure
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "band.db.example"
 USERS = {f"{role}@band.example": [role] for role in ("admin", "office", "staff", "crew", "viewer")}

@@ -6,8 +6,7 @@ import sqlite3
 import pytest
 
 from models import db
-from tests.support import error_of
-from tests.test_auth import link_token, mails, request_link
+from tests.support import error_of, link_token, mails, request_link
 
 HUGE = "x" * 100_001
 

@@ -16,33 +16,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.test_server import PROJECT, Service
-
-SERVING = re.compile(r"serving \S+ on http://\S+:(\d+)/v1 \(public URL (\S+?)[,)]")
-
-
-class Server(Service):
-    """`serve --port 0`: the server takes a free port and its start line says which."""
-
-    def start(self, *options):
-        self.log = open(self.log_path, "w")  # noqa: SIM115 (closed by stop)
-        command = [sys.executable, "app.py", "serve", "--port", "0", "--threads", "4", *options]
-        self.proc = subprocess.Popen(command, cwd=PROJECT, env=self.env, stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline and self.proc.poll() is None:
-            if match := SERVING.search(self.output()):
-                self.port, self.public_url = int(match[1]), match[2]
-                self.base = f"http://127.0.0.1:{self.port}/v1"
-                return self
-            time.sleep(0.05)
-        raise AssertionError(self.output())
-
-    def connect(self, source="127.0.0.1", timeout=5):
-        s = socket.socket()
-        s.settimeout(timeout)
-        s.bind((source, 0))
-        s.connect(("127.0.0.1", self.port))
-        return s
+from tests.support import PROJECT, Service, wait_for
 
 
 def answer_of(s):
@@ -92,9 +66,16 @@ def health_request(host="x"):
     return f"GET /v1/health HTTP/1.1\r\nHost: {host}\r\n\r\n".encode()
 
 
+def health_status(server):
+    """The status of a health check from 127.0.0.1 on a connection of its own."""
+    with server.connect() as s:
+        s.sendall(health_request())
+        return answer_of(s)[0]
+
+
 @pytest.fixture
 def server(tmp_path, request):
-    service = Server(tmp_path, **getattr(request, "param", {})).start()
+    service = Service(tmp_path, **getattr(request, "param", {})).start()
     yield service
     service.stop()
 
@@ -125,12 +106,7 @@ def test_one_address_holding_many_connections_does_not_starve_another(server):
         for s in idle + tricklers:
             s.close()
     # the count drops as connections close: the address is served again
-    deadline, status = time.monotonic() + 5, None
-    while status != 200 and time.monotonic() < deadline:
-        with server.connect() as again:
-            again.sendall(health_request())
-            status = answer_of(again)[0]
-    assert status == 200
+    wait_for(lambda: health_status(server) == 200, timeout=5)
 
 
 @pytest.mark.parametrize("server", [{"BAND_HEADER_TIMEOUT": "1", "BAND_BODY_TIMEOUT": "1"}], indirect=True)
@@ -193,7 +169,7 @@ def test_a_body_over_the_json_limit_is_refused_before_it_is_sent(server):
 
 @pytest.fixture(scope="module")
 def shared_server(tmp_path_factory):
-    service = Server(tmp_path_factory.mktemp("server")).start()
+    service = Service(tmp_path_factory.mktemp("server")).start()
     yield service
     service.stop()
 
@@ -241,7 +217,7 @@ def machine_addresses():
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads the interfaces' addresses as Linux has them")
 def test_serving_the_lan_links_to_the_lan_address_and_warns_of_a_localhost_sender(tmp_path):
-    server = Server(tmp_path, BAND_MAIL_URL="smtp://127.0.0.1:1").start("--host", "0.0.0.0")
+    server = Service(tmp_path, BAND_MAIL_URL="smtp://127.0.0.1:1").start("--host", "0.0.0.0")
     try:
         output = server.output()
     finally:

@@ -4,10 +4,8 @@ import sqlite3
 
 import pytest
 
-import sqlite_dialect as dialect
 from listing import OPERATORS
-from models import db
-from tests.support import error_of
+from tests.support import count_queries, error_of
 
 
 @pytest.fixture
@@ -198,21 +196,6 @@ def test_bad_filters_are_400_naming_the_parameter(admin, gigs, query):
 
 def test_enum_filter_values_are_checked(admin):
     assert "filter[kind]" in error_of(admin.get("/gig-statuses?filter[kind]=maybe"), 400, "invalid_query")["details"]
-
-
-def count_queries(monkeypatch):
-    """The statements run from now on, but for the caller's lookup: remembered for a moment, it is no
-    endpoint's cost."""
-    executed = []
-    original = db.execute_sql
-
-    def counting(sql, params=None, *args, **kwargs):
-        if sql != dialect.CALLER_SQL:
-            executed.append(sql)
-        return original(sql, params, *args, **kwargs)
-
-    monkeypatch.setattr(db, "execute_sql", counting)
-    return executed
 
 
 @pytest.mark.parametrize("collection", ["gigs", "venues", "teams", "gig-statuses", "users"])

@@ -5,7 +5,6 @@ import contextlib
 import email
 import logging
 import socket
-import time
 from email import policy
 
 import pytest
@@ -14,6 +13,7 @@ from aiosmtpd.controller import Controller
 import mail
 import settings
 from errors import ConfigError
+from tests.support import wait_for
 
 LINK = "https://band.example/signin#token=bol_abc"
 
@@ -123,28 +123,39 @@ class Receiver:
         return [email.message_from_bytes(e.content, policy=policy.default) for e in self.envelopes]
 
 
-def free_port():
+@contextlib.contextmanager
+def closed_port():
+    """A port of 127.0.0.1 held bound but not listening: a connection to it is refused, and no other program can
+    take it meanwhile (a port only looked up as free could be)."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+        yield s
+
+
+class SocketController(Controller):
+    """aiosmtpd's threaded server on a socket bound already: on a free port (aiosmtpd 1.4 cannot be given port 0)
+    or on one a test held closed until now."""
+
+    def __init__(self, handler, sock):
+        sock.listen()
+        super().__init__(handler, hostname="127.0.0.1", port=sock.getsockname()[1])
+        self.sock = sock
+
+    def _create_server(self):
+        return self.loop.create_server(self._factory_invoker, sock=self.sock, ssl=self.ssl_context)
 
 
 @contextlib.contextmanager
-def smtp_server(port=None, refuse=None):
+def smtp_server(sock=None, refuse=None):
+    """(receiver, port) of an SMTP server on 127.0.0.1, on `sock` if given."""
     receiver = Receiver(refuse)
-    controller = Controller(receiver, hostname="127.0.0.1", port=port or free_port())
-    controller.start()
-    try:
-        yield receiver, controller.port
-    finally:
-        controller.stop()
-
-
-def wait_until(predicate, seconds=10):
-    deadline = time.monotonic() + seconds
-    while not predicate():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.01)
+    with contextlib.ExitStack() as stack:
+        controller = SocketController(receiver, sock or stack.enter_context(closed_port()))
+        controller.start()
+        try:
+            yield receiver, controller.port
+        finally:
+            controller.stop()
 
 
 @pytest.fixture
@@ -174,7 +185,7 @@ def assert_masked_single_lines(records):
 def test_mail_goes_out_at_once_when_the_smtp_server_is_up(outbox):
     with smtp_server() as (receiver, port):
         outbox(60).send(sign_in_message(), mail.mailer(f"smtp://127.0.0.1:{port}"))
-        wait_until(lambda: receiver.envelopes)  # a retry would come a minute later: this is the first attempt
+        wait_for(lambda: receiver.envelopes)  # a retry would come a minute later: this is the first attempt
     [envelope], [msg] = receiver.envelopes, receiver.messages()
     assert envelope.mail_from == "office@band.example" and envelope.rcpt_tos == ["ada@example.com"]
     assert msg["To"] == "ada@example.com" and msg["Subject"] == "Your link"
@@ -183,13 +194,13 @@ def test_mail_goes_out_at_once_when_the_smtp_server_is_up(outbox):
 
 
 def test_mail_sent_while_the_smtp_server_is_down_arrives_once_it_is_up(outbox, mail_log):
-    port = free_port()
-    box = outbox(0.05, 0.1, 0.2)
-    box.send(sign_in_message(), mail.mailer(f"smtp://127.0.0.1:{port}"), window_seconds=60)
-    wait_until(lambda: len(mail_log()) >= 2)
-    outage = mail_log()
-    with smtp_server(port) as (receiver, _):
-        assert box.join(timeout=10)
+    with closed_port() as down:
+        box = outbox(0.05, 0.1, 0.2)
+        box.send(sign_in_message(), mail.mailer(f"smtp://127.0.0.1:{down.getsockname()[1]}"), window_seconds=60)
+        wait_for(lambda: len(mail_log()) >= 2)
+        outage = mail_log()
+        with smtp_server(down) as (receiver, _):
+            assert box.join(timeout=10)
     [msg] = receiver.messages()
     assert msg["To"] == "ada@example.com" and LINK in msg.get_body(("plain",)).get_content()
     assert_masked_single_lines(outage)
@@ -199,8 +210,9 @@ def test_mail_sent_while_the_smtp_server_is_down_arrives_once_it_is_up(outbox, m
 
 def test_after_the_window_the_mail_is_given_up_in_one_line_and_the_outbox_drains(outbox, mail_log):
     box = outbox(0.05)
-    box.send(sign_in_message(), mail.mailer(f"smtp://127.0.0.1:{free_port()}"), window_seconds=0.5)
-    assert box.join(timeout=10)
+    with closed_port() as down:
+        box.send(sign_in_message(), mail.mailer(f"smtp://127.0.0.1:{down.getsockname()[1]}"), window_seconds=0.5)
+        assert box.join(timeout=10)
     *retries, last = mail_log()
     assert_masked_single_lines([*retries, last])
     assert len(retries) >= 3 and all(r.levelname == "WARNING" for r in retries)
@@ -209,10 +221,12 @@ def test_after_the_window_the_mail_is_given_up_in_one_line_and_the_outbox_drains
 
 def test_mail_waiting_for_its_next_attempt_does_not_hold_up_later_mail(outbox, mail_log):
     box = outbox(60)
-    box.send(sign_in_message(), mail.mailer(f"smtp://127.0.0.1:{free_port()}"))
+    with closed_port() as down:
+        box.send(sign_in_message(), mail.mailer(f"smtp://127.0.0.1:{down.getsockname()[1]}"))
+        wait_for(mail_log)  # its first attempt failed
     with smtp_server() as (receiver, port):
         box.send(sign_in_message("bob@example.com"), mail.mailer(f"smtp://127.0.0.1:{port}"))
-        wait_until(lambda: receiver.envelopes)
+        wait_for(lambda: receiver.envelopes)
     assert [m["To"] for m in receiver.messages()] == ["bob@example.com"]
     assert not box.join(timeout=0)  # the first still waits for its next attempt
     box.close()  # and closing does not wait for it

@@ -10,6 +10,7 @@ import migrations
 from app import create_app
 from errors import ConfigError
 from models import MODELS, AccessRole, db
+from tests.support import structure
 
 
 @pytest.fixture
@@ -18,25 +19,6 @@ def fresh(tmp_path):
     app = create_app({"DB": str(tmp_path / "band.db")})
     yield app
     db.close()
-
-
-def structure(connection):
-    """Tables, columns, foreign keys and indexes of a database, in comparable form."""
-    tables = [r[0] for r in connection.execute("SELECT name FROM sqlite_master WHERE type='table' ORDER BY name")]
-    shape = {}
-    for table in tables:
-        columns = connection.execute(f'PRAGMA table_info("{table}")').fetchall()
-        keys = connection.execute(f'PRAGMA foreign_key_list("{table}")').fetchall()
-        indexes = {}
-        for _, name, unique, origin, partial in connection.execute(f'PRAGMA index_list("{table}")').fetchall():
-            parts = [r[2] for r in connection.execute(f'PRAGMA index_info("{name}")').fetchall()]
-            indexes[tuple(parts), unique, partial] = origin
-        shape[table] = (
-            sorted(columns),
-            sorted((k[2], k[3], k[4], k[6]) for k in keys),
-            sorted(indexes),
-        )
-    return shape
 
 
 def test_a_new_database_gets_every_step_and_the_default_roles(fresh, tmp_path):

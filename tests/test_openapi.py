@@ -4,7 +4,6 @@ import ast
 import gzip
 import json
 import re
-from pathlib import Path
 
 import pytest
 from openapi_spec_validator import validate
@@ -12,9 +11,7 @@ from openapi_spec_validator import validate
 from errors import CODES
 from listing import OPERATORS
 from routes import RESOURCES
-from tests.test_server import Service
-
-PROJECT = Path(__file__).resolve().parent.parent
+from tests.support import PROJECT, Service
 
 
 @pytest.fixture
@@ -58,19 +55,29 @@ def test_no_openapi_3_0_isms(document):
         assert "nullable" not in node and "x-nullable" not in node
 
 
+def app_modules():
+    """The service's Python files: the top-level modules and those of its packages (routes/ and any other)."""
+    packages = [init.parent for init in PROJECT.glob("*/__init__.py") if init.parent.name != "tests"]
+    return [*PROJECT.glob("*.py"), *(path for package in packages for path in package.rglob("*.py"))]
+
+
+def raised_errors(path):
+    """(status, code) of every ApiError(...) or error_response(...) in a file whose code is written out."""
+    for call in (n for n in ast.walk(ast.parse(path.read_text())) if isinstance(n, ast.Call)):
+        name = getattr(call.func, "id", getattr(call.func, "attr", ""))
+        if name in ("ApiError", "error_response") and len(call.args) >= 2 and isinstance(call.args[1], ast.Constant):
+            status = call.args[0].value if isinstance(call.args[0], ast.Constant) else None
+            yield status, call.args[1].value
+
+
 def test_every_error_code_the_code_can_raise_is_documented(document):
-    raised = set()
-    for path in PROJECT.glob("*.py"):
-        tree = ast.parse(path.read_text())
-        for call in (n for n in ast.walk(tree) if isinstance(n, ast.Call)):
-            name = getattr(call.func, "id", getattr(call.func, "attr", ""))
-            if (
-                name in ("ApiError", "error_response")
-                and len(call.args) >= 2
-                and isinstance(call.args[1], ast.Constant)
-            ):
-                raised.add(call.args[1].value)
-    assert raised <= set(CODES), raised - set(CODES)
+    modules = app_modules()
+    assert PROJECT / "errors.py" in modules and any(path.parent.name == "routes" for path in modules)
+    raised = {error for path in modules for error in raised_errors(path)}
+    codes = {code for _, code in raised}
+    assert codes <= set(CODES), codes - set(CODES)
+    mismatched = {(status, code) for status, code in raised if status is not None and CODES[code] != status}
+    assert not mismatched, mismatched
     enum = document["components"]["schemas"]["Error"]["properties"]["error"]["properties"]["code"]["enum"]
     assert set(enum) == set(CODES)
     statuses = {str(s) for s in CODES.values()} - {"500", "405"}

@@ -8,7 +8,7 @@ import listing
 import sqlite_dialect as dialect
 from models import db
 from routes import RESOURCES
-from tests.test_listing import count_queries
+from tests.support import count_queries
 
 BY_NAME = {r.name: r for r in RESOURCES}
 BUSY = ("gigs", "gig-roles", "gig-role-invitations")

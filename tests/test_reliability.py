@@ -6,13 +6,10 @@ import logging
 import signal
 import sqlite3
 import threading
-import time
 import urllib.error
 import urllib.request
 
-from tests.test_server import Service
-
-OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+from tests.support import OPENER, Service, wait_for
 
 
 def test_one_access_log_line_per_request_without_secrets(admin, caplog):
@@ -30,11 +27,12 @@ def test_one_access_log_line_per_request_without_secrets(admin, caplog):
 
 
 class Writer:
-    """Threads creating teams as fast as the server answers, remembering each name that got a 201."""
+    """Threads creating teams as fast as the server answers, remembering each name that got a 201, and any other
+    status the server answered."""
 
     def __init__(self, service, key, threads=4):
         self.service, self.key = service, key
-        self.acknowledged, self.running = [], True
+        self.acknowledged, self.refused, self.running = [], [], True
         self.threads = [threading.Thread(target=self.run, args=(n,), daemon=True) for n in range(threads)]
         for thread in self.threads:
             thread.start()
@@ -44,8 +42,11 @@ class Writer:
         while self.running:
             count += 1
             name = f"team-{n}-{count}"
-            if self.create(name) == 201:
+            status = self.create(name)
+            if status == 201:
                 self.acknowledged.append(name)
+            elif status is not None:
+                self.refused.append(status)
 
     def create(self, name):
         body = json.dumps({"name": name}).encode()
@@ -75,12 +76,11 @@ def started_with_a_key(tmp_path):
 def test_every_answered_write_survives_sigkill(tmp_path):
     service, key = started_with_a_key(tmp_path)
     writer = Writer(service, key)
-    time.sleep(1.5)
-    service.proc.send_signal(signal.SIGKILL)  # no chance to finish anything
+    wait_for(lambda: len(writer.acknowledged) > 20, timeout=30)
+    service.proc.send_signal(signal.SIGKILL)  # in the middle of writes: no chance to finish anything
     service.proc.wait(10)
     writer.stop()
     service.log.close()
-    assert len(writer.acknowledged) > 20
     database = sqlite3.connect(tmp_path / "band.db")
     assert database.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
     assert database.execute("PRAGMA foreign_key_check").fetchall() == []
@@ -99,15 +99,16 @@ def test_an_online_backup_is_consistent_while_writes_go_on(tmp_path):
     service, key = started_with_a_key(tmp_path)
     writer = Writer(service, key)
     try:
-        time.sleep(0.5)
+        wait_for(lambda: len(writer.acknowledged) > 20, timeout=30)
         before = len(writer.acknowledged)
         result = service.run("backup", str(tmp_path / "copy.db"))
         after = len(writer.acknowledged)
+        wait_for(lambda: len(writer.acknowledged) > after, timeout=10)  # the backup left nothing held
     finally:
         writer.stop()
         service.stop()
     assert result.returncode == 0, result.stderr
-    assert after > before  # the writes went on meanwhile
+    assert writer.refused == []  # every write answered while the backup ran was done
     copy = sqlite3.connect(tmp_path / "copy.db")
     assert copy.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
     assert copy.execute("PRAGMA foreign_key_check").fetchall() == []

@@ -2,85 +2,14 @@
 
 import json
 import os
-import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
-import urllib.error
-import urllib.request
-from pathlib import Path
-
-import pytest
 
 import migrations
-
-PROJECT = Path(__file__).resolve().parent.parent
-OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Service:
-    def __init__(self, tmp_path, **env):
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}/v1"
-        self.env = {k: v for k, v in os.environ.items() if not k.startswith("BAND_")}
-        self.env.update({"BAND_DB": str(tmp_path / "band.db"), "PYTHONUNBUFFERED": "1", **env})
-        self.log_path = tmp_path / "server.log"
-
-    def run(self, *args):
-        return subprocess.run(
-            [sys.executable, "app.py", *args], cwd=PROJECT, env=self.env, capture_output=True, text=True, timeout=60
-        )
-
-    def start(self):
-        self.log = open(self.log_path, "w")  # noqa: SIM115 (closed by stop)
-        command = [sys.executable, "app.py", "serve", "--port", str(self.port), "--threads", "4"]
-        self.proc = subprocess.Popen(command, cwd=PROJECT, env=self.env, stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                if self.request("GET", "/health")[0] == 200:
-                    return self
-            except OSError:
-                time.sleep(0.1)
-        raise AssertionError(self.output())
-
-    def request(self, method, path, body=None, headers=None):
-        request = urllib.request.Request(self.base + path, data=body, method=method, headers=headers or {})
-        try:
-            with OPENER.open(request, timeout=10) as r:
-                return r.status, dict(r.headers), r.read()
-        except urllib.error.HTTPError as e:
-            return e.code, dict(e.headers), e.read()
-
-    def output(self):
-        if not self.log.closed:
-            self.log.flush()
-        return self.log_path.read_text()
-
-    def stop(self):
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                raise
-        self.log.close()
-        return self.proc.returncode
-
-
-@pytest.fixture
-def service(tmp_path):
-    service = Service(tmp_path).start()
-    yield service
-    service.stop()
+from tests.support import PROJECT, Service, wait_for
 
 
 def test_serve_creates_the_database_answers_and_stops_on_sigterm(tmp_path):
@@ -109,9 +38,7 @@ def test_the_sign_in_link_appears_in_the_servers_output_with_the_console_mailer(
             {"Content-Type": "application/json"},
         )
         assert status == 200
-        deadline = time.monotonic() + 5
-        while "signin#token=bol_" not in service.output() and time.monotonic() < deadline:
-            time.sleep(0.05)
+        wait_for(lambda: "signin#token=bol_" in service.output(), timeout=5)
         # without BAND_PUBLIC_URL, links point at the address served
         assert f"http://127.0.0.1:{service.port}/signin#token=bol_" in service.output()
     finally:
@@ -150,12 +77,10 @@ def test_the_commands_are_also_reachable_through_flask(tmp_path):
 def test_a_database_newer_than_the_code_stops_serve(tmp_path):
     service = Service(tmp_path)
     assert service.run("init-db").returncode == 0
-    import sqlite3
-
     connection = sqlite3.connect(tmp_path / "band.db")
     connection.execute("PRAGMA user_version = 42")
     connection.close()
-    result = service.run("serve", "--port", str(service.port))
+    result = service.run("serve", "--port", "0")
     assert result.returncode == 1 and "newer than this code knows" in result.stderr
 
 
