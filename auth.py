@@ -14,7 +14,7 @@ import conventions
 import sqlite_dialect as dialect
 import writer
 from errors import ApiError
-from models import Token, now, timestamp
+from models import StaffMember, Token, now, timestamp
 
 GROUPS = ("gigs", "catalog", "staffing", "production", "people", "pay", "admin")
 CAPABILITIES = tuple(f"{group}.{action}" for group in GROUPS for action in ("view", "edit"))
@@ -152,6 +152,12 @@ def require(group, action):
     capability = f"{group}.{action}"
     if capability not in current_capabilities():
         raise ApiError(403, "forbidden", f"This needs the {capability} capability.", {"required": capability})
+
+
+def is_own_member(staff_member_id):
+    """Whether the caller is the staff member's own user (`staff_members.user_id`): a musician answers their own
+    invitations and keeps their own calendar feed, whatever their access roles."""
+    return StaffMember.select().where(StaffMember.id == staff_member_id, StaffMember.user == g.caller.user_id).exists()
 
 
 def current_capabilities():

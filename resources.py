@@ -12,7 +12,7 @@ from peewee import ForeignKeyField
 import custom_fields
 import listing
 import sqlite_dialect as dialect
-from auth import require
+from auth import current_capabilities, is_own_member, require
 from conventions import json_body, json_text_response
 from errors import ApiError, invalid, not_found
 from models import db, now
@@ -105,6 +105,16 @@ class Resource:
         query = self.model.select(selection).where(self.model.id.in_(list(record_ids)))
         rows = {row["id"]: row for row in (json.loads(text) for (text,) in db.execute_sql(*query.sql()))}
         return [rows[record_id] for record_id in record_ids]
+
+    def get_own_or(self, record_id, action, member_of):
+        """The record, when the caller holds `<group>.<action>` or it belongs to their own staff member
+        (`member_of(record)` is its staff member's id); 403 otherwise, before any 404."""
+        if f"{self.group}.{action}" in current_capabilities():
+            return self.get(record_id)
+        record = self.model.get_or_none(self.model.id == record_id) if listing.is_id(record_id) else None
+        if record is None or not is_own_member(member_of(record)):
+            require(self.group, action)
+        return record
 
     def get(self, record_id):
         """The model instance, or 404 (a malformed id is simply not found)."""

@@ -3,6 +3,7 @@
 from flask import current_app
 
 import custom_fields
+import invitations
 import rules
 from errors import invalid
 from models import (
@@ -63,7 +64,7 @@ class GigStatuses(Resource):
         status = write.record
         clear_others(GigStatus, status, "is_default")
         if not write.creating and "kind" in write.changes and status.kind in NOT_LIVE_KINDS:
-            rules.withdraw_for_gigs(Gig.select(Gig.id).where(Gig.gig_status == status.id))
+            invitations.withdraw_for_gigs(Gig.select(Gig.id).where(Gig.gig_status == status.id))
 
 
 class CustomFields(Resource):

@@ -11,6 +11,7 @@ from flask import Blueprint, current_app, request
 from werkzeug.http import dump_options_header, quote_etag
 
 import blobs
+import invitations
 import listing
 import rules
 from auth import require
@@ -54,7 +55,7 @@ class Gigs(Resource):
     def after_save(self, write):
         gig = write.record
         if not write.creating and "gig_status_id" in write.changes and not rules.is_live(gig):
-            rules.withdraw_for_gigs([gig.id])
+            invitations.withdraw_for_gigs([gig.id])
 
 
 class GigProducts(Resource):

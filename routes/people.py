@@ -1,11 +1,10 @@
 """The people group: the band's staff members and the clients' contacts; and the calendar feeds (§5.6)."""
 
-from flask import Blueprint, Response, current_app, g, request
+from flask import Blueprint, Response, current_app, request
 
 import calendar_feed
-import listing
 import signing
-from auth import current_capabilities, public, require
+from auth import public, require
 from bodies import CalendarUrlSchema
 from errors import not_found
 from models import Contact, StaffMember
@@ -38,12 +37,7 @@ def feed_url(*subject):
 def member_or_own(id, action):
     """The staff member, when the caller holds people.<action> or is the member's own user."""
     reject_parameters(request.args)
-    if f"people.{action}" in current_capabilities():
-        return STAFF_MEMBERS.get(id)
-    member = StaffMember.get_or_none(StaffMember.id == id) if listing.is_id(id) else None
-    if member is None or member.user_id != g.caller.user_id:
-        require("people", action)
-    return member
+    return STAFF_MEMBERS.get_own_or(id, action, lambda member: member.id)
 
 
 @blueprint.get("/staff-members/<id>/calendar-url")

@@ -1,26 +1,23 @@
 """The staffing group: who plays which role on a gig, the invitations to do so, and who can play what when.
 Operations: generate a gig's roles, a gig role's candidates, and answering invitations (§5.2, §5.3)."""
 
-import datetime as dt
-
 from flask import Blueprint, current_app, g, request
-from peewee import SQL, Case
 
+import availability
+import invitations
 import listing
 import rules
-from auth import current_capabilities, require
+from auth import require
 from bodies import CandidateSchema
-from errors import ApiError, invalid
+from errors import ApiError
 from models import (
+    INVITATION_STATUS,
     Gig,
     GigProduct,
     GigRole,
     GigRoleInvitation,
-    StaffMember,
     StaffMemberBlockout,
     StaffMemberRole,
-    now,
-    timestamp,
 )
 from openapi import operation
 from resources import Resource, reject_parameters
@@ -48,46 +45,32 @@ class GigRoles(Resource):
         role = write.record
         gig = Gig.get_by_id(role.gig_id)
         rules.same_gig(GigProduct, role.gig_product_id, role.gig_id, "gig_product_id")
-        placing = role.staff_member_id is not None and {"staff_member_id", "role_id"} & write.changes.keys()
-        if placing:
-            rules.holds_role(role.staff_member_id, role.role_id)
         if write.creating:
             rules.require_live(gig)
-        if placing and not write.options.get("allow_conflicts"):
-            rules.require_available(role.staff_member_id, gig)
+        if role.staff_member_id is not None and {"staff_member_id", "role_id"} & write.changes.keys():
+            availability.put_on_role(role, gig, allow_conflicts=write.options.get("allow_conflicts", False))
         role.status = "filled" if role.staff_member_id else "open"
 
     def after_save(self, write):
         if write.record.staff_member_id is not None and "staff_member_id" in write.changes:
-            rules.withdraw_pending(GigRoleInvitation.gig_role == write.record.id)
-
-
-# An invitation still pending past its expiry reads as expired, in answers and in filters.
-INVITATION_STATUS = Case(
-    None,
-    [((GigRoleInvitation.status == "pending") & (GigRoleInvitation.expires_at <= SQL(rules.SQL_NOW)), "expired")],
-    GigRoleInvitation.status,
-)
+            invitations.withdraw_pending(GigRoleInvitation.gig_role == write.record.id)
 
 
 class Invitations(Resource):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         choices = ("pending", "accepted", "declined", "withdrawn", "expired")
-        self.columns["status"] = listing.Column("status", INVITATION_STATUS, "enum", choices)
+        self.columns["status"] = listing.Column("status", INVITATION_STATUS, "enum", choices)  # reads expired
 
     def before_save(self, write):
         invitation = write.record
-        if write.creating and invitation.expires_at is None:
-            lifetime = dt.timedelta(hours=current_app.config["INVITATION_HOURS"])
-            invitation.expires_at = timestamp(dt.datetime.now(dt.UTC) + lifetime)
-        if "expires_at" in write.changes and invitation.expires_at <= now():
-            raise invalid({"expires_at": ["Must be in the future."]})
+        if write.creating or "expires_at" in write.changes:
+            invitations.expiry_for(invitation, current_app.config["INVITATION_HOURS"])
         if write.creating:
             gig_role = GigRole.get_by_id(invitation.gig_role_id)
-            rules.check_new_invitation(invitation, gig_role, Gig.get_by_id(gig_role.gig_id))
+            invitations.check_new_invitation(invitation, gig_role, Gig.get_by_id(gig_role.gig_id))
         else:
-            rules.require_pending(GigRoleInvitation.get_by_id(invitation.id))
+            invitations.require_pending(invitation)
 
 
 class Blockouts(Resource):
@@ -115,7 +98,7 @@ def generate_roles(id):
     """Create the gig roles the ensembles of the gig's products call for; a second call creates none."""
     require("staffing", "edit")
     reject_parameters(request.args)
-    created = rules.generate_roles(GIGS.get(id))
+    created = availability.generate_roles(GIGS.get(id))
     return {"data": GIG_ROLES.read_many([role.id for role in created])}
 
 
@@ -129,7 +112,7 @@ def candidates(id):
     """The staff members who hold the gig role's role: free or not (and why), primary or not, their pay."""
     require("staffing", "view")
     page = listing.parse_paging(request.args)
-    found = rules.candidates(GIG_ROLES.get(id))
+    found = availability.candidates(GIG_ROLES.get(id))
     if "pay.view" not in g.caller.can:  # pay is private (§4.6)
         found = [{**candidate, "amount_cents": None} for candidate in found]
     return listing.page_of(found, page)
@@ -137,13 +120,7 @@ def candidates(id):
 
 def invitation_for_invitee(id):
     """The invitation, when the caller may answer it: with staffing.edit, or as the invited member's user."""
-    if "staffing.edit" in current_capabilities():
-        return INVITATIONS.get(id)
-    invitation = GigRoleInvitation.get_or_none(GigRoleInvitation.id == id) if listing.is_id(id) else None
-    member = StaffMember.get_or_none(StaffMember.id == invitation.staff_member_id) if invitation else None
-    if member is None or member.user_id != g.caller.user_id:
-        require("staffing", "edit")
-    return invitation
+    return INVITATIONS.get_own_or(id, "edit", lambda invitation: invitation.staff_member_id)
 
 
 @blueprint.post("/gig-role-invitations/<id>/accept")
@@ -155,7 +132,7 @@ def accept_invitation(id):
     """Accept (staffing.edit, or the invitee's own user): the invitee fills the gig role, and its other pending
     invitations are withdrawn."""
     reject_parameters(request.args)
-    invitation = rules.accept(invitation_for_invitee(id))
+    invitation = invitations.accept(invitation_for_invitee(id))
     return {"data": INVITATIONS.read(invitation.id)}
 
 
@@ -167,7 +144,7 @@ def accept_invitation(id):
 def decline_invitation(id):
     """Decline a pending invitation (staffing.edit, or the invitee's own user)."""
     reject_parameters(request.args)
-    invitation = rules.respond(invitation_for_invitee(id), "declined")
+    invitation = invitations.answer(invitation_for_invitee(id), "declined")
     return {"data": INVITATIONS.read(invitation.id)}
 
 
@@ -177,5 +154,5 @@ def withdraw_invitation(id):
     """Withdraw a pending invitation."""
     require("staffing", "edit")
     reject_parameters(request.args)
-    invitation = rules.respond(INVITATIONS.get(id), "withdrawn")
+    invitation = invitations.answer(INVITATIONS.get(id), "withdrawn")
     return {"data": INVITATIONS.read(invitation.id)}

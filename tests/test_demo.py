@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+import availability
+import invitations
 import migrations
 import rules
 from app import create_app
@@ -318,14 +320,14 @@ def test_gig_products_take_offered_ensembles_at_the_catalogue_price(served):
 def test_every_placement_passes_the_checks_of_the_api(served):
     """What §5.2-§5.4 check when the office fills a role, sends an invitation or assigns equipment."""
     for gig_role in GigRole.select(GigRole, Gig).join(Gig).where(GigRole.staff_member.is_null(False)):
-        rules.put_on_role(gig_role, gig_role.gig)
+        availability.put_on_role(gig_role, gig_role.gig)
     for invitation in GigRoleInvitation.select().where(GigRoleInvitation.status == "pending"):
-        if rules.invitation_state(invitation) == "pending":
+        if invitations.state(invitation) == "pending":
             gig_role = GigRole.get_by_id(invitation.gig_role_id)
             assert gig_role.staff_member_id is None
-            rules.holds_role(invitation.staff_member_id, gig_role.role_id)
+            availability.holds_role(invitation.staff_member_id, gig_role.role_id)
             rules.require_live(gig_role.gig)
-            rules.require_available(invitation.staff_member_id, gig_role.gig)
+            availability.require_available(invitation.staff_member_id, gig_role.gig)
     for placed in GigEquipment.select(GigEquipment, Gig, Equipment).join(Gig).switch(GigEquipment).join(Equipment):
         if rules.is_live(placed.gig):
             rules.equipment_free(placed.equipment, placed.gig, exclude=placed.id)
