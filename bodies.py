@@ -4,7 +4,7 @@ OpenAPI document."""
 
 from marshmallow import fields, validate
 
-from fields import Enum, Int, Str, Timestamp
+from field_types import Enum, Int, Str, Timestamp
 from schemas import BaseSchema, GigEquipmentSchema, RecordSchema
 
 # --- sign-in, tokens and devices -----------------------------------------------------------------------

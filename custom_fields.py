@@ -6,7 +6,7 @@ import math
 
 import sqlite_dialect as dialect
 from errors import invalid
-from fields import DATE_RE
+from field_types import DATE_RE
 from listing import Column
 from models import CustomField
 
@@ -86,12 +86,12 @@ def column(model, name):
     return Column(name, expr, KINDS[definition.field_type], tuple(definition.options or ()))
 
 
-def holders(model, key):
+def records_with_value(model, key):
     """How many records of `model` hold a value for `key`."""
     return model.select().where(dialect.json_has(model.custom_fields, key)).count()
 
 
-def holders_outside(model, key, options):
+def values_outside(model, key, options):
     """The values of `key` in use on `model` that are not among `options`."""
     value = dialect.json_field(model.custom_fields, key)
     query = model.select(value.alias("value")).where(value.is_null(False) & value.not_in(options)).distinct()

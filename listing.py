@@ -11,7 +11,7 @@ from peewee import SQL, BooleanField, ForeignKeyField, IntegerField
 import sqlite_dialect as dialect
 from conventions import json_text_response
 from errors import ApiError
-from fields import DATE_RE, MAX_INT, TIME_RE, UUID_RE, utc_timestamp
+from field_types import DATE_RE, MAX_INT, TIME_RE, UUID_RE, utc_timestamp
 from models import DateField, EnumField, JSONField, TimeField, TimestampField
 
 DEFAULT_LIMIT, MAX_LIMIT = 50, 200

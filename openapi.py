@@ -232,9 +232,8 @@ class Builder:
         return result
 
     def create_body(self, resource):
-        multipart = getattr(resource, "upload_schema", None)
-        if multipart is not None:
-            return {"required": True, "content": {"multipart/form-data": {"schema": multipart}}}
+        if resource.upload is not None:
+            return {"required": True, "content": {"multipart/form-data": {"schema": resource.upload.schema()}}}
         return {"required": True, "content": json_content(self.request(type(resource.schema), "Create"))}
 
     def op(self, summary, resource, params, status, content, errors):

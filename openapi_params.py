@@ -3,12 +3,14 @@ its columns (SPEC §2.1), as listing.py reads them."""
 
 import re
 
-from fields import MAX_INT, TIME_PATTERN
+from field_types import MAX_INT, TIME_PATTERN
 from listing import MAX_FILTER_CHARS, MAX_IN_VALUES, MAX_LIMIT, OPERATORS
 
 
 def path_param(name):
-    schema = {"type": "string", "minLength": 1} if name in ("token", "asset") else {"type": "string", "format": "uuid"}
+    """An id in a path is a UUID; any other part (a feed's token, a device's push token) a string."""
+    is_id = name == "id" or name.endswith("_id")
+    schema = {"type": "string", "format": "uuid"} if is_id else {"type": "string", "minLength": 1}
     return {"name": name, "in": "path", "required": True, "schema": schema}
 
 
@@ -22,15 +24,7 @@ def query_param(name, schema, description="", required=False):
 
 
 def write_params(resource):
-    if type(resource).write_options.__qualname__.startswith("Resource."):
-        return []
-    return [
-        query_param(
-            "allow_conflicts",
-            {"type": "boolean"},
-            "put a staff member on the role despite a blockout or another gig (never the role check)",
-        )
-    ]
+    return [query_param(flag.name, {"type": "boolean"}, flag.description) for flag in resource.write_flags]
 
 
 def paging_params():

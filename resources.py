@@ -1,6 +1,8 @@
 """The generic resource layer: a collection declared once (model, schema, group, default order) answers
 list/get/create/patch/delete with the §2 conventions. Irregular behaviour lives in a subclass beside the
-resource's declaration, through three hooks: `before_save`, `after_save` and `before_delete`."""
+resource's declaration: three hooks (`before_save`, `after_save`, `before_delete`), and two declarations that
+the views and the OpenAPI document both read: `write_flags`, the boolean query parameters its writes take, and
+`upload`, a create body sent as multipart/form-data instead of JSON."""
 
 import json
 from dataclasses import dataclass, field
@@ -52,14 +54,17 @@ class Resource:
     def before_delete(self, record):
         """Refuse a delete that references alone do not forbid."""
 
-    def request_body(self):
-        """The body of a create: JSON unless a resource says otherwise."""
-        return json_body()
+    write_flags = ()  # Flag(...): boolean query parameters the create and patch take
+    upload = None  # Multipart(...): the create body is multipart/form-data with these parts
 
     def write_options(self, args):
-        """The query parameters a write takes: none unless a resource says otherwise."""
-        reject_parameters(args)
-        return {}
+        """{flag: bool} of the declared write flags; any other query parameter is 400."""
+        reject_parameters(args, allowed=[flag.name for flag in self.write_flags])
+        return {flag.name: flag.parse(args) for flag in self.write_flags}
+
+    def create_body(self):
+        """The body of a create: JSON, or the declared multipart parts."""
+        return self.upload.read() if self.upload else json_body()
 
     # --- the generic behaviour ----------------------------------------------------------------------------
 
@@ -167,6 +172,49 @@ class Resource:
         record.delete_instance()
 
 
+@dataclass(frozen=True)
+class Flag:
+    """A boolean query parameter of a resource's writes (`?allow_conflicts=true`), strictly true or false."""
+
+    name: str
+    description: str
+
+    def parse(self, args):
+        value = args.get(self.name, "false")
+        if value not in ("true", "false"):
+            raise ApiError(400, "invalid_query", "Invalid query parameters.", {self.name: "Expected true or false."})
+        return value == "true"
+
+
+@dataclass(frozen=True)
+class Multipart:
+    """A create body sent as multipart/form-data: its parts as JSON schemas, the `files` among them."""
+
+    parts: dict
+    required: tuple
+    files: tuple = ("file",)
+
+    def read(self):
+        """{part: value} (a file part as werkzeug's FileStorage): 415 unless multipart, 422 for a part that is
+        unknown or given twice (never silently the last one)."""
+        if request.mimetype != "multipart/form-data":
+            raise ApiError(415, "unsupported_media_type", "Upload the file as multipart/form-data.")
+        given = [*request.form.lists(), *request.files.lists()]
+        problems = {}
+        for key, values in given:
+            is_file = key in request.files
+            if key not in self.parts or is_file != (key in self.files):
+                problems[key] = ["Unknown field."]
+            elif len(values) > 1:
+                problems[key] = ["Give this field once."]
+        if problems:
+            raise invalid(problems)
+        return {key: values[0] for key, values in given}
+
+    def schema(self):
+        return {"type": "object", "required": list(self.required), "properties": self.parts}
+
+
 @dataclass
 class Write:
     """One create or patch on its way to the database, as the hooks see it."""
@@ -254,7 +302,7 @@ class CollectionView(MethodView):
         """Create a record."""
         require(self.resource.group, "edit")
         options = self.resource.write_options(request.args)
-        record = self.resource.create(self.resource.request_body(), options)
+        record = self.resource.create(self.resource.create_body(), options)
         location = f"/v1/{self.resource.name}/{record.id}"
         return {"data": self.resource.read(record.id)}, 201, {"Location": location}
 
@@ -296,6 +344,6 @@ def register(blueprint, *resources):
         collection = CollectionView.as_view(f"{resource.name}-collection", resource)
         record = RecordView.as_view(f"{resource.name}-record", resource)
         collection.resource = record.resource = resource  # for the OpenAPI document
-        collection.upload = getattr(resource, "upload_schema", None) is not None
+        collection.upload = resource.upload is not None  # the server lets its body be as large as an upload
         blueprint.add_url_rule(f"/{resource.name}", view_func=collection, methods=["GET", "POST"])
         blueprint.add_url_rule(f"/{resource.name}/<id>", view_func=record, methods=["GET", "PATCH", "DELETE"])

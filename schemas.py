@@ -3,7 +3,7 @@
 from marshmallow import RAISE, Schema, ValidationError, fields
 
 from errors import flatten, invalid
-from fields import (
+from field_types import (
     Bool,
     Cents,
     Color,

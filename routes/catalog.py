@@ -81,12 +81,12 @@ class CustomFields(Resource):
         definition.options = list(dict.fromkeys(definition.options))
         if not write.creating and "options" in write.changes:
             model = MODELS_BY_TABLE[definition.resource]
-            dropped = custom_fields.holders_outside(model, definition.key, definition.options)
+            dropped = custom_fields.values_outside(model, definition.key, definition.options)
             if dropped:
                 raise invalid({"options": [f"Still in use: {', '.join(map(str, dropped))}."]})
 
     def before_delete(self, record):
-        held = custom_fields.holders(MODELS_BY_TABLE[record.resource], record.key)
+        held = custom_fields.records_with_value(MODELS_BY_TABLE[record.resource], record.key)
         if held:
             raise in_use_error("custom field", {record.resource: held})
 

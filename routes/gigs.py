@@ -17,6 +17,7 @@ import rules
 from auth import require
 from conventions import too_large
 from errors import ApiError, invalid, not_found
+from field_types import TEXT_CHARS
 from models import (
     Attachment,
     Gig,
@@ -31,7 +32,7 @@ from models import (
     db,
 )
 from openapi import operation
-from resources import Resource, clear_others, reject_parameters
+from resources import Multipart, Resource, clear_others, reject_parameters
 from schemas import (
     AttachmentSchema,
     GigContactSchema,
@@ -97,28 +98,14 @@ class GigContacts(Resource):
 class Attachments(Resource):
     """Created from a multipart upload (§4.8); the bytes go to a table of their own, written in chunks."""
 
-    FORM_FIELDS = ("gig_id", "description")
-    upload_schema = {  # the multipart body, for the OpenAPI document
-        "type": "object",
-        "required": ["file", "gig_id"],
-        "properties": {
+    upload = Multipart(
+        parts={
             "file": {"type": "string", "format": "binary", "description": "the bytes, with a filename"},
             "gig_id": {"type": "string", "format": "uuid"},
-            "description": {"type": "string"},
+            "description": {"type": "string", "maxLength": TEXT_CHARS},
         },
-    }
-
-    def request_body(self):
-        if request.mimetype != "multipart/form-data":
-            raise ApiError(415, "unsupported_media_type", "Upload the file as multipart/form-data.")
-        problems = {key: ["Unknown field."] for key in request.form if key not in self.FORM_FIELDS}
-        problems.update({key: ["Unknown field."] for key in request.files if key != "file"})
-        for key, values in (*request.form.lists(), *request.files.lists()):
-            if len(values) > 1 and key not in problems:
-                problems[key] = ["Give this field once."]
-        if problems:
-            raise invalid(problems)
-        return {"file": request.files.get("file"), **request.form.to_dict()}
+        required=("file", "gig_id"),
+    )
 
     def create(self, data, options=None):
         upload = data.pop("file", None)

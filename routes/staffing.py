@@ -9,7 +9,6 @@ import listing
 import rules
 from auth import require
 from bodies import CandidateSchema
-from errors import ApiError
 from models import (
     INVITATION_STATUS,
     Gig,
@@ -20,26 +19,19 @@ from models import (
     StaffMemberRole,
 )
 from openapi import operation
-from resources import Resource, reject_parameters
+from resources import Flag, Resource, reject_parameters
 from routes.gigs import GIGS
 from schemas import GigRoleInvitationSchema, GigRoleSchema, StaffMemberBlockoutSchema, StaffMemberRoleSchema
 
 blueprint = Blueprint("staffing", __name__)
 
 
-def flag(args, name):
-    """An optional boolean query parameter, strictly `true` or `false`."""
-    reject_parameters(args, allowed=(name,))
-    value = args.get(name, "false")
-    if value not in ("true", "false"):
-        raise ApiError(400, "invalid_query", "Invalid query parameters.", {name: "Expected true or false."})
-    return value == "true"
-
-
 class GigRoles(Resource):
-    def write_options(self, args):
-        """`?allow_conflicts=true` puts a staff member on the role despite a blockout or another gig."""
-        return {"allow_conflicts": flag(args, "allow_conflicts")}
+    write_flags = (
+        Flag(
+            "allow_conflicts", "put a staff member on the role despite a blockout or another gig (never the role check)"
+        ),
+    )
 
     def before_save(self, write):
         role = write.record

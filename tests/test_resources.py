@@ -5,7 +5,7 @@ import pytest
 from marshmallow import fields as ma
 from peewee import ForeignKeyField
 
-import fields as api_fields
+import field_types as api_fields
 from models import MODELS
 from routes import RESOURCES
 from tests.support import MULTIPART, PATCHES, RECIPES, REQUIRED_UNLESS, error_of
