@@ -251,7 +251,9 @@ def _fields(value, columns):
     unknown = [name for name in names if name not in columns]
     if unknown:
         raise ValueError(f"Unknown field {unknown[0]!r}.")
-    return [columns["id"]] + [columns[name] for name in dict.fromkeys(names) if name != "id"]
+    chosen = set(names)
+    # in the record's own order, whatever the client's: one set of fields is one shape of answer (and of SQL)
+    return [column for name, column in columns.items() if name == "id" or name in chosen]
 
 
 def condition(column, op, raw):

@@ -107,6 +107,8 @@ def as_json(model, columns):
     """
     key = (model, tuple((column.name, column.hidden) for column in columns))
     compiled = _JSON_SQL.get(key)
+    if compiled is None and len(_JSON_SQL) >= MAX_REMEMBERED_SQL:
+        _JSON_SQL.clear()
     if compiled is None:
         parts = []
         for column in columns:
@@ -116,11 +118,14 @@ def as_json(model, columns):
 
 
 _JSON_SQL = {}
+MAX_REMEMBERED_SQL = 512  # shapes of records remembered; a client choosing `fields` at will cannot grow it past
 
 
 def record_query(model, columns):
     """(sql, params) reading one record of `model` as JSON; the record's id is the one parameter to add."""
     key = (model, tuple((column.name, column.hidden) for column in columns))
+    if key not in _RECORD_SQL and len(_RECORD_SQL) >= MAX_REMEMBERED_SQL:
+        _RECORD_SQL.clear()
     if key not in _RECORD_SQL:
         sql, params = model.select(as_json(model, columns)).where(model.id == "").sql()
         _RECORD_SQL[key] = sql, params[:-1]

@@ -1,9 +1,11 @@
 """SPEC §2.1: limit, offset, sort, fields and every filter operator, parsed strictly."""
 
+import itertools
 import sqlite3
 
 import pytest
 
+import sqlite_dialect as dialect
 from listing import OPERATORS
 from tests.support import count_queries, error_of
 
@@ -260,3 +262,15 @@ def test_a_remembered_total_follows_every_change_to_the_database(app, admin, bui
     with sqlite3.connect(app.config["DB"]) as other:  # another process, say a command
         other.execute("DELETE FROM teams WHERE id = (SELECT id FROM teams LIMIT 1)")
     assert admin.get("/teams?limit=1").get_json()["meta"]["total"] == 3
+
+
+def test_fields_in_any_order_answer_in_the_records_order_with_one_shape_of_sql(admin, build):
+    build("teams", description="Horns")
+    permutations = list(itertools.permutations(["name", "description", "created_at", "updated_at"]))
+    admin.get(f"/teams?fields={','.join(permutations[0])}")
+    shapes = len(dialect._JSON_SQL)
+    for names in permutations:
+        [team] = admin.get(f"/teams?fields={','.join(names)}").get_json()["data"]
+        assert list(team) == ["id", "created_at", "updated_at", "name", "description"]
+    assert len(dialect._JSON_SQL) == shapes  # 24 orders, one statement remembered
+    assert len(dialect._JSON_SQL) <= dialect.MAX_REMEMBERED_SQL
