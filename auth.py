@@ -140,8 +140,11 @@ def touch(token_id, last_used_at):
     stale = timestamp(dt.datetime.now(dt.UTC) - dt.timedelta(seconds=TOUCH_SECONDS))
     if last_used_at is not None and last_used_at >= stale:
         return False
-    with writer.transaction():
-        Token.update(last_used_at=now()).where(Token.id == token_id).execute()
+    try:
+        with writer.transaction(timeout=0):  # bookkeeping: a read never waits for it, it waits for the next read
+            Token.update(last_used_at=now()).where(Token.id == token_id).execute()
+    except ApiError:
+        return False
     conventions.database_changed()
     return True
 

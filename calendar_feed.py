@@ -8,7 +8,7 @@ import zoneinfo
 import icalendar
 from peewee import JOIN
 
-from models import NOT_CANCELLED, Gig, GigProduct, GigRole, GigStatus, Product, Role, StaffMember, User, Venue
+from models import NOT_CANCELLED, Gig, GigProduct, GigRole, GigStatus, Product, Role, StaffMember, User, Venue, db
 from rules import window
 from sqlite_dialect import ChangeWatch
 
@@ -47,14 +47,31 @@ class OfficeFeedCopy:
     def __init__(self):
         self.lock = threading.Lock()
         self.watch = ChangeWatch()
-        self.key, self.body = None, None
+        self.version, self.key, self.body = None, None, None
 
     def get(self, default_timezone):
         with self.lock:  # one build at a time; who waited gets the copy just built
-            key = (self.watch.version(), default_timezone, since())
-            if key != self.key:
-                self.body, self.key = office_feed(default_timezone), key
+            version = self.watch.version()
+            if version != self.version:  # something changed: was it anything the feed shows?
+                self.version = version
+                key = (fingerprint(), default_timezone, since())
+                if key != self.key:
+                    self.body, self.key = office_feed(default_timezone), key
+            elif (self.key[1], self.key[2]) != (default_timezone, since()):
+                self.body, self.key = office_feed(default_timezone), (self.key[0], default_timezone, since())
             return self.body
+
+
+# What the office feed is made of, as (rows, last change) per table: any write through the API moves one.
+FEED_TABLES = (Gig, Venue, GigStatus, GigProduct, Product)
+
+
+def fingerprint():
+    """One statement: how many rows, and the last change, of each table the feed shows."""
+    parts = [
+        f"(SELECT COUNT(*) || ' ' || COALESCE(MAX(updated_at), '') FROM \"{m._meta.table_name}\")" for m in FEED_TABLES
+    ]
+    return tuple(db.execute_sql(f"SELECT {', '.join(parts)}").fetchone())
 
 
 def office_feed(default_timezone):

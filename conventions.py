@@ -88,17 +88,25 @@ def end_transaction(error=None, status=500):
 # (`//`, a trailing `/`, upper case), and anything shaped like one of our tokens anywhere in a path.
 SECRET_PATH_RE = re.compile(r"(?i)(/+v1/+calendar/+)[^/]+?(\.ics)?(/*)$|(/+v1/+devices/+).+$")
 TOKEN_RE = re.compile(r"(?i)(bo[slk]_|whsec_)[A-Za-z0-9_.\-]+")
-CONTROL_RE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+# Any other part of a path as long as a token, but for an id: a feed token on a path of another spelling
+UUID_PART = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}(?:/|$)"
+LONG_PART_RE = re.compile(rf"(?<=/)(?!{UUID_PART})[^/]{{32,}}")
+# Control characters, and the invisible ones that turn or hide text (bidi marks and overrides, zero widths)
+CONTROL_RE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]")
+LOGGED_CHARS = 300  # of one value from a client
 
 
 def printable(text):
-    """`text` from a client, safe for one log line: control characters escaped, so none can forge a line."""
-    return CONTROL_RE.sub(lambda m: f"\\x{ord(m[0]):02x}" if ord(m[0]) < 256 else f"\\u{ord(m[0]):04x}", text)
+    """`text` from a client, safe for one log line: control and invisible characters escaped, so none can forge a
+    line or disguise one, and cut to a few hundred characters."""
+    cut = text[:LOGGED_CHARS] + ("…" if len(text) > LOGGED_CHARS else "")
+    return CONTROL_RE.sub(lambda m: f"\\x{ord(m[0]):02x}" if ord(m[0]) < 256 else f"\\u{ord(m[0]):04x}", cut)
 
 
 def loggable_path(path):
     path = SECRET_PATH_RE.sub(lambda m: f"{m[1] or m[4]}[token]{m[2] or ''}{m[3] or ''}", path)
-    return printable(TOKEN_RE.sub(lambda m: f"{m[1]}[token]", path))
+    path = LONG_PART_RE.sub("[token]", TOKEN_RE.sub(lambda m: f"{m[1]}[token]", path))
+    return printable(path)
 
 
 def finish(response):
@@ -106,7 +114,7 @@ def finish(response):
     headers = response.headers
     headers["X-Request-Id"] = g.get("request_id", "-")
     headers["X-Content-Type-Options"] = "nosniff"
-    if response.mimetype == "application/json" and "caller" in g:
+    if response.mimetype == "application/json" and ("caller" in g or request.method in WRITE_METHODS):
         headers["Cache-Control"] = "no-store"
     if response.mimetype == "text/html":
         headers["X-Frame-Options"] = "DENY"

@@ -6,7 +6,7 @@ import math
 
 import sqlite_dialect as dialect
 from errors import invalid
-from field_types import DATE_RE
+from field_types import DATE_RE, TEXT_CHARS
 from listing import Column
 from models import CustomField
 
@@ -51,6 +51,8 @@ def _problem(definition, value):
     kind = definition.field_type
     if kind == "text" and not isinstance(value, str):
         return "Not a valid string."
+    if kind == "text" and len(value) > TEXT_CHARS:
+        return f"Longer than {TEXT_CHARS} characters."
     if kind == "number" and (
         isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value)
     ):

@@ -81,7 +81,7 @@ def Pattern(pattern, size, message, **kwargs):
 class Int(fields.Integer):
     """A JSON integer (never a boolean, a float or a numeric string) in `min..max`."""
 
-    def __init__(self, min=None, max=MAX_INT, **kwargs):
+    def __init__(self, min=-MAX_INT, max=MAX_INT, **kwargs):
         super().__init__(strict=True, validate=validate.Range(min=min, max=max), **_optional(kwargs))
 
     def _deserialize(self, value, attr, data, **kwargs):
@@ -130,8 +130,12 @@ class Ref(fields.UUID):
         return value
 
 
+# A day either side of every date can be reckoned with (a gig past midnight, its neighbours' dates).
+FIRST_DATE, LAST_DATE = "0002-01-01", "9998-12-31"
+
+
 class Date(fields.Date):
-    default_error_messages = {"invalid": "Not a valid date (YYYY-MM-DD)."}
+    default_error_messages = {"invalid": f"Not a valid date (YYYY-MM-DD, from {FIRST_DATE} to {LAST_DATE})."}
 
     def __init__(self, **kwargs):
         super().__init__(**_optional(kwargs))
@@ -143,6 +147,8 @@ class Date(fields.Date):
             dt.date.fromisoformat(value)
         except ValueError:
             raise self.make_error("invalid") from None
+        if not FIRST_DATE <= value <= LAST_DATE:
+            raise self.make_error("invalid")
         return value
 
     def _serialize(self, value, attr, obj, **kwargs):

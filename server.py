@@ -12,6 +12,7 @@ answers by itself.
 
 import json
 import logging
+import re
 import socket
 import time
 import uuid
@@ -32,7 +33,7 @@ from waitress.utilities import (
     ServerNotImplemented,
     build_http_date,
 )
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from conventions import REQUEST_ID_RE
 from errors import ConfigError
@@ -42,7 +43,7 @@ log = logging.getLogger("band.server")
 MIN_BODY_RATE = 8 * 1024  # bytes a second
 IDLE_SECONDS = 30
 CHECK_SECONDS = 1  # how often the timeouts are looked at
-CONNECTION_LIMIT = 200  # all clients together; past it waitress stops accepting until some close
+CONNECTION_LIMIT = 500  # all clients together; past it waitress stops accepting until some close
 RETRY_AFTER_SECONDS = 5
 
 
@@ -74,7 +75,7 @@ def create(app, host, port, threads):
         threads=threads,
         ident="band-office",
         max_request_body_size=upload + 1,  # waitress refuses at >=, the app past the limit
-        channel_timeout=IDLE_SECONDS,
+        channel_timeout=min(IDLE_SECONDS, limits.header_timeout),  # a silent connection is a slow header too
         cleanup_interval=CHECK_SECONDS,
         connection_limit=CONNECTION_LIMIT,
         # waitress keeps up to this much of an answer per connection, in memory while its client keeps up: at
@@ -92,6 +93,10 @@ def create(app, host, port, threads):
         return first, int(first.effective_port)
     listening = [(s.effective_host, s.effective_port) for s in servers]
     return MultiSocketServer(sockets, adj, listening, dispatcher, first.log_info), int(first.effective_port)
+
+
+BEARER_RE = re.compile(r"(?i)bearer +\S")
+UNAUTHENTICATED = [("WWW-Authenticate", "Bearer")]
 
 
 class Refusal(Error):
@@ -145,6 +150,7 @@ class BandRequest(HTTPRequestParser):
 
     body_started = 0.0
     limit = 0  # bytes its body may have: the route's, once the headers are in
+    over_limit = None  # the answer when the body is over `limit` (413, or what the app would answer first)
 
     def __init__(self, adj, body_limit):
         super().__init__(adj)
@@ -155,13 +161,13 @@ class BandRequest(HTTPRequestParser):
         super().parse_header(header_plus)
         self.body_started = time.monotonic()
         if self.body_rcv is not None:  # matched only then: most requests have no body
-            self.limit = self.body_limit(self.command, self.path)
+            self.limit, self.over_limit = self.body_limit(self.command, self.path, self.headers)
 
     def received(self, data):
         in_body = self.body_rcv is not None
         consumed = super().received(data)
         if self.error is None and self.body_rcv is not None and self.body_size() > self.limit:
-            self.error, self.completed = RequestEntityTooLarge(""), True
+            self.error, self.completed = self.over_limit or RequestEntityTooLarge(""), True
         if self.error is not None:
             self.error = refusal(self.error, self, in_body)
         return consumed
@@ -225,14 +231,23 @@ class BandServer(TcpWSGIServer):
         self.views = app.view_functions
         super().__init__(app, **kw)
 
-    def body_limit(self, method, path):
-        """The body limit of the route: the upload limit for the upload's view, the JSON limit elsewhere."""
+    def body_limit(self, method, path, headers):
+        """(bytes the body may have, the answer past them): the upload limit for the upload's view when a bearer
+        token comes with it, the JSON limit elsewhere. Past the limit, what the app would answer before reading
+        a body comes first: 404 for no route, 401 without a bearer token (SPEC §2 precedence)."""
         try:
             endpoint, _ = self.routes.match(path, method)
+        except MethodNotAllowed as e:
+            allow = [("Allow", ", ".join(e.valid_methods or ()))]
+            return self.limits.json_body, Refusal(405, "method_not_allowed", "Method not allowed here.", allow)
         except HTTPException:  # no such route, a redirect: the app answers without reading a body
-            return self.limits.json_body
-        upload = getattr(self.views.get(endpoint), "upload", False)
-        return self.limits.upload_body if upload else self.limits.json_body
+            return self.limits.json_body, Refusal(404, "not_found", "No such route.")
+        view = self.views.get(endpoint)
+        if not getattr(view, "public", False) and not BEARER_RE.match(headers.get("AUTHORIZATION", "")):
+            unauthenticated = Refusal(401, "unauthenticated", "Sign in: send a valid bearer token.", UNAUTHENTICATED)
+            return self.limits.json_body, unauthenticated
+        upload = getattr(view, "upload", False)
+        return (self.limits.upload_body if upload else self.limits.json_body), None
 
     def handle_accept(self):
         try:

@@ -51,8 +51,8 @@ QUEUE = FairLock()
 class Write:
     """One write transaction: its turn in the queue, then BEGIN IMMEDIATE; `end` commits or rolls back."""
 
-    def __init__(self):
-        if not QUEUE.acquire(BUSY_TIMEOUT_SECONDS):
+    def __init__(self, timeout=BUSY_TIMEOUT_SECONDS):
+        if not QUEUE.acquire(timeout):
             raise unavailable()
         self.transaction = db.atomic("IMMEDIATE")
         try:
@@ -76,9 +76,9 @@ class RolledBack(Exception):
 
 
 @contextlib.contextmanager
-def transaction():
-    """A write outside a request (a command, the worker, a sign-in mail): the same queue, the same lock."""
-    write = Write()
+def transaction(timeout=BUSY_TIMEOUT_SECONDS):
+    """A write outside a request (a command, bookkeeping of a read): the same queue, the same lock."""
+    write = Write(timeout)
     try:
         yield
     except BaseException:

@@ -65,22 +65,22 @@ def request_link():
         used_at=now() if reason else None,
     )
     SignInLink.delete().where(SignInLink.expires_at < expiry(days=-1)).execute()
-    if reason:
-        log.info("sign-in link for %s not sent: %s", printable(email), reason)
-    else:
-        mail = signin_mail(current_app.config, user, token)
+    log.info("sign-in link for %s: %s", printable(email), reason or "sent")
+    if not reason:  # the mail is written and sent by the outbox, after the answer: nothing of it to time
+        mail = (current_app.config["SIGNIN_URL"], current_app.config["MAIL_FROM"], user.name, user.email, token)
         outbox, send = current_app.extensions["outbox"], current_app.extensions["mailer"]
-        conventions.after_commit(lambda: outbox.send(mail, send, window_seconds=LINK_MINUTES * 60))
+        job = lambda: outbox.send(signin_mail(*mail), send, window_seconds=LINK_MINUTES * 60)
+        conventions.after_commit(lambda: outbox.put(job))
     return {"data": {"sent": True}}
 
 
-def signin_mail(config, user, token):
-    link = config["SIGNIN_URL"].replace("{token}", token)
+def signin_mail(signin_url, sender, name, address, token):
+    link = signin_url.replace("{token}", token)
     text = (
-        f"Hello {user.name},\n\nto sign in to Band Office, open this link within {LINK_MINUTES} minutes:\n\n"
+        f"Hello {name},\n\nto sign in to Band Office, open this link within {LINK_MINUTES} minutes:\n\n"
         f"{link}\n\nIt works once. If you did not ask for it, ignore this mail.\n"
     )
-    return message(config["MAIL_FROM"], user.email, "Your Band Office sign-in link", text)
+    return message(sender, address, "Your Band Office sign-in link", text)
 
 
 def recent_link(user_id):

@@ -235,6 +235,10 @@ FEED_TOKEN = "WyJzdGFmZiJd.c2VjcmV0c2lnbmF0dXJl"
         f"/v1/calendar//{FEED_TOKEN}",
         f"/v1/Devices/{FEED_TOKEN}",
         f"/v1/nothing/bos_{FEED_TOKEN}",
+        f"/v1/calendar/{FEED_TOKEN}.ics/x",
+        f"/v1/calendar/x/{FEED_TOKEN}.ics",
+        f"/v1/calendars/{FEED_TOKEN}.ics",
+        f"/v1/calendar-url/{FEED_TOKEN}",
     ],
 )
 def test_the_access_log_holds_no_token_on_any_path_spelling(admin, caplog, path):
@@ -248,9 +252,19 @@ def test_control_characters_from_a_client_cannot_forge_log_lines(anon, caplog):
     with caplog.at_level("INFO"):
         anon.get("/v1/x%0a2027-01-01 INFO band.access: GET /v1/forged 200")
         anon.post("/auth/link", {"email": "a@b.c\n2027-01-01 INFO band.auth: forged"})
+        anon.post("/auth/link", {"email": "e\u200frtl\u202eevil@example.com" + "x" * 5000})
     messages = [r.getMessage() for r in caplog.records if r.name in ("band.access", "band.auth")]
     assert messages and all("\n" not in m for m in messages)
     assert any("\\x0a2027-01-01" in m for m in messages)
+    assert any("\\u200frtl\\u202eevil" in m for m in messages)
+    assert all("\u202e" not in m and len(m) < 1000 for m in messages)
+
+
+def test_the_answer_that_carries_a_session_token_is_not_stored(app, anon, admin):
+    admin.create("users", {"email": "stored-not@example.com", "name": "Sam", "roles": ["viewer"]})
+    request_link(anon, "stored-not@example.com")
+    r = anon.post("/auth/confirm", {"token": link_token(mails(app, "stored-not@example.com")[0])})
+    assert r.status_code == 200 and r.headers["Cache-Control"] == "no-store"
 
 
 def test_a_refused_confirmation_spends_the_link(app, anon, admin):
@@ -274,3 +288,22 @@ def test_a_write_that_cannot_get_the_database_is_503_with_retry_after(admin):
         holder.close()
     assert error_of(r, 503, "unavailable") and r.headers["Retry-After"] == "1"
     assert admin.post("/teams", {"name": "Waiting"}).status_code == 201
+
+
+@pytest.mark.parametrize("date", ["9999-12-31", "0001-01-01"])
+def test_a_date_at_the_edge_of_the_calendar_is_refused(admin, date):
+    r = admin.post("/gigs", {"gig_date": date, "title": "Y10K", "start_time": "23:00", "end_time": "01:00"})
+    assert "gig_date" in error_of(r, 422, "validation_failed")["details"]
+    assert admin.post("/gigs", {"gig_date": "9998-12-31", "title": "Far off"}).status_code == 201
+
+
+@pytest.mark.parametrize("position", [-(10**30), 10**30, -(2**63)])
+def test_an_integer_beyond_what_every_client_holds_is_refused(admin, position):
+    r = admin.post("/products", {"name": "Huge", "position": position})
+    assert "position" in error_of(r, 422, "validation_failed")["details"]
+
+
+def test_a_custom_text_field_is_at_most_100_000_characters(admin):
+    admin.create("custom-fields", {"resource": "gigs", "key": "memo", "label": "Memo", "field_type": "text"})
+    r = admin.post("/gigs", {"gig_date": "2027-06-12", "title": "Memo", "custom_fields": {"memo": HUGE}})
+    assert "custom_fields.memo" in error_of(r, 422, "validation_failed")["details"]

@@ -142,14 +142,14 @@ def test_a_body_over_the_json_limit_is_refused_before_it_is_sent(server):
     sockets = [server.connect(timeout=2) for _ in range(20)]
     try:
         for s in sockets:  # 25 MB each, declared
-            s.sendall(POST.replace(b"/v1/teams", b"/v1/health") + b"Content-Length: 26214400\r\n\r\n")
+            s.sendall(POST.replace(b"POST /v1/teams", b"GET /v1/health") + b"Content-Length: 26214400\r\n\r\n")
         for s in sockets:  # answered before a byte of the body is sent
             assert_envelope(answer_of(s), 413, "payload_too_large")
     finally:
         for s in sockets:
             s.close()
     with server.connect() as chunked:  # a chunked body, as soon as it grows past the limit
-        chunked.sendall(POST + b"Transfer-Encoding: chunked\r\n\r\n")
+        chunked.sendall(POST + b"Authorization: Bearer bos_x\r\nTransfer-Encoding: chunked\r\n\r\n")
         for _ in range(128):  # 4 MB at most, 1 MB allowed
             if select.select([chunked], [], [], 0)[0]:
                 break
@@ -158,13 +158,19 @@ def test_a_body_over_the_json_limit_is_refused_before_it_is_sent(server):
             except OSError:  # refused while this chunk was on its way
                 break
         assert_envelope(answer_of(chunked), 413, "payload_too_large")
+    upload_head = b"POST /v1/attachments HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=b\r\n"
     with server.connect() as upload:  # the upload keeps the upload limit: the body is read, then the app answers
-        upload.sendall(b"POST /v1/attachments HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=b\r\n")
-        upload.sendall(b"Content-Length: 2097152\r\n\r\n")
+        upload.sendall(upload_head + b"Authorization: Bearer bos_unknown\r\nContent-Length: 2097152\r\n\r\n")
         assert not select.select([upload], [], [], 0.3)[0]
         upload.sendall(b"-" * 2097152)
         status, _, body = answer_of(upload)
         assert status == 401 and json.loads(body)["error"]["code"] == "unauthenticated"
+    with server.connect() as anonymous:  # without a bearer token it is not read at all: 401 at once (§2 order)
+        anonymous.sendall(upload_head + b"Content-Length: 26214400\r\n\r\n")
+        assert_envelope(answer_of(anonymous), 401, "unauthenticated")
+    with server.connect() as nowhere:  # nor is a large body to no route: 404 at once
+        nowhere.sendall(POST.replace(b"/v1/teams", b"/v1/nope") + b"Content-Length: 26214400\r\n\r\n")
+        assert_envelope(answer_of(nowhere), 404, "not_found")
 
 
 @pytest.fixture(scope="module")
