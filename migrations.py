@@ -14,6 +14,7 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
+import sqlite_dialect as dialect
 from errors import ConfigError
 from models import AccessRole, db
 
@@ -112,13 +113,8 @@ def backup_path(version):
 
 
 def backup(path):
-    """An online, consistent copy of the open database at `path` (SQLite's backup API)."""
+    """An online, consistent copy of the open database at `path`."""
     if Path(path).exists():
         raise ConfigError(f"{path} exists already: choose a new file for the backup.")
-    target = sqlite3.connect(path)
-    try:
-        with target:
-            db.connection().backup(target)
-    finally:
-        target.close()
+    dialect.copy_database(path)
     return path

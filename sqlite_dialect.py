@@ -8,6 +8,8 @@ What a dialect provides (a PostgreSQL module would offer the same names):
 - `NOW`: the current UTC time as SQL, in the stored form (comparable with stored timestamps).
 - `as_json`, `record_query`, `json_page`, `packed_rows`, `counted`, `all_of`: records and pages written as
   JSON by the database, one statement each, and totals remembered until the database changes.
+- `copy_database(path)`: an online, consistent copy.
+- `store_attachment`, `AttachmentDownload`: an attachment's bytes written and read in chunks.
 - `caller_row`, `grants_of`, `count_role_holders`, `count_all_capability_holders`: who is calling and who
   holds which access role (roles are a JSON array on the user).
 - `ChangeWatch().version()`: a value that changes with every commit, by any connection or process.
@@ -15,10 +17,12 @@ What a dialect provides (a PostgreSQL module would offer the same names):
   Unicode case folding (`MÜNCHEN` finds `München`), `value` already folded with `fold_text`.
 """
 
+import hashlib
 import json
 import re
 import sqlite3
 import threading
+from pathlib import Path
 
 from peewee import SQL, Case, EnclosedNodeList, NodeList, OperationalError, SqliteDatabase, fn
 
@@ -267,3 +271,85 @@ def json_field(expr, key):
 def json_has(expr, key):
     """Whether a JSON object column holds `key` (with any value, null included)."""
     return fn.json_type(expr, f"$.{key}").is_null(False)
+
+
+# --- attachment bytes: incremental blob I/O ------------------------------------------------------------------
+# Written and read in chunks, so that memory does not grow with the size of a file or with the number of
+# downloads at once (SPEC §2.3).
+
+CHUNK_BYTES = 64 * 1024
+CONTENTS, ATTACHMENTS = "attachment_contents", "attachments"
+
+# A download's own connection keeps a small page cache: sixteen of them must not add up to much.
+DOWNLOAD_CACHE_KIB = 256
+
+
+def store_attachment(connection, attachment_id, stream, size):
+    """Write the next `size` bytes of `stream` as the content of `attachment_id`, a chunk at a time into a
+    zeroblob of that size; answer their sha256 (hex). Runs in the caller's transaction on `connection`."""
+    cursor = connection.execute(
+        f'INSERT INTO "{CONTENTS}" ("attachment_id", "data") VALUES (?, zeroblob(?))', (attachment_id, size)
+    )
+    digest = hashlib.sha256()
+    with connection.blobopen(CONTENTS, "data", cursor.lastrowid) as blob:
+        while blob.tell() < size:
+            chunk = stream.read(min(CHUNK_BYTES, size - blob.tell()))
+            if not chunk:
+                raise ValueError(f"the upload ended after {blob.tell()} of {size} bytes")
+            blob.write(chunk)
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+class AttachmentDownload:
+    """An attachment's metadata and bytes as one read snapshot: a read-only connection of its own holds a
+    read transaction from the lookup until `close()`, so a change or delete committed meanwhile cannot
+    tear the bytes apart. Iterating gives the bytes in chunks (a WSGI body; the server calls `close()`
+    once the body is sent or the client has gone)."""
+
+    def __init__(self, connection, row):
+        self.connection = connection
+        self.filename, self.content_type, self.size, self.sha256, rowid = row
+        self.blob = connection.blobopen(CONTENTS, "data", rowid, readonly=True)
+
+    @classmethod
+    def open(cls, database, attachment_id):
+        """The download of `attachment_id` from the SQLite file `database`, or None when there is none."""
+        connection = sqlite3.connect(read_only_uri(database), uri=True, isolation_level=None, check_same_thread=False)
+        try:
+            connection.execute(f"PRAGMA cache_size = -{DOWNLOAD_CACHE_KIB}")
+            connection.execute("BEGIN")  # the snapshot starts with the first read below
+            row = connection.execute(
+                f'SELECT a."filename", a."content_type", a."size_bytes", a."sha256", c.rowid FROM "{ATTACHMENTS}" a '
+                f'JOIN "{CONTENTS}" c ON c."attachment_id" = a."id" WHERE a."id" = ?',
+                (attachment_id,),
+            ).fetchone()
+            if row is not None:
+                return cls(connection, row)
+        except BaseException:
+            connection.close()
+            raise
+        connection.close()
+        return None
+
+    def __iter__(self):
+        while chunk := self.blob.read(CHUNK_BYTES):
+            yield chunk
+
+    def close(self):
+        self.blob.close()
+        self.connection.close()  # ends the read transaction
+
+
+def read_only_uri(database):
+    return Path(database).resolve().as_uri() + "?mode=ro"
+
+
+def copy_database(path):
+    """An online, consistent copy of the open database at `path` (SQLite's backup API), while writes go on."""
+    target = sqlite3.connect(path)
+    try:
+        with target:
+            db.connection().backup(target)
+    finally:
+        target.close()

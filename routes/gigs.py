@@ -10,10 +10,10 @@ import urllib.parse
 from flask import Blueprint, current_app, request
 from werkzeug.http import dump_options_header, quote_etag
 
-import blobs
 import invitations
 import listing
 import rules
+import sqlite_dialect as dialect
 from auth import require
 from conventions import too_large
 from errors import ApiError, invalid, not_found
@@ -123,7 +123,7 @@ class Attachments(Resource):
         # the digest is known once the bytes are written, later in the same transaction
         record = Attachment(**values, content_type=content_type(upload), size_bytes=size, sha256="")
         self.save(record, values, creating=True, options=options or {})
-        record.sha256 = blobs.store(db.connection(), record.id, upload.stream, size)
+        record.sha256 = dialect.store_attachment(db.connection(), record.id, upload.stream, size)
         record.save(only=[Attachment.sha256])
         return record
 
@@ -190,7 +190,7 @@ def attachment_content(id):
     """Download an attachment's bytes, with their Content-Type and an ETag."""
     require("gigs", "view")
     reject_parameters(request.args)
-    download = blobs.Download.open(db.database, id) if listing.is_id(id) else None
+    download = dialect.AttachmentDownload.open(db.database, id) if listing.is_id(id) else None
     if download is None:
         raise not_found(f"No {ATTACHMENTS.noun} with this id.")
     headers = {"ETag": quote_etag(download.sha256), "Cache-Control": "private, no-cache"}
