@@ -103,7 +103,13 @@ def printable(text):
     return CONTROL_RE.sub(lambda m: f"\\x{ord(m[0]):02x}" if ord(m[0]) < 256 else f"\\u{ord(m[0]):04x}", cut)
 
 
+# The everyday path (`/v1/gigs/<id>`): short plain parts, none of them a secret's, logged as it is.
+PLAIN_PATH_RE = re.compile(rf"(?:/(?!calendar|devices)[a-z0-9-]{{1,31}}|/{UUID_PART[:-7]})*/?")
+
+
 def loggable_path(path):
+    if PLAIN_PATH_RE.fullmatch(path):
+        return path
     path = SECRET_PATH_RE.sub(lambda m: f"{m[1] or m[4]}[token]{m[2] or ''}{m[3] or ''}", path)
     path = LONG_PART_RE.sub("[token]", TOKEN_RE.sub(lambda m: f"{m[1]}[token]", path))
     return printable(path)

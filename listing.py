@@ -140,14 +140,16 @@ def parse(args, columns, default_order, *, resolve=None, extra=()):
 
 
 def parse_fields_only(args, columns):
-    """A single-record GET takes `fields` and no other parameter: the columns to answer with."""
+    """A single-record GET takes `fields` and no other parameter: the columns to answer with (None: all)."""
+    if not args:
+        return None
     errors = QueryErrors()
     values = _single_values(args, errors)
     for key in values:
         if key != "fields":
             errors[key] = "Unknown parameter: a single record takes only `fields`."
     try:
-        chosen = _fields(values["fields"], columns) if "fields" in values else list(columns.values())
+        chosen = _fields(values["fields"], columns) if "fields" in values else None
     except ValueError as e:
         errors["fields"] = str(e)
     errors.check()

@@ -37,6 +37,7 @@ class Resource:
         self.name = model._meta.table_name.replace("_", "-")
         self.columns = listing.columns_of(model, self.schema)
         self.order = order or default_order(self.columns)
+        self.by_capabilities = {}  # caller's capabilities -> the columns as they read them
         self.references = {
             name: column.rel_model
             for name, column in model._meta.columns.items()
@@ -76,7 +77,18 @@ class Resource:
 
     def readable_columns(self):
         """The columns as the caller reads them: amounts private to a group they cannot view read as null."""
-        return listing.masked_columns(self.columns, g.caller.can)
+        return self.readable(g.caller.can)[0]
+
+    def readable_list(self):
+        return self.readable(g.caller.can)[1]
+
+    def readable(self, can):
+        """({name: Column}, [Column]) for a caller holding `can`, worked out once per set of capabilities."""
+        found = self.by_capabilities.get(can)
+        if found is None:
+            columns = listing.masked_columns(self.columns, can)
+            found = self.by_capabilities[can] = (columns, list(columns.values()))
+        return found
 
     def require_private_edits(self, data):
         """403 when `data` sets a field that needs another group's `edit` (pay_cents: pay.edit; a staff member's
@@ -98,7 +110,7 @@ class Resource:
 
     def read_json(self, record_id, columns=None):
         """The record as the API shows it, as JSON text (SQLite writes it, as it writes lists), or 404."""
-        sql, params = dialect.record_query(self.model, columns or list(self.readable_columns().values()))
+        sql, params = dialect.record_query(self.model, columns or self.readable_list())
         row = db.execute_sql(sql, [*params, record_id]).fetchone() if listing.is_id(record_id) else None
         if row is None:
             raise not_found(f"No {self.noun} with this id.")
@@ -106,7 +118,7 @@ class Resource:
 
     def read_many(self, record_ids):
         """The records as the API shows them, in the order of `record_ids`, in one query."""
-        selection = dialect.as_json(self.model, list(self.readable_columns().values()))
+        selection = dialect.as_json(self.model, self.readable_list())
         query = self.model.select(selection).where(self.model.id.in_(list(record_ids)))
         rows = {row["id"]: row for row in (json.loads(text) for (text,) in db.execute_sql(*query.sql()))}
         return [rows[record_id] for record_id in record_ids]

@@ -11,13 +11,12 @@ import datetime
 import importlib
 import io
 import os
-import signal
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-from fuzz import PROJECT, app_command, free_port, wait_until_up
+from served import served
 
 PACKAGE = "band_office_client"  # the generator's name for a client of the API titled "Band Office"
 CONTENT = bytes(range(256)) * 64  # every byte value, so nothing can pass as text on the way
@@ -89,31 +88,13 @@ def use(base_url, key):
 
 def main():
     workdir = Path(tempfile.mkdtemp(prefix="band-client-"))
-    port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("BAND_")}
-    env.update(BAND_DB=f"{workdir}/band.db", BAND_MAIL_URL=f"file:{workdir}/mail")
-    app_command(env, "create-user", "client@example.com", "--name", "Client", "--role", "admin")
-    key = app_command(env, "create-api-key", "client@example.com", "--label", "generated client")
-    log = open(workdir / "server.log", "w")  # noqa: SIM115 (the server writes to it until the end)
-    server = subprocess.Popen(
-        [sys.executable, "app.py", "serve", "--port", str(port), "--threads", "4"],
-        cwd=PROJECT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    base_url = f"http://127.0.0.1:{port}/v1"
-    try:
-        wait_until_up(f"{base_url}/health", server)
-        generate(f"{base_url}/openapi.json", workdir)
-        print("generate: no warnings", flush=True)
-        use(base_url, key)
-    except CheckFailed as e:
-        sys.exit(f"client check failed: {e}")
-    finally:
-        server.send_signal(signal.SIGTERM)
-        server.wait(15)
-        log.close()
+    with served(workdir, threads=4) as (base_url, key):
+        try:
+            generate(f"{base_url}/openapi.json", workdir)
+            print("generate: no warnings", flush=True)
+            use(base_url, key)
+        except CheckFailed as e:
+            sys.exit(f"client check failed: {e}")
 
 
 if __name__ == "__main__":

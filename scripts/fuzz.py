@@ -8,43 +8,12 @@ own authentication: POST /auth/signout and DELETE /api-keys/{key_id} revoke the 
 """
 
 import argparse
-import os
-import signal
-import socket
 import subprocess
 import sys
 import tempfile
-import time
-import urllib.request
 from pathlib import Path
 
-PROJECT = Path(__file__).resolve().parent.parent
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def app_command(env, *args):
-    result = subprocess.run(
-        [sys.executable, "app.py", *args], cwd=PROJECT, env=env, capture_output=True, text=True, check=True
-    )
-    return result.stdout.strip()
-
-
-def wait_until_up(url, server):
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if server.poll() is not None:
-            raise SystemExit("the service stopped before answering")
-        try:
-            with urllib.request.urlopen(url, timeout=2):
-                return
-        except OSError:
-            time.sleep(0.2)
-    raise SystemExit("the service did not answer within 30 s")
+from served import PROJECT, logged_errors, served
 
 
 def main():
@@ -53,32 +22,13 @@ def main():
     parser.add_argument("--seed", type=int, default=20261123, help="the same cases on every run (CI)")
     options, extra = parser.parse_known_args()
     workdir = tempfile.mkdtemp(prefix="band-fuzz-")
-    port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("BAND_")}
-    env.update(
-        BAND_DB=f"{workdir}/band.db",
-        BAND_MAIL_URL=f"file:{workdir}/mail",
-        BAND_AUTH_RATE_LIMIT="100000/minute",
-        BAND_PUBLIC_URL=f"http://127.0.0.1:{port}",
-    )
-    app_command(env, "create-user", "fuzz@example.com", "--name", "Fuzz", "--role", "admin")
-    key = app_command(env, "create-api-key", "fuzz@example.com", "--label", "schemathesis")
-    log = open(f"{workdir}/server.log", "w")  # noqa: SIM115 (the server writes to it until the end)
-    server = subprocess.Popen(
-        [sys.executable, "app.py", "serve", "--port", str(port), "--threads", "8"],
-        cwd=PROJECT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    try:
-        wait_until_up(f"http://127.0.0.1:{port}/v1/health", server)
+    with served(workdir, threads=8, BAND_AUTH_RATE_LIMIT="100000/minute") as (base_url, key):
         command = [
             str(Path(sys.executable).with_name("schemathesis")),
             "--config-file",
             str(PROJECT / "scripts" / "schemathesis.toml"),
             "run",
-            f"http://127.0.0.1:{port}/v1/openapi.json",
+            f"{base_url}/openapi.json",
             "--header",
             f"Authorization: Bearer {key}",
             "--checks",
@@ -97,12 +47,8 @@ def main():
             "/api-keys/{key_id}",
             *extra,
         ]
-        status = subprocess.run(command, cwd=PROJECT, env=env).returncode
-    finally:
-        server.send_signal(signal.SIGTERM)
-        server.wait(15)
-        log.close()
-    errors = [line for line in Path(f"{workdir}/server.log").read_text().splitlines() if " ERROR " in line]
+        status = subprocess.run(command, cwd=PROJECT).returncode
+    errors = logged_errors(workdir)
     if errors:
         print("the server logged errors:", *errors[:20], sep="\n")
         status = status or 1
