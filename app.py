@@ -17,14 +17,10 @@ import conventions
 import errors
 import routes
 import settings
+import sqlite_dialect as dialect
 import writer
 from mail import Outbox, mailer, retry_schedule
-from models import db
 from rate_limit import RateLimiter
-
-# WAL lets readers run beside the writer; FULL makes every answered write survive a power cut; a few MB
-# of page cache per connection (one per server thread, kept open) is what a Raspberry Pi can spare.
-PRAGMAS = {"journal_mode": "wal", "foreign_keys": 1, "synchronous": "full", "cache_size": -2048, "temp_store": "memory"}
 
 
 def create_app(config=None):
@@ -50,7 +46,7 @@ def configure(app, config=None):
     routes, so a test suite builds one app and configures it afresh for each test."""
     app.config.update(settings.load(config))
     app.config["MAX_CONTENT_LENGTH"] = (app.config["MAX_UPLOAD_MB"] + 1) * 1024 * 1024
-    db.init(app.config["DB"], pragmas=PRAGMAS, timeout=writer.BUSY_TIMEOUT_SECONDS)
+    dialect.open_database(app.config["DB"], writer.BUSY_TIMEOUT_SECONDS)
     app.extensions["mailer"] = mailer(app.config["MAIL_URL"])
     app.extensions["outbox"] = Outbox(retry_seconds=retry_schedule(app.config["MAIL_RETRY_SECONDS"]))
     app.extensions["auth_rate"] = RateLimiter(*app.config["AUTH_RATE"])

@@ -141,9 +141,13 @@ def touch(token_id, last_used_at):
     if last_used_at is not None and last_used_at >= stale:
         return False
     try:
-        with writer.transaction(timeout=0):  # bookkeeping: a read never waits for it, it waits for the next read
+        # bookkeeping: a read never waits for it (not for this process's writers, nor another's); the next read
+        # records it instead
+        with dialect.without_waiting(), writer.transaction(timeout=0):
             Token.update(last_used_at=now()).where(Token.id == token_id).execute()
-    except ApiError:
+    except Exception as e:  # the queue's turn or another process's lock: skipped, as the read goes on
+        if not (isinstance(e, ApiError) or dialect.is_busy(e)):
+            raise
         return False
     conventions.database_changed()
     return True

@@ -52,13 +52,12 @@ class OfficeFeedCopy:
     def get(self, default_timezone):
         with self.lock:  # one build at a time; who waited gets the copy just built
             version = self.watch.version()
-            if version != self.version:  # something changed: was it anything the feed shows?
-                self.version = version
+            fresh = self.key and version == self.version and self.key[1:] == (default_timezone, since())
+            if not fresh:  # something changed: was it anything the feed shows?
                 key = (fingerprint(), default_timezone, since())
                 if key != self.key:
                     self.body, self.key = office_feed(default_timezone), key
-            elif (self.key[1], self.key[2]) != (default_timezone, since()):
-                self.body, self.key = office_feed(default_timezone), (self.key[0], default_timezone, since())
+                self.version = version
             return self.body
 
 

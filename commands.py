@@ -15,6 +15,7 @@ import demo as demo_data
 import migrations
 import server as hardened
 import settings
+import writer
 from auth import digest, expiry, new_secret
 from errors import ConfigError
 from models import AccessRole, Token, User, db, now
@@ -139,7 +140,7 @@ def create_user(email, name, roles):
     """Add a user, or update the one with this address (name; roles when given; reactivated)."""
     prepare_database()
     email = email.strip().lower()
-    with db.atomic("IMMEDIATE"):
+    with writer.transaction():
         known = {r.name for r in AccessRole.select(AccessRole.name)}
         unknown = [role for role in roles if role not in known]
         if unknown:
@@ -165,7 +166,7 @@ def create_api_key(email, label, days):
     if user is None:
         fail(f"no user with the address {email}")
     key = new_secret("bok_")
-    with db.atomic("IMMEDIATE"):
+    with writer.transaction():
         Token.create(
             user=user.id,
             kind="api_key",

@@ -34,7 +34,7 @@ def begin_write():
     with `database is locked` mid-transaction."""
     if request.method in WRITE_METHODS:
         read_body_first()
-        g.transaction = writer.Write()
+        g.transaction = writer.Transaction()
 
 
 def read_body_first():
@@ -132,10 +132,15 @@ def finish(response):
     return response
 
 
-def json_body():
-    """The request's body parsed as JSON (415, 413, 400 as §2 says); None when no body was sent."""
+def raise_body_error():
+    """What went wrong reading the body before the transaction began (413, 400), now that the view asks."""
     if "body_error" in g:
         raise g.body_error
+
+
+def json_body():
+    """The request's body parsed as JSON (415, 413, 400 as §2 says); None when no body was sent."""
+    raise_body_error()
     if "body" in g:
         return g.body
     return parse_json_body()
@@ -156,7 +161,7 @@ def parse_json_body():
 
 
 def json_text_response(text, status=200):
-    """A response whose body is already JSON text (SQLite writes lists and records: see listing.as_json)."""
+    """A response whose body is already JSON text (SQLite writes lists and records: see sqlite_dialect.as_json)."""
     return current_app.response_class(text + "\n", status=status, mimetype="application/json")
 
 

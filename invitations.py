@@ -23,7 +23,10 @@ def expiry_for(invitation, lifetime_hours):
 
 
 def require_pending(invitation):
-    found = state(invitation)
+    refuse_unless_pending(state(invitation))
+
+
+def refuse_unless_pending(found):
     if found == "expired":
         raise conflict("invitation_expired", "The invitation has expired.")
     if found != "pending":
@@ -57,12 +60,13 @@ def accept(invitation):
     Precedence: an invitation its invitee already answered is not pending, even when the role is filled (by
     them, say); for a pending or withdrawn one, a role another took is reported first, so that of two
     invitees accepting at once the second learns that the role is taken."""
-    if invitation.status in ("accepted", "declined"):
-        require_pending(invitation)
+    found = state(invitation)
+    if found in ("accepted", "declined"):
+        refuse_unless_pending(found)
     gig_role = GigRole.get_by_id(invitation.gig_role_id)
     if gig_role.staff_member_id is not None:
         raise conflict("gig_role_filled", "Someone else has taken this gig role.")
-    require_pending(invitation)
+    refuse_unless_pending(found)
     gig = Gig.get_by_id(gig_role.gig_id)
     require_live(gig)
     gig_role.staff_member_id = invitation.staff_member_id
@@ -70,15 +74,18 @@ def accept(invitation):
     stamp = now()
     gig_role.status, gig_role.updated_at = "filled", stamp
     gig_role.save()
-    answer(invitation, "accepted", stamp)
+    record_answer(invitation, "accepted", stamp)
     withdraw_pending(GigRoleInvitation.gig_role == gig_role.id, stamp)
     return invitation
 
 
-def answer(invitation, status, stamp=None):
-    """A pending invitation becomes `status` (accepted, declined or withdrawn)."""
+def answer(invitation, status):
+    """A pending invitation becomes `status` (declined or withdrawn)."""
     require_pending(invitation)
-    stamp = stamp or now()
+    return record_answer(invitation, status, now())
+
+
+def record_answer(invitation, status, stamp):
     invitation.status, invitation.responded_at, invitation.updated_at = status, stamp, stamp
     invitation.save()
     return invitation

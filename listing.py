@@ -1,5 +1,5 @@
-"""Lists (SPEC §2.1): strict parsing of `limit`, `offset`, `sort`, `fields` and `filter[field][op]`, and the
-paged query that answers them with the same few SQL statements whatever the page size."""
+"""Lists (SPEC §2.1): strict parsing of `limit`, `offset`, `sort`, `fields` and `filter[field][op]` into a Page,
+and the answer's envelope. Pure Python: the SQL that answers a Page is the dialect's (`json_page`)."""
 
 import datetime as dt
 import json

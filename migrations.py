@@ -10,7 +10,6 @@ equal to what `models.py` declares.
 import datetime as dt
 import importlib.util
 import logging
-import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -39,23 +38,10 @@ class Step:
 
 def sql_step(path):
     def apply(database):
-        for statement in statements(path.read_text()):
+        for statement in dialect.statements(path.read_text()):
             database.execute_sql(statement)
 
     return Step(int(path.name[:4]), path.stem[5:], apply)
-
-
-def statements(script):
-    """The complete SQL statements of `script`, one by one."""
-    found, pending = [], ""
-    for line in script.splitlines(keepends=True):
-        pending += line
-        if sqlite3.complete_statement(pending):
-            found.append(pending.strip())
-            pending = ""
-    if pending.strip():
-        raise ValueError(f"incomplete SQL statement: {pending.strip()[:80]}")
-    return found
 
 
 def python_step(path):
@@ -76,7 +62,7 @@ def steps():
 
 
 def schema_version():
-    return db.execute_sql("PRAGMA user_version").fetchone()[0]
+    return dialect.schema_version()
 
 
 def upgrade(all_steps=None):
@@ -92,9 +78,9 @@ def upgrade(all_steps=None):
     if current and current < latest:
         log.info("backed up %s before migrating to %s", db.database, backup(backup_path(current)))
     for step in all_steps[current:]:
-        with db.atomic("IMMEDIATE"):
+        with dialect.write_transaction():
             step.apply(db)
-            db.execute_sql(f"PRAGMA user_version = {int(step.version)}")
+            dialect.set_schema_version(step.version)
             if step.version == 1:
                 seed()
         log.info("database %s: applied step %d (%s)", db.database, step.version, step.name)

@@ -228,7 +228,9 @@ class Builder:
                 f"Read {a_record}", resource, [fields_param(resource.columns)], 200, one(listed), (*READ, 404)
             )
         if method == "DELETE":
-            return self.op(f"Delete {a_record} that nothing references", resource, [], 204, None, (401, 403, 404, 409))
+            return self.op(
+                f"Delete {a_record} that nothing references", resource, [], 204, None, (400, 401, 403, 404, 409)
+            )
         if method == "POST":
             result = self.op(f"Create {a_record}", resource, write_params(resource), 201, one(record), (*WRITE, 409))
             result["responses"]["201"]["headers"] = {

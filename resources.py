@@ -15,7 +15,7 @@ import custom_fields
 import listing
 import sqlite_dialect as dialect
 from auth import current_capabilities, is_own_member, require
-from conventions import json_body, json_text_response
+from conventions import json_body, json_text_response, raise_body_error
 from errors import ApiError, invalid, not_found
 from models import db, now
 from schemas import load
@@ -211,6 +211,7 @@ class Multipart:
         unknown or given twice (never silently the last one)."""
         if request.mimetype != "multipart/form-data":
             raise ApiError(415, "unsupported_media_type", "Upload the file as multipart/form-data.")
+        raise_body_error()
         given = [*request.form.lists(), *request.files.lists()]
         problems = {}
         for key, values in given:

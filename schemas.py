@@ -77,7 +77,6 @@ def load(schema, data, *, partial=False, blanks=True):
 # --- admin ---------------------------------------------------------------------------------------------
 
 ROLE_NAME = r"^[a-z][a-z0-9_-]{0,39}$"
-GRANTS = "each `*`, `<group>.*`, `<group>.view` or `<group>.edit`"
 
 
 class AccessRoleSchema(RecordSchema):
@@ -319,7 +318,9 @@ class GigRoleInvitationSchema(RecordSchema):
     gig_role_id = Ref(required=True)
     staff_member_id = Ref(required=True)
     message = Text()
-    expires_at = Timestamp(allow_none=False, metadata={"description": "in the future; default 72 hours from now"})
+    expires_at = Timestamp(
+        allow_none=False, metadata={"description": "in the future; default BAND_INVITATION_HOURS (72) from now"}
+    )
     status = Enum("pending", "accepted", "declined", "withdrawn", "expired", dump_only=True, allow_none=False)
     responded_at = Timestamp(dump_only=True)
 

@@ -5,7 +5,8 @@ import secrets
 
 from itsdangerous import BadSignature, URLSafeSerializer
 
-from models import Setting, db
+import sqlite_dialect as dialect
+from models import Setting
 
 FEED_SALT = "calendar-feed"
 
@@ -16,7 +17,7 @@ def secret_key(config):
         return config["SECRET_KEY"]
     stored = Setting.get_or_none(Setting.key == "secret_key")
     if stored is None:
-        with db.atomic("IMMEDIATE"):
+        with dialect.write_transaction():
             Setting.insert(key="secret_key", value=secrets.token_urlsafe(48)).on_conflict_ignore().execute()
         stored = Setting.get(Setting.key == "secret_key")
     config["SECRET_KEY"] = stored.value

@@ -2,7 +2,10 @@
 module offering the same names.
 
 What a dialect provides (a PostgreSQL module would offer the same names):
-- `db`: the peewee database; `is_busy(error)`, `unique_violation(error)`: what its errors mean.
+- `db`, `open_database`, `write_transaction`, `without_waiting`: the peewee database, opened with its settings;
+  a transaction that holds the write lock from its start; writes that give up at once rather than wait.
+- `schema_version`, `set_schema_version`, `statements(script)`: what migrations need.
+- `is_busy(error)`, `unique_violation(error)`: what its errors mean.
 - `unique_with_null(model, name, column, nullable)`: a unique rule in which a null counts as a value.
 - `json_field(expr, key)`, `json_has(expr, key)`: a key of a JSON column (custom fields).
 - `NOW`: the current UTC time as SQL, in the stored form (comparable with stored timestamps).
@@ -17,6 +20,7 @@ What a dialect provides (a PostgreSQL module would offer the same names):
   Unicode case folding (`MÜNCHEN` finds `München`), `value` already folded with `fold_text`.
 """
 
+import contextlib
 import hashlib
 import json
 import re
@@ -26,7 +30,54 @@ from pathlib import Path
 
 from peewee import SQL, Case, EnclosedNodeList, NodeList, OperationalError, SqliteDatabase, fn
 
-db = SqliteDatabase(None)  # opened by the app factory (app.configure) with its pragmas
+db = SqliteDatabase(None)  # opened by `open_database`
+
+# WAL lets readers run beside the writer; FULL makes every answered write survive a power cut; a few MB of page
+# cache per connection (one per server thread, kept open) is what a Raspberry Pi can spare.
+PRAGMAS = {"journal_mode": "wal", "foreign_keys": 1, "synchronous": "full", "cache_size": -2048, "temp_store": "memory"}
+
+
+def open_database(path, busy_timeout_seconds):
+    """Point `db` at the file `path` (connections open on first use, one per thread)."""
+    db.init(path, pragmas=PRAGMAS, timeout=busy_timeout_seconds)
+
+
+def write_transaction():
+    """A transaction that takes the write lock at its start, so that it never fails half way for want of it."""
+    return db.atomic("IMMEDIATE")
+
+
+@contextlib.contextmanager
+def without_waiting():
+    """Writes in the block give up at once when another process holds the write lock (busy timeout 0)."""
+    connection = db.connection()
+    waited = connection.execute("PRAGMA busy_timeout").fetchone()[0]
+    connection.execute("PRAGMA busy_timeout = 0")
+    try:
+        yield
+    finally:
+        connection.execute(f"PRAGMA busy_timeout = {int(waited)}")
+
+
+def schema_version():
+    return db.execute_sql("PRAGMA user_version").fetchone()[0]
+
+
+def set_schema_version(version):
+    db.execute_sql(f"PRAGMA user_version = {int(version)}")
+
+
+def statements(script):
+    """The complete SQL statements of `script`, one by one."""
+    found, pending = [], ""
+    for line in script.splitlines(keepends=True):
+        pending += line
+        if sqlite3.complete_statement(pending):
+            found.append(pending.strip())
+            pending = ""
+    if pending.strip():
+        raise ValueError(f"incomplete SQL statement: {pending.strip()[:80]}")
+    return found
 
 
 @db.func("band_fold", 1, deterministic=True)
@@ -128,12 +179,13 @@ MAX_REMEMBERED_SQL = 512  # shapes of records remembered; a client choosing `fie
 def record_query(model, columns):
     """(sql, params) reading one record of `model` as JSON; the record's id is the one parameter to add."""
     key = (model, tuple((column.name, column.hidden) for column in columns))
-    if key not in _RECORD_SQL and len(_RECORD_SQL) >= MAX_REMEMBERED_SQL:
-        _RECORD_SQL.clear()
-    if key not in _RECORD_SQL:
+    compiled = _RECORD_SQL.get(key)
+    if compiled is None:
+        if len(_RECORD_SQL) >= MAX_REMEMBERED_SQL:
+            _RECORD_SQL.clear()
         sql, params = model.select(as_json(model, columns)).where(model.id == "").sql()
-        _RECORD_SQL[key] = sql, params[:-1]
-    return _RECORD_SQL[key]
+        compiled = _RECORD_SQL[key] = sql, params[:-1]
+    return compiled
 
 
 _RECORD_SQL = {}

@@ -7,8 +7,8 @@ import collections
 import contextlib
 import threading
 
+import sqlite_dialect as dialect
 from errors import unavailable
-from models import db
 
 BUSY_TIMEOUT_SECONDS = 5  # the queue's, and SQLite's own for a writer of another process (app.py)
 
@@ -48,13 +48,13 @@ class FairLock:
 QUEUE = FairLock()
 
 
-class Write:
+class Transaction:
     """One write transaction: its turn in the queue, then BEGIN IMMEDIATE; `end` commits or rolls back."""
 
     def __init__(self, timeout=BUSY_TIMEOUT_SECONDS):
         if not QUEUE.acquire(timeout):
             raise unavailable()
-        self.transaction = db.atomic("IMMEDIATE")
+        self.transaction = dialect.write_transaction()
         try:
             self.transaction.__enter__()
         except BaseException:
@@ -77,8 +77,8 @@ class RolledBack(Exception):
 
 @contextlib.contextmanager
 def transaction(timeout=BUSY_TIMEOUT_SECONDS):
-    """A write outside a request (a command, bookkeeping of a read): the same queue, the same lock."""
-    write = Write(timeout)
+    """A write outside a request's own (a command, the bookkeeping of a read): the same queue and lock."""
+    write = Transaction(timeout)
     try:
         yield
     except BaseException:

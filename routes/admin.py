@@ -64,8 +64,8 @@ class AccessRoles(Resource):
             }
             if wrong:
                 raise invalid(wrong)
-        if stored is not None and stored.name != role.name and dialect.count_role_holders(stored.name):
-            raise in_use_error("access role", {"users": dialect.count_role_holders(stored.name)})
+        if stored is not None and stored.name != role.name:
+            refuse_while_held(stored.name)
 
     def after_save(self, write):
         keep_own_admin()
@@ -74,8 +74,14 @@ class AccessRoles(Resource):
     def before_delete(self, record):
         if record.name == ADMIN_ROLE:
             raise conflict("admin_role", "The admin access role cannot be deleted.")
-        if dialect.count_role_holders(record.name):
-            raise in_use_error("access role", {"users": dialect.count_role_holders(record.name)})
+        refuse_while_held(record.name)
+
+
+def refuse_while_held(role_name):
+    """An access role some user holds is not renamed or deleted (409 resource_in_use)."""
+    held = dialect.count_role_holders(role_name)
+    if held:
+        raise in_use_error("access role", {"users": held})
 
 
 def keep_admin_role(role):

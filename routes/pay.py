@@ -45,7 +45,7 @@ def gig_pay_sheet(id):
     params=[("from", {"type": "string", "format": "date"}), ("to", {"type": "string", "format": "date"})],
 )
 def period_pay_sheet():
-    """Per staff member, the pay of their filled roles on live gigs from `from` to `to` (inclusive)."""
+    """Per staff member, the pay of their filled roles on gigs not cancelled from `from` to `to` (inclusive)."""
     require("pay", "view")
     page = listing.parse_paging(request.args, extra=("from", "to"))
     dates = {}

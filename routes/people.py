@@ -67,7 +67,7 @@ def rotate_staff_calendar_url(id):
 @blueprint.get("/calendar-url")
 @operation(response=CalendarUrlSchema, errors=(400,))
 def office_calendar_url():
-    """The address of the office feed: every live gig."""
+    """The address of the office feed: every gig from 60 days back that is not cancelled."""
     require("gigs", "view")
     reject_parameters(request.args)
     return feed_url("office", signing.office_feed_version())
