@@ -45,7 +45,7 @@ def configure(app, config=None):
     """Apply the settings to `app`: its database, mailer and sign-in rate limit. Cheap, unlike building the
     routes, so a test suite builds one app and configures it afresh for each test."""
     app.config.update(settings.load(config))
-    app.config["MAX_CONTENT_LENGTH"] = (app.config["MAX_UPLOAD_MB"] + 1) * 1024 * 1024
+    app.config["MAX_CONTENT_LENGTH"] = app.config["UPLOAD_BODY_BYTES"]
     dialect.open_database(app.config["DB"], writer.BUSY_TIMEOUT_SECONDS)
     app.extensions["mailer"] = mailer(app.config["MAIL_URL"])
     app.extensions["outbox"] = Outbox(retry_seconds=retry_schedule(app.config["MAIL_RETRY_SECONDS"]))

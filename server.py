@@ -59,7 +59,7 @@ class Limits:
 def create(app, host, port, threads):
     """The server for `app` on host:port, and the port it listens on (the one chosen when `port` is 0)."""
     config = app.config
-    upload = (config["MAX_UPLOAD_MB"] + 1) * 1024 * 1024  # room for the multipart framing, as Flask allows
+    upload = config["UPLOAD_BODY_BYTES"]
     limits = Limits(
         config["MAX_CONNECTIONS_PER_CLIENT"],
         config["HEADER_TIMEOUT"],

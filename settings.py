@@ -44,6 +44,8 @@ def load(overrides=None, environ=None):
     if not config["SIGNIN_URL"]:
         config["SIGNIN_URL"] = config["PUBLIC_URL"] + "/signin#token={token}"
     config["AUTH_RATE"] = parse_rate(config["AUTH_RATE_LIMIT"])
+    config["UPLOAD_BYTES"] = config["MAX_UPLOAD_MB"] * 1024 * 1024  # the file's limit
+    config["UPLOAD_BODY_BYTES"] = config["UPLOAD_BYTES"] + 1024 * 1024  # with room for the multipart framing
     if config["TIMEZONE"] and config["TIMEZONE"] not in zoneinfo.available_timezones():
         raise ConfigError(f"BAND_TIMEZONE={config['TIMEZONE']!r} is not an IANA time zone name")
     return config

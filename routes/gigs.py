@@ -109,7 +109,7 @@ class Attachments(Resource):
 
     def create(self, data, options=None):
         upload = data.pop("file", None)
-        limit = current_app.config["MAX_UPLOAD_MB"] * 1024 * 1024
+        limit = current_app.config["UPLOAD_BYTES"]
         size = upload_size(upload, limit) if upload is not None else 0
         filename = safe_filename(uploaded_name(upload)) if upload is not None else "attachment"
         try:

@@ -10,7 +10,7 @@ import urllib.parse
 import pytest
 from werkzeug.http import parse_options_header
 
-from app import create_app
+from app import configure, create_app
 from models import AttachmentContent, db
 from tests.support import Api, error_of, make_token, make_user
 
@@ -241,7 +241,7 @@ def test_a_file_over_the_limit_is_refused_and_nothing_is_stored(small_limit, siz
 
 
 def test_the_limit_follows_the_configuration(app, admin, gig):
-    app.config["MAX_UPLOAD_MB"] = 1
+    configure(app, {**app.config, "MAX_UPLOAD_MB": 1})
     error_of(upload(admin, {"gig_id": gig["id"]}, file=(b"x" * (MB + 1), "big.bin")), 413, "payload_too_large")
     assert total(admin) == 0 and stored_contents() == 0
     assert created(upload(admin, {"gig_id": gig["id"]}, file=(b"x" * MB, "big.bin")))["size_bytes"] == MB
