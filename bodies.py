@@ -134,5 +134,31 @@ class GeneratedEquipmentSchema(BaseSchema):
     shortages = fields.List(fields.Nested(ShortageSchema), dump_only=True)
 
 
+class ActorSchema(BaseSchema):
+    user_id = fields.UUID(dump_only=True)
+    name = fields.String(dump_only=True)
+    token_kind = fields.String(dump_only=True, validate=validate.OneOf(["session", "api_key"]))
+
+
+class SubjectSchema(BaseSchema):
+    collection = fields.String(dump_only=True, metadata={"description": "the collection, `_` for `-`"})
+    id = fields.UUID(dump_only=True)
+
+
+class EventSchema(BaseSchema):
+    id = fields.UUID(dump_only=True)
+    seq = fields.Integer(dump_only=True, metadata={"description": "the order in which changes were committed"})
+    type = fields.String(dump_only=True, metadata={"description": "`<record>.<verb>`, e.g. gig.updated"})
+    occurred_at = Timestamp(dump_only=True)
+    actor = fields.Nested(ActorSchema, dump_only=True, allow_none=True, metadata={"description": "null: the service"})
+    request_id = fields.String(dump_only=True, allow_none=True)
+    subject = fields.Nested(SubjectSchema, dump_only=True)
+    gig_id = fields.UUID(dump_only=True, allow_none=True, metadata={"description": "the gig the subject belongs to"})
+    data = fields.Dict(dump_only=True, metadata={"description": "the subject as the API showed it (before a delete)"})
+    changes = fields.Dict(
+        dump_only=True, allow_none=True, metadata={"description": "updates: {field: {from, to}} of what changed"}
+    )
+
+
 class CalendarUrlSchema(BaseSchema):
     url = fields.Url(dump_only=True, metadata={"description": "an iCalendar feed; its address is its only key"})

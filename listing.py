@@ -133,7 +133,7 @@ def parse(args, columns, default_order, *, resolve=None, extra=()):
             errors[key] = str(e)
     errors.check()
     page.columns = page.columns or list(columns.values())
-    page.order = page.order or [(columns[name], False) for name in default_order]
+    page.order = page.order or [(columns[name.lstrip("-")], name.startswith("-")) for name in default_order]
     # id breaks ties in the direction of the last key, so that one index on (key, id) serves either direction
     page.order.append((columns["id"], page.order[-1][1]))
     return page

@@ -11,6 +11,7 @@ import re
 import uuid
 
 from peewee import (
+    AutoField,
     BlobField,
     BooleanField,
     Case,
@@ -161,6 +162,37 @@ class Device(Record):
     environment = EnumField(("production", "sandbox"))
     app_version = CharField(max_length=50)
     label = CharField(max_length=100, null=True)
+
+
+class Event(BaseModel):
+    """A committed change (SPEC §8), written in the change's own transaction. References are plain ids, not
+    foreign keys: the history of a deleted record stays."""
+
+    seq = AutoField()
+    id = IdField(unique=True, default=new_id)
+    type = CharField(max_length=80)
+    occurred_at = TimestampField(default=now)
+    actor_user_id = IdField(null=True)
+    actor_name = CharField(max_length=200, null=True)
+    actor_token_kind = CharField(max_length=10, null=True)
+    request_id = CharField(max_length=128, null=True)
+    subject_collection = CharField(max_length=60)
+    subject_id = IdField()
+    subject_group = CharField(max_length=20)  # whose `view` may read it
+    gig_id = IdField(null=True)
+    data = JSONField(null=True)
+    changes = JSONField(null=True)
+
+    class Meta:
+        indexes = (
+            (("subject_group", "seq"), False),
+            (("type", "seq"), False),
+            (("subject_collection", "seq"), False),
+            (("subject_id", "seq"), False),
+            (("gig_id", "seq"), False),
+            (("actor_user_id", "seq"), False),
+            (("occurred_at", "seq"), False),
+        )
 
 
 class Setting(BaseModel):
@@ -549,6 +581,7 @@ MODELS = [
     Token,
     SignInLink,
     Device,
+    Event,
     Setting,
     Team,
     Role,
@@ -589,4 +622,4 @@ MODELS_BY_TABLE = {model._meta.table_name: model for model in MODELS}
 
 # Tables that are not collections of the API: sign-in, devices (served by auth.py), the service's own settings,
 # the bytes of attachments. Every other model is a resource (a test keeps the two lists whole).
-INTERNAL_MODELS = (Token, SignInLink, Device, Setting, AttachmentContent)
+INTERNAL_MODELS = (Token, SignInLink, Device, Event, Setting, AttachmentContent)

@@ -12,6 +12,7 @@ from flask.views import MethodView
 from peewee import ForeignKeyField
 
 import custom_fields
+import events
 import listing
 import sqlite_dialect as dialect
 from auth import current_capabilities, is_own_member, require
@@ -149,9 +150,11 @@ class Resource:
         values = load(self.schema, data)
         record = self.model(**values)
         self.save(record, values, creating=True, options=options or {})
+        self.record_event("created", record)
         return record
 
     def update(self, record, data, options=None):
+        before = self.event_view(record.id)
         changes = load(self.schema, data, partial=True)
         if "custom_fields" in changes:
             changes["custom_fields"] = custom_fields.merged(
@@ -160,6 +163,9 @@ class Resource:
         for name, value in changes.items():
             setattr(record, name, value)
         self.save(record, changes, creating=False, options=options or {})
+        after = self.event_view(record.id)
+        if changed := events.changes_between(before, after):
+            self.record_event("updated", record, after, changes=changed)
         return record
 
     def save(self, record, changes, creating, options):
@@ -181,7 +187,26 @@ class Resource:
         if in_use:
             raise in_use_error(self.noun, in_use)
         self.before_delete(record)
+        self.record_event("deleted", record)
         record.delete_instance()
+
+    # --- events (SPEC §8) --------------------------------------------------------------------------------------
+
+    def record_event(self, verb, record, data=None, changes=None):
+        """An event `<record>.<verb>` about `record`, in the write's transaction: the record as the API shows
+        it (every field: what a reader may see is decided when the event is read)."""
+        data = data if data is not None else self.event_view(record.id)
+        event_type = f"{self.noun.replace(' ', '_')}.{verb}"
+        table = self.model._meta.table_name
+        events.record(event_type, table, record.id, self.group, data, changes=changes, gig_id=self.gig_of(record))
+
+    def event_view(self, record_id):
+        sql, params = dialect.record_query(self.model, list(self.columns.values()))
+        return json.loads(db.execute_sql(sql, [*params, record_id]).fetchone()[0])
+
+    def gig_of(self, record):
+        """The gig the record belongs to (a gig child's `gig_id`), for its history."""
+        return getattr(record, "gig_id", None)
 
 
 @dataclass(frozen=True)

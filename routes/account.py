@@ -7,6 +7,7 @@ import logging
 from flask import Blueprint, current_app, g, render_template, request
 
 import conventions
+import events
 import listing
 import sqlite_dialect as dialect
 from auth import CAPABILITIES, digest, expiry, new_secret, public
@@ -116,6 +117,8 @@ def confirm():
     token = new_secret("bos_")
     expires_at = expiry(days=SESSION_DAYS)
     Token.create(user=user.id, kind="session", token_hash=digest(token), prefix=token[:12], expires_at=expires_at)
+    actor = events.Actor(user.id, user.name, "session")
+    events.record("user.signed_in", "users", user.id, "admin", user_summary(user), actor=actor)
     return {"data": {"token": token, "kind": "session", "expires_at": expires_at, "user": user_summary(user)}}
 
 
@@ -128,6 +131,8 @@ def user_summary(user):
 def sign_out():
     """Revoke the bearer token of this request."""
     Token.update(revoked_at=now()).where(Token.id == g.caller.token_id).execute()
+    user = User.get_by_id(g.caller.user_id)
+    events.record("user.signed_out", "users", user.id, "admin", user_summary(user))
     return "", 204
 
 
@@ -184,8 +189,14 @@ def create_api_key():
         label=values["label"],
         expires_at=expiry(days=values["expires_in_days"]),
     )
-    fields = ("id", "label", "prefix", "expires_at", "created_at")
-    return {"data": {"key": key, **{name: getattr(token, name) for name in fields}}}, 201
+    shown = key_summary(token)
+    events.record("api_key.created", "api_keys", token.id, "admin", shown)
+    return {"data": {"key": key, **shown}}, 201
+
+
+def key_summary(token):
+    """An API key as events and answers show it: never its value or hash."""
+    return {name: getattr(token, name) for name in ("id", "label", "prefix", "expires_at", "created_at")}
 
 
 @blueprint.get("/api-keys")
@@ -203,4 +214,5 @@ def revoke_api_key(key_id):
     revoked = Token.update(revoked_at=now()).where(Token.id == key_id, *live_keys()).execute()
     if not revoked:
         raise ApiError(404, "not_found", "No live API key of yours has this id.")
+    events.record("api_key.revoked", "api_keys", key_id, "admin", key_summary(Token.get_by_id(key_id)))
     return "", 204

@@ -48,6 +48,9 @@ blueprint = Blueprint("gigs", __name__)
 
 
 class Gigs(Resource):
+    def gig_of(self, record):
+        return record.id
+
     def before_save(self, write):
         if write.creating and "gig_status_id" not in write.changes:
             default = GigStatus.get_or_none(GigStatus.is_default == True)  # noqa: E712

@@ -3,6 +3,7 @@
 from flask import Blueprint, Response, current_app, request
 
 import calendar_feed
+import events
 import signing
 from auth import public, require
 from bodies import CalendarUrlSchema
@@ -61,6 +62,7 @@ def rotate_staff_calendar_url(id):
     member = member_or_own(id, "edit")
     member.calendar_version += 1
     member.save(only=[StaffMember.calendar_version])
+    events.record("calendar_url.rotated", "staff_members", member.id, "people", {"feed": "staff"})
     return feed_url("staff", member.id, member.calendar_version)
 
 
@@ -79,7 +81,12 @@ def rotate_office_calendar_url():
     """Give the office feed a new address; the old one answers 404 from now on."""
     require("gigs", "edit")
     reject_parameters(request.args)
-    return feed_url("office", signing.rotate_office_feed())
+    version = signing.rotate_office_feed()
+    events.record("calendar_url.rotated", "calendar_urls", OFFICE_FEED_ID, "gigs", {"feed": "office"})
+    return feed_url("office", version)
+
+
+OFFICE_FEED_ID = "00000000-0000-4000-8000-000000000000"  # the office feed's subject id in its events
 
 
 OFFICE_FEED = calendar_feed.OfficeFeedCopy()

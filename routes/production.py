@@ -59,5 +59,7 @@ def generate_equipment(id):
     """Assign free equipment for what the gig's products need, and report what is short."""
     require("production", "edit")
     reject_parameters(request.args)
-    assigned, shortages = rules.generate_equipment(GIGS.get(id))
+    gig = GIGS.get(id)
+    assigned, shortages = rules.generate_equipment(gig)
+    GIGS.record_event("equipment_generated", gig)
     return {"data": {"assigned": GIG_EQUIPMENT.read_many([item.id for item in assigned]), "shortages": shortages}}

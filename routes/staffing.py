@@ -49,6 +49,9 @@ class GigRoles(Resource):
 
 
 class Invitations(Resource):
+    def gig_of(self, record):
+        return GigRole.get_by_id(record.gig_role_id).gig_id
+
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         choices = ("pending", "accepted", "declined", "withdrawn", "expired")
@@ -90,7 +93,9 @@ def generate_roles(id):
     """Create the gig roles the ensembles of the gig's products call for; a second call creates none."""
     require("staffing", "edit")
     reject_parameters(request.args)
-    created = availability.generate_roles(GIGS.get(id))
+    gig = GIGS.get(id)
+    created = availability.generate_roles(gig)
+    GIGS.record_event("roles_generated", gig)
     return {"data": GIG_ROLES.read_many([role.id for role in created])}
 
 
@@ -125,6 +130,7 @@ def accept_invitation(id):
     invitations are withdrawn."""
     reject_parameters(request.args)
     invitation = invitations.accept(invitation_for_invitee(id))
+    INVITATIONS.record_event("accepted", invitation)
     return {"data": INVITATIONS.read(invitation.id)}
 
 
@@ -137,6 +143,7 @@ def decline_invitation(id):
     """Decline a pending invitation (staffing.edit, or the invitee's own user)."""
     reject_parameters(request.args)
     invitation = invitations.answer(invitation_for_invitee(id), "declined")
+    INVITATIONS.record_event("declined", invitation)
     return {"data": INVITATIONS.read(invitation.id)}
 
 
@@ -147,4 +154,5 @@ def withdraw_invitation(id):
     require("staffing", "edit")
     reject_parameters(request.args)
     invitation = invitations.answer(INVITATIONS.get(id), "withdrawn")
+    INVITATIONS.record_event("withdrawn", invitation)
     return {"data": INVITATIONS.read(invitation.id)}
