@@ -1,4 +1,4 @@
-"""The command line of SPEC §6: serve, init-db, create-user, create-api-key, demo, backup."""
+"""The command line of SPEC §6: serve, init-db, create-user, create-api-key, demo, backup, check."""
 
 import logging
 import os
@@ -7,6 +7,7 @@ import signal
 import socket
 import sys
 from email.utils import parseaddr
+from pathlib import Path
 
 import click
 from flask import current_app
@@ -15,6 +16,7 @@ import demo as demo_data
 import migrations
 import server as hardened
 import settings
+import sqlite_dialect as dialect
 import writer
 from auth import digest, expiry, new_secret
 from errors import ConfigError
@@ -201,4 +203,56 @@ def backup(path):
     click.echo(f"backed up {db.database} to {path}")
 
 
-COMMANDS = (serve, init_db, create_user, create_api_key, demo, backup)
+@click.command("check")
+@click.argument("path")
+def check(path):
+    """Verify a database or a backup without changing it: integrity, foreign keys, schema version."""
+    if not Path(path).is_file():
+        fail(f"{path}: no such file")
+    try:
+        version, problems, broken = dialect.inspect_file(path)
+    except dialect.Unreadable as e:
+        fail(f"{path} {e}: it cannot be restored")
+    findings = {
+        "integrity": integrity_verdict(problems),
+        "foreign keys": references_verdict(broken),
+        "schema version": schema_verdict(version, len(migrations.steps())),
+    }
+    for name, (line, _) in findings.items():
+        click.echo(f"{name}: {line}")
+    reasons = [reason for _, reason in findings.values() if reason]
+    if reasons:
+        fail(f"{path} cannot be restored: {'; '.join(reasons)}")
+    click.echo(f"ok: {path} can be restored or served")
+
+
+# Each verdict: (the line to print, the reason the file cannot be used or None).
+
+
+def integrity_verdict(problems):
+    if not problems:
+        return "ok", None
+    more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
+    return f"{'; '.join(problems[:3])}{more}", "corrupt"
+
+
+def references_verdict(broken):
+    if not broken:
+        return "ok", None
+    rows = ", ".join(
+        f"{n} row(s) of {table} point at nothing in {parent}" for (table, parent), n in sorted(broken.items())
+    )
+    return rows, f"broken references in {', '.join(sorted({table for table, _ in broken}))}"
+
+
+def schema_verdict(version, latest):
+    if version == 0:
+        return "0, no Band Office schema", "no Band Office schema"
+    if version > latest:
+        return f"{version}, newer than this code knows ({latest})", f"schema version {version} is newer than the code"
+    if version < latest:
+        return f"{version}, older than this code's {latest}: restorable, it will be migrated on start", None
+    return f"{version}, this code's", None
+
+
+COMMANDS = (serve, init_db, create_user, create_api_key, demo, backup, check)

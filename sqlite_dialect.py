@@ -405,3 +405,35 @@ def copy_database(path):
             db.connection().backup(target)
     finally:
         target.close()
+
+
+# --- checking a database file without changing it (`app.py check`) ----------------------------------------
+
+
+class Unreadable(Exception):
+    """The file is no SQLite database, or too damaged to read; the message says which."""
+
+
+def inspect_file(path):
+    """(schema version, integrity problems, {(table, referenced table): rows pointing at nothing}) of the SQLite
+    file `path`, read in one snapshot and never written. Raises Unreadable."""
+    try:
+        with contextlib.closing(_open_for_inspection(path)) as connection:
+            connection.execute("BEGIN")  # one snapshot, should a server be writing the file meanwhile
+            version = connection.execute("PRAGMA user_version").fetchone()[0]
+            problems = [row[0] for row in connection.execute("PRAGMA integrity_check") if row[0] != "ok"]
+            broken = {}
+            for table, _, parent, _ in connection.execute("PRAGMA foreign_key_check"):
+                broken[table, parent] = broken.get((table, parent), 0) + 1
+    except sqlite3.DatabaseError as e:
+        raise Unreadable("is not a SQLite database" if "not a database" in str(e) else f"is corrupt ({e})") from None
+    return version, problems, broken
+
+
+def _open_for_inspection(path):
+    """A read-only connection to `path`. Without a -wal or -journal beside it no process is writing the file (a
+    server keeps its WAL while it runs), so it is opened immutable: a read-only open of a WAL file would leave
+    new -wal and -shm files beside a backup."""
+    in_use = any(Path(f"{path}{suffix}").exists() for suffix in ("-wal", "-journal"))
+    uri = read_only_uri(path) + ("" if in_use else "&immutable=1")
+    return sqlite3.connect(uri, uri=True, isolation_level=None)

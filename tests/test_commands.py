@@ -1,6 +1,9 @@
 """SPEC §6 commands, through Flask's CLI runner on a temporary database."""
 
+import hashlib
+import shutil
 import sqlite3
+from pathlib import Path
 
 import pytest
 
@@ -64,3 +67,145 @@ def test_backup_writes_a_consistent_copy(cli, tmp_path):
     assert copy.execute("SELECT COUNT(*) FROM access_roles").fetchone()[0] == 6
     copy.close()
     assert cli("backup", str(target)).exit_code != 0  # never overwrites
+
+
+@pytest.fixture
+def good_backup(cli, tmp_path):
+    """A backup made with `app.py backup`, alone in a folder of its own."""
+    (tmp_path / "backups").mkdir()
+    target = tmp_path / "backups" / "band.db"
+    assert cli("backup", str(target)).exit_code == 0
+    return target
+
+
+@pytest.fixture
+def check(cli):
+    """check(path) -> (exit code, output), asserting the command ended by itself: no exception, no traceback."""
+
+    def run(path):
+        result = cli("check", str(path))
+        assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+        assert "Traceback" not in result.output
+        return result.exit_code, result.output
+
+    return run
+
+
+def sha256(path):
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def altered(source, script):
+    """A copy of `source` changed by the SQL `script`, run with foreign keys off as any SQLite client could."""
+    target = source.with_name("altered.db")
+    shutil.copy(source, target)
+    connection = sqlite3.connect(target)
+    connection.executescript(script)
+    connection.close()
+    return target
+
+
+def test_check_passes_a_good_backup_and_leaves_it_as_it_was(check, good_backup):
+    before, files = sha256(good_backup), sorted(good_backup.parent.iterdir())
+    code, output = check(good_backup)
+    assert code == 0, output
+    assert output.splitlines() == [
+        "integrity: ok",
+        "foreign keys: ok",
+        f"schema version: {len(migrations.steps())}, this code's",
+        f"ok: {good_backup} can be restored or served",
+    ]
+    assert sha256(good_backup) == before
+    assert sorted(good_backup.parent.iterdir()) == files  # no -wal or -shm left beside the backup
+
+
+def test_check_fails_a_broken_reference_naming_its_table(check, good_backup):
+    broken = altered(
+        good_backup,
+        "INSERT INTO tokens (id, user_id, kind, token_hash, prefix, expires_at, created_at) "
+        "VALUES ('t1', 'nobody', 'api_key', 'h', 'bok_', '2099-01-01T00:00:00.000000Z', '2027-01-01T00:00:00.000000Z')",
+    )
+    before = sha256(broken)
+    code, output = check(broken)
+    assert code == 1
+    assert "foreign keys: 1 row(s) of tokens point at nothing in users" in output
+    assert output.splitlines()[-1] == f"error: {broken} cannot be restored: broken references in tokens"
+    assert sha256(broken) == before
+
+
+def test_check_reads_what_the_live_databases_wal_holds(check, app):
+    AccessRole.create(name="extra", grants=["gigs.view"])  # the service's connection stays open, as a server's
+    live = app.config["DB"]
+    with sqlite3.connect(live) as connection:
+        connection.execute(
+            "INSERT INTO tokens (id, user_id, kind, token_hash, prefix, expires_at, created_at) VALUES "
+            "('t1', 'nobody', 'api_key', 'h', 'bok_', '2099-01-01T00:00:00.000000Z', '2027-01-01T00:00:00.000000Z')"
+        )
+    connection.close()
+    assert Path(f"{live}-wal").stat().st_size > 0  # the row is in the WAL, not yet in the file
+    code, output = check(live)
+    assert code == 1 and "broken references in tokens" in output
+
+
+def test_check_fails_a_corrupted_copy(check, good_backup):
+    data = bytearray(good_backup.read_bytes())
+    middle = len(data) // 2 // 4096 * 4096
+    data[middle : middle + 4096] = bytes(range(256)) * 16
+    good_backup.write_bytes(data)
+    code, output = check(good_backup)
+    assert code == 1
+    assert output.splitlines()[-1].startswith(f"error: {good_backup} ")
+    assert "corrupt" in output.splitlines()[-1], output
+
+
+def test_check_fails_an_index_that_disagrees_with_its_table(cli, check, good_backup):
+    cli("create-user", "ada@example.com", "--name", "Ada")
+    with_a_user = good_backup.with_name("with-a-user.db")
+    cli("backup", str(with_a_user))
+    damaged = altered(
+        with_a_user,
+        "PRAGMA writable_schema = ON; "
+        """UPDATE sqlite_schema SET sql = replace(sql, '("email")', '("name")') WHERE name = 'user_email';""",
+    )
+    code, output = check(damaged)
+    assert code == 1
+    assert "integrity: row 1 missing from index user_email" in output
+    assert output.splitlines()[-1] == f"error: {damaged} cannot be restored: corrupt"
+
+
+def test_check_fails_a_database_newer_than_the_code(check, good_backup):
+    latest = len(migrations.steps())
+    newer = altered(good_backup, f"PRAGMA user_version = {latest + 1}")
+    code, output = check(newer)
+    assert code == 1
+    assert f"schema version: {latest + 1}, newer than this code knows ({latest})" in output
+    assert (
+        output.splitlines()[-1]
+        == f"error: {newer} cannot be restored: schema version {latest + 1} is newer than the code"
+    )
+
+
+def test_check_passes_an_older_database_that_start_will_migrate(check, good_backup):
+    latest = len(migrations.steps())
+    older = altered(good_backup, f"PRAGMA user_version = {latest - 1}")
+    code, output = check(older)
+    assert code == 0, output
+    assert f"schema version: {latest - 1}, older than this code's {latest}: restorable, it will be migrated" in output
+
+
+@pytest.mark.parametrize(
+    "name, content, reason",
+    [
+        ("missing.db", None, "{path}: no such file"),
+        ("notes.txt", "not a database\n" * 200, "{path} is not a SQLite database: it cannot be restored"),
+        ("empty.db", "", "{path} cannot be restored: no Band Office schema"),
+    ],
+)
+def test_check_fails_cleanly_on_what_is_no_band_office_database(check, tmp_path, name, content, reason):
+    path = tmp_path / name
+    if content is not None:
+        path.write_text(content)
+    code, output = check(path)
+    assert code == 1
+    assert output.splitlines()[-1] == "error: " + reason.format(path=path)
+    assert not (tmp_path / "missing.db").exists()
