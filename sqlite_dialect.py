@@ -11,7 +11,8 @@ What a dialect provides (a PostgreSQL module would offer the same names):
 - `NOW`: the current UTC time as SQL, in the stored form (comparable with stored timestamps).
 - `as_json`, `record_query`, `json_page`, `packed_rows`, `counted`, `all_of`: records and pages written as
   JSON by the database, one statement each, and totals remembered until the database changes.
-- `copy_database(path)`: an online, consistent copy.
+- `copy_database(path)`, `inspect_file(path)`: an online, consistent copy; what a copy holds (integrity,
+  references, schema version), read without changing it (`Unreadable` when it cannot be).
 - `store_attachment`, `AttachmentDownload`: an attachment's bytes written and read in chunks.
 - `caller_row`, `grants_of`, `count_role_holders`, `count_all_capability_holders`: who is calling and who
   holds which access role (roles are a JSON array on the user).
