@@ -150,7 +150,7 @@ class Resource:
         values = load(self.schema, data)
         record = self.model(**values)
         self.save(record, values, creating=True, options=options or {})
-        self.record_event("created", record)
+        record.event_json = self.record_event("created", record)
         return record
 
     def update(self, record, data, options=None):
@@ -163,8 +163,8 @@ class Resource:
         for name, value in changes.items():
             setattr(record, name, value)
         self.save(record, changes, creating=False, options=options or {})
-        after = self.event_view(record.id)
-        if changed := events.changes_between(before, after):
+        after = self.event_json(record.id)
+        if changed := events.changes_between(before, json.loads(after)):
             self.record_event("updated", record, after, changes=changed)
         return record
 
@@ -194,15 +194,27 @@ class Resource:
 
     def record_event(self, verb, record, data=None, changes=None):
         """An event `<record>.<verb>` about `record`, in the write's transaction: the record as the API shows
-        it (every field: what a reader may see is decided when the event is read)."""
-        data = data if data is not None else self.event_view(record.id)
+        it (every field: what a reader may see is decided when the event is read). Returns that JSON text."""
+        data = data if data is not None else self.event_json(record.id)
         event_type = f"{self.noun.replace(' ', '_')}.{verb}"
         table = self.model._meta.table_name
         events.record(event_type, table, record.id, self.group, data, changes=changes, gig_id=self.gig_of(record))
+        return data
+
+    def event_json(self, record_id):
+        """The record with every field, as JSON text (SQLite writes it)."""
+        sql, params = dialect.record_query(self.model, list(self.columns.values()))
+        return db.execute_sql(sql, [*params, record_id]).fetchone()[0]
 
     def event_view(self, record_id):
-        sql, params = dialect.record_query(self.model, list(self.columns.values()))
-        return json.loads(db.execute_sql(sql, [*params, record_id]).fetchone()[0])
+        return json.loads(self.event_json(record_id))
+
+    def answer_json(self, record, written):
+        """The record as the caller reads it: `written` (its event's JSON) when no field is hidden from them."""
+        columns = self.readable_list()
+        if len(columns) == len(self.columns) and not any(column.hidden for column in columns):
+            return written
+        return self.read_json(record.id)
 
     def gig_of(self, record):
         """The gig the record belongs to (a gig child's `gig_id`), for its history."""
@@ -341,8 +353,9 @@ class CollectionView(MethodView):
         require(self.resource.group, "edit")
         options = self.resource.write_options(request.args)
         record = self.resource.create(self.resource.create_body(), options)
-        location = f"/v1/{self.resource.name}/{record.id}"
-        return {"data": self.resource.read(record.id)}, 201, {"Location": location}
+        response = json_text_response(f'{{"data":{self.resource.answer_json(record, record.event_json)}}}', 201)
+        response.headers["Location"] = f"/v1/{self.resource.name}/{record.id}"
+        return response
 
 
 class RecordView(MethodView):

@@ -128,6 +128,7 @@ class Attachments(Resource):
         self.save(record, values, creating=True, options=options or {})
         record.sha256 = dialect.store_attachment(db.connection(), record.id, upload.stream, size)
         record.save(only=[Attachment.sha256])
+        record.event_json = self.record_event("created", record)
         return record
 
     def before_save(self, write):

@@ -128,3 +128,10 @@ def test_an_events_page_costs_the_same_queries_whatever_its_size(admin, build, m
     executed = count_queries(monkeypatch)
     assert admin.get(f"/events?limit={limit}").status_code == 200
     assert len(executed) <= 2, executed
+
+
+def test_an_upload_is_an_event_of_its_gig_without_the_bytes(admin, build):
+    attachment = build("attachments")
+    [created] = of_type(admin, "attachment.created")
+    assert created["data"] == attachment and created["gig_id"] == attachment["gig_id"]
+    assert "PDF" not in json.dumps(created)  # the bytes stay in their own table
