@@ -21,6 +21,7 @@ import writer
 from auth import digest, expiry, new_secret
 from errors import ConfigError
 from models import AccessRole, Token, User, db, now
+from worker import Worker
 
 log = logging.getLogger("band")
 
@@ -79,7 +80,12 @@ def serve(host, port, threads):
         origin,
         app.config["MAIL_URL"].split("@")[-1],
     )
-    server.run()  # returns after SIGTERM or Ctrl-C, once the requests in flight are done
+    background = Worker(app).start() if app.config["WORKER"] == "on" else None
+    try:
+        server.run()  # returns after SIGTERM or Ctrl-C, once the requests in flight are done
+    finally:
+        if background is not None:
+            background.stop()
     log.info("Band Office stopped")
 
 

@@ -459,7 +459,7 @@ class GigRoleInvitation(Record):
     staff_member = ref(StaffMember, index=False)
     message = TextField(null=True)
     expires_at = TimestampField()
-    status = EnumField(("pending", "accepted", "declined", "withdrawn"), default="pending")
+    status = EnumField(("pending", "accepted", "declined", "withdrawn", "expired"), default="pending")
     responded_at = TimestampField(null=True)
 
 

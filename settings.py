@@ -24,6 +24,12 @@ SETTINGS = {
     "HEADER_TIMEOUT": (10.0, float, "seconds a request's line and headers may take from their first byte"),
     "BODY_TIMEOUT": (10.0, float, "seconds a request body may fall behind a pace of 8 KB/s before it is dropped"),
     "TIMEZONE": ("", str, "IANA zone of gigs whose venue names none, in calendar feeds; empty: floating local times"),
+    "WORKER": ("on", str, "on or off: the background worker of serve (expiry, pruning, backups)"),
+    "WORKER_INTERVAL": (15.0, float, "seconds between the worker's looks for timed work"),
+    "EVENT_DAYS": (365, int, "how long events are kept"),
+    "BACKUP_DIR": ("", str, "where the worker writes a daily backup; empty: none"),
+    "BACKUP_KEEP": (14, int, "how many daily backups are kept"),
+    "BACKUP_TIME": ("03:00", str, "when the daily backup is taken, server local time HH:MM"),
 }
 
 RATE_PERIODS = {"second": 1, "minute": 60, "hour": 3600}
@@ -44,11 +50,21 @@ def load(overrides=None, environ=None):
     if not config["SIGNIN_URL"]:
         config["SIGNIN_URL"] = config["PUBLIC_URL"] + "/signin#token={token}"
     config["AUTH_RATE"] = parse_rate(config["AUTH_RATE_LIMIT"])
+    check_worker(config)
     config["UPLOAD_BYTES"] = config["MAX_UPLOAD_MB"] * 1024 * 1024  # the file's limit
     config["UPLOAD_BODY_BYTES"] = config["UPLOAD_BYTES"] + 1024 * 1024  # with room for the multipart framing
     if config["TIMEZONE"] and config["TIMEZONE"] not in zoneinfo.available_timezones():
         raise ConfigError(f"BAND_TIMEZONE={config['TIMEZONE']!r} is not an IANA time zone name")
     return config
+
+
+def check_worker(config):
+    if config["WORKER"] not in ("on", "off"):
+        raise ConfigError(f"BAND_WORKER={config['WORKER']!r}: expected on or off")
+    if not config["WORKER_INTERVAL"] > 0 or config["EVENT_DAYS"] < 1 or config["BACKUP_KEEP"] < 1:
+        raise ConfigError("BAND_WORKER_INTERVAL, BAND_EVENT_DAYS and BAND_BACKUP_KEEP must be above 0")
+    if not re.fullmatch(r"([01][0-9]|2[0-3]):[0-5][0-9]", config["BACKUP_TIME"]):
+        raise ConfigError(f"BAND_BACKUP_TIME={config['BACKUP_TIME']!r}: expected HH:MM (24 h)")
 
 
 def parse_rate(text):

@@ -1,0 +1,108 @@
+"""SPEC §8, §6: the worker inside `serve`: invitation expiry recorded as events, events pruned after
+BAND_EVENT_DAYS, the daily backup kept to BAND_BACKUP_KEEP, and BAND_WORKER=off."""
+
+import datetime as dt
+import json
+import os
+import sqlite3
+import time
+
+from tests.support import Service, wait_for
+
+FAST = {"BAND_WORKER_INTERVAL": "0.2"}
+
+
+class Office:
+    """A served office with an admin API key, spoken to as JSON."""
+
+    def __init__(self, tmp_path, **env):
+        self.service = Service(tmp_path, **{**FAST, **env})
+        self.service.run("create-user", "ops@example.com", "--name", "Ops", "--role", "admin")
+        self.key = self.service.run("create-api-key", "ops@example.com", "--label", "tests").stdout.strip()
+        self.db = tmp_path / "band.db"
+
+    def start(self):
+        self.service.start()
+        return self
+
+    def call(self, method, path, body=None):
+        headers = {"Authorization": f"Bearer {self.key}", "Content-Type": "application/json"}
+        status, _, answer = self.service.request(method, path, json.dumps(body).encode() if body else None, headers)
+        assert status < 300, answer
+        return json.loads(answer)["data"] if answer else None
+
+    def invitation(self, expires_at):
+        gig = self.call("POST", "/gigs", {"gig_date": "2027-06-12", "title": "Soon"})
+        role = self.call("POST", "/roles", {"name": "Bass"})
+        member = self.call("POST", "/staff-members", {"first_name": "Kim", "last_name": "Low"})
+        self.call("POST", "/staff-member-roles", {"staff_member_id": member["id"], "role_id": role["id"]})
+        gig_role = self.call("POST", "/gig-roles", {"gig_id": gig["id"], "role_id": role["id"]})
+        body = {"gig_role_id": gig_role["id"], "staff_member_id": member["id"], "expires_at": expires_at}
+        return self.call("POST", "/gig-role-invitations", body)
+
+    def stored_status(self, invitation):
+        with sqlite3.connect(self.db) as connection:
+            query = "SELECT status FROM gig_role_invitations WHERE id = ?"
+            return connection.execute(query, (invitation["id"],)).fetchone()[0]
+
+
+def soon(seconds):
+    return (dt.datetime.now(dt.UTC) + dt.timedelta(seconds=seconds)).isoformat()
+
+
+def test_an_expired_invitation_becomes_an_event_and_its_stored_status_catches_up(tmp_path):
+    office = Office(tmp_path).start()
+    try:
+        invitation = office.invitation(soon(1))
+        expired = "/events?filter[type]=gig_role_invitation.expired"
+        assert wait_for(lambda: office.call("GET", expired), timeout=10)
+        [event] = office.call("GET", expired)
+        assert event["subject"]["id"] == invitation["id"] and event["actor"] is None
+        assert event["data"]["status"] == "expired" and event["gig_id"]
+        assert office.stored_status(invitation) == "expired"
+        assert office.call("GET", f"/gig-role-invitations/{invitation['id']}")["status"] == "expired"
+    finally:
+        assert office.service.stop() == 0
+
+
+def test_with_the_worker_off_nothing_is_recorded_but_reads_still_say_expired(tmp_path):
+    office = Office(tmp_path, BAND_WORKER="off").start()
+    try:
+        invitation = office.invitation(soon(0.5))
+        assert wait_for(lambda: office.call("GET", f"/gig-role-invitations/{invitation['id']}")["status"] == "expired")
+        time.sleep(1)  # five rounds of a worker, had there been one: an absence cannot be polled for
+        assert office.call("GET", "/events?filter[type]=gig_role_invitation.expired") == []
+        assert office.stored_status(invitation) == "pending"
+    finally:
+        office.service.stop()
+
+
+def test_old_events_are_pruned_and_a_daily_backup_is_kept(tmp_path):
+    backups = tmp_path / "backups"
+    backups.mkdir()
+    for day in (1, 2):  # two older backups: with the new one, one too many for BACKUP_KEEP=2
+        old_backup = backups / f"band-2025010{day}-030000.db"
+        old_backup.write_bytes(b"old")
+        stamp = dt.datetime(2025, 1, day, 3).timestamp()
+        os.utime(old_backup, (stamp, stamp))
+    office = Office(tmp_path, BAND_BACKUP_DIR=str(backups), BAND_BACKUP_KEEP="2", BAND_BACKUP_TIME="00:00")
+    office.service.run("init-db")
+    with sqlite3.connect(office.db) as connection:
+        old = (dt.datetime.now(dt.UTC) - dt.timedelta(days=400)).strftime("%Y-%m-%dT%H:%M:%S.000000Z")
+        connection.execute(
+            "INSERT INTO events (id, type, occurred_at, subject_collection, subject_id, subject_group) "
+            "VALUES ('00000000-0000-4000-8000-000000000001', 'team.created', ?, 'teams', "
+            "'00000000-0000-4000-8000-000000000002', 'catalog')",
+            (old,),
+        )
+    office.start()
+    try:
+        assert wait_for(lambda: len([p for p in backups.glob("band-*.db") if p.read_bytes()[:6] == b"SQLite"]) == 1)
+        assert wait_for(lambda: not office.call("GET", "/events?filter[type]=team.created"))
+        kept = sorted(p.name for p in backups.glob("band-*.db"))
+        assert len(kept) == 2 and kept[0] == "band-20250102-030000.db"
+        [fresh] = [p for p in backups.glob("band-*.db") if p.name != kept[0]]
+        checked = office.service.run("check", str(fresh))
+        assert checked.returncode == 0, checked.stdout + checked.stderr
+    finally:
+        office.service.stop()

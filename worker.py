@@ -1,0 +1,102 @@
+"""The background worker of `serve` (SPEC §8): one thread that looks for timed work every
+`BAND_WORKER_INTERVAL` seconds. It records the expiry of invitations as events (the stored status catching up
+with what reads already show), prunes events older than `BAND_EVENT_DAYS` once a day, and takes the daily
+backup into `BAND_BACKUP_DIR`. The database is the queue: each piece of work is one write transaction that
+claims what it does, so two servers on one database never do it twice; work not done before a stop is simply
+found again on the next start."""
+
+import datetime as dt
+import logging
+import threading
+from pathlib import Path
+
+import sqlite_dialect as dialect
+import writer
+from models import Event, GigRoleInvitation, db, now, timestamp
+from routes.staffing import INVITATIONS
+
+log = logging.getLogger("band.worker")
+EXPIRE_AT_ONCE = 500  # invitations expired per transaction: the write lock is never held for long
+BACKUP_GLOB = "band-*.db"
+
+
+class Worker:
+    def __init__(self, app):
+        self.app, self.stopping = app, threading.Event()
+        self.thread = threading.Thread(target=self.run, name="worker", daemon=True)
+        self.pruned_on = None
+
+    def start(self):
+        self.thread.start()
+        return self
+
+    def stop(self, timeout=5):
+        """Let the current piece of work finish (each is short), then end."""
+        self.stopping.set()
+        self.thread.join(timeout)
+
+    def run(self):
+        interval = self.app.config["WORKER_INTERVAL"]
+        while not self.stopping.is_set():
+            try:
+                with self.app.app_context():
+                    db.connect(reuse_if_open=True)
+                    self.tick()
+            except Exception:
+                log.exception("the worker's round failed; it tries again in %s s", interval)
+            self.stopping.wait(interval)
+        db.close()
+
+    def tick(self):
+        while expire_invitations() == EXPIRE_AT_ONCE and not self.stopping.is_set():
+            pass
+        if self.pruned_on != dt.date.today():
+            prune_events(self.app.config["EVENT_DAYS"])
+            self.pruned_on = dt.date.today()
+        if self.app.config["BACKUP_DIR"]:
+            take_daily_backup(Path(self.app.config["BACKUP_DIR"]), self.app.config["BACKUP_TIME"])
+            keep_newest(Path(self.app.config["BACKUP_DIR"]), self.app.config["BACKUP_KEEP"])
+
+
+def expire_invitations():
+    """Mark pending invitations past their expiry `expired`, each with its event; how many."""
+    with writer.transaction():
+        due = list(
+            GigRoleInvitation.select()
+            .where(GigRoleInvitation.status == "pending", GigRoleInvitation.expires_at <= now())
+            .limit(EXPIRE_AT_ONCE)
+        )
+        for invitation in due:
+            invitation.status, invitation.updated_at = "expired", now()
+            invitation.save(only=[GigRoleInvitation.status, GigRoleInvitation.updated_at])
+            INVITATIONS.record_event("expired", invitation)
+    return len(due)
+
+
+def prune_events(days):
+    oldest = timestamp(dt.datetime.now(dt.UTC) - dt.timedelta(days=days))
+    with writer.transaction():
+        pruned = Event.delete().where(Event.occurred_at < oldest).execute()
+    if pruned:
+        log.info("pruned %d events older than %d days", pruned, days)
+
+
+def take_daily_backup(directory, at):
+    """A consistent copy into `directory` once a day, at the first round after `at` (server local time)."""
+    moment = dt.datetime.now()
+    due = moment.replace(hour=int(at[:2]), minute=int(at[3:]), second=0, microsecond=0)
+    if moment < due:
+        due -= dt.timedelta(days=1)
+    if any(dt.datetime.fromtimestamp(p.stat().st_mtime) >= due for p in directory.glob(BACKUP_GLOB)):
+        return
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / f"band-{moment:%Y%m%d-%H%M%S}.db"
+    dialect.copy_database(str(path) + ".part")
+    Path(str(path) + ".part").rename(path)  # a backup that is there is whole
+    log.info("backed up %s to %s", db.database, path)
+
+
+def keep_newest(directory, keep):
+    for old in sorted(directory.glob(BACKUP_GLOB))[:-keep]:
+        old.unlink()
+        log.info("removed the old backup %s", old)
