@@ -13,7 +13,7 @@ from flask import current_app, g, request
 import conventions
 import sqlite_dialect as dialect
 import writer
-from errors import ApiError
+from errors import ApiError, unauthenticated
 from models import StaffMember, Token, now, timestamp
 
 GROUPS = ("gigs", "catalog", "staffing", "production", "people", "pay", "admin")
@@ -97,7 +97,7 @@ def authenticate():
     scheme, _, value = request.headers.get("Authorization", "").partition(" ")
     caller = caller_of(value.strip()) if scheme.lower() == "bearer" and value.strip() else None
     if caller is None:
-        raise ApiError(401, "unauthenticated", "Sign in: send a valid bearer token.", headers=UNAUTHENTICATED)
+        raise unauthenticated()
     g.caller = caller
 
 
@@ -130,9 +130,6 @@ def caller_of(token):
         _callers.clear()
     _callers[key] = (generation, moment, caller)
     return caller
-
-
-UNAUTHENTICATED = {"WWW-Authenticate": "Bearer"}
 
 
 def touch(token_id, last_used_at):

@@ -70,6 +70,21 @@ def invalid(details, message="The request body has invalid fields."):
     return ApiError(422, "validation_failed", message, details)
 
 
+ROUTING_MESSAGES = {404: "No such route.", 405: "Method not allowed here."}
+
+
+def no_route():
+    return ApiError(404, "not_found", ROUTING_MESSAGES[404])
+
+
+def method_not_allowed(allowed):
+    return ApiError(405, "method_not_allowed", ROUTING_MESSAGES[405], headers={"Allow": ", ".join(allowed)})
+
+
+def unauthenticated(message="Sign in: send a valid bearer token."):
+    return ApiError(401, "unauthenticated", message, headers={"WWW-Authenticate": "Bearer"})
+
+
 def unavailable(message="The database is busy; retry in a moment."):
     """503: come back in a moment (SPEC §2.2)."""
     return ApiError(503, "unavailable", message, headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
@@ -131,7 +146,7 @@ def register(app):
             return unexpected(getattr(e, "original_exception", None) or e)
         status, code = http_status_code(e.code)
         headers = {k: v for k, v in e.get_headers() if k.lower() == "allow"}
-        message = {404: "No such route.", 405: "Method not allowed here."}.get(status, e.description)
+        message = ROUTING_MESSAGES.get(status, e.description)
         if code == UNREADABLE[1]:
             message = UNREADABLE[2]
         return error_response(status, code, message, headers=headers)

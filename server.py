@@ -35,8 +35,9 @@ from waitress.utilities import (
 )
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
+import conventions
 from conventions import REQUEST_ID_RE
-from errors import ConfigError
+from errors import ConfigError, method_not_allowed, no_route, unauthenticated
 
 log = logging.getLogger("band.server")
 
@@ -96,7 +97,6 @@ def create(app, host, port, threads):
 
 
 BEARER_RE = re.compile(r"(?i)bearer +\S")
-UNAUTHENTICATED = [("WWW-Authenticate", "Bearer")]
 
 
 class Refusal(Error):
@@ -119,8 +119,13 @@ class Refusal(Error):
         return f"{self.code} {self.reason}", headers, body
 
 
+def refusal_of(error):
+    """The app's own ApiError, as waitress answers it."""
+    return Refusal(error.status, error.code, error.message, error.headers.items())
+
+
 def too_large(limit):
-    return Refusal(413, "payload_too_large", f"The body is larger than the limit of {limit // 1024} KB.")
+    return refusal_of(conventions.too_large(limit))
 
 
 def refusal(error, request, in_body):
@@ -238,14 +243,12 @@ class BandServer(TcpWSGIServer):
         try:
             endpoint, _ = self.routes.match(path, method)
         except MethodNotAllowed as e:
-            allow = [("Allow", ", ".join(e.valid_methods or ()))]
-            return self.limits.json_body, Refusal(405, "method_not_allowed", "Method not allowed here.", allow)
+            return self.limits.json_body, refusal_of(method_not_allowed(e.valid_methods or ()))
         except HTTPException:  # no such route, a redirect: the app answers without reading a body
-            return self.limits.json_body, Refusal(404, "not_found", "No such route.")
+            return self.limits.json_body, refusal_of(no_route())
         view = self.views.get(endpoint)
         if not getattr(view, "public", False) and not BEARER_RE.match(headers.get("AUTHORIZATION", "")):
-            unauthenticated = Refusal(401, "unauthenticated", "Sign in: send a valid bearer token.", UNAUTHENTICATED)
-            return self.limits.json_body, unauthenticated
+            return self.limits.json_body, refusal_of(unauthenticated())
         upload = getattr(view, "upload", False)
         return (self.limits.upload_body if upload else self.limits.json_body), None
 

@@ -1,8 +1,10 @@
 """The event stream as the office reads it (SPEC §8): `GET /events` and a gig's history, each event shown only to
 callers who may view its subject's group, pay amounts only to holders of pay.view."""
 
+import functools
+
 from flask import Blueprint, g, request
-from peewee import SQL
+from peewee import SQL, fn
 
 import listing
 import sqlite_dialect as dialect
@@ -18,7 +20,8 @@ blueprint = Blueprint("events", __name__)
 
 
 def column(name, kind):
-    return Column(name, getattr(Event, name) if hasattr(Event, name) and kind != "json" else SQL("NULL"), kind)
+    """A filterable column of the events table, or (kind json) a part of the answer that only `fields` names."""
+    return Column(name, SQL("NULL") if kind == "json" else getattr(Event, name), kind)
 
 
 # Filterable and sortable; the answer nests actor and subject (their parts filter as actor_user_id,
@@ -59,23 +62,22 @@ def gig_history(id):
 def events_page(*scope):
     page = listing.parse(request.args, EVENT_COLUMNS, ["-seq"])
     visible = Event.subject_group.in_([group for group in GROUPS if f"{group}.view" in g.caller.can])
-    where = dialect.all_of([visible, *scope, *page.where])
-    query = Event.select().where(where)
-    order = [column.expr.desc() if descending else column.expr.asc() for column, descending in page.order]
-    rows = list(query.order_by(*order).limit(page.limit).offset(page.offset))
-    total = dialect.counted(Event.select(Event.seq).where(where).select(SQL("COUNT(*)")))
+    rows = list(dialect.page_query(Event, page, [visible, *scope], selection=[Event]))
+    total = dialect.counted(Event.select(fn.COUNT(SQL("*"))).where(dialect.all_of([visible, *scope, *page.where])))
     shown = {SHOWN_AS.get(column.name, column.name) for column in page.columns}
-    return listing.page_answer([answer(event, shown) for event in rows], total, page)
+    hidden = {
+        collection: [name for name, group in fields.items() if f"{group}.view" not in g.caller.can]
+        for collection, fields in private_fields().items()
+    }
+    return listing.page_answer([answer(event, shown, hidden) for event in rows], total, page)
 
 
-def answer(event, shown):
-    """The event as the API shows it, with pay amounts hidden from a caller without pay.view."""
+def answer(event, shown, hidden):
+    """The event as the API shows it; `hidden` names, by collection, the fields the caller may not read (pay)."""
     data, changes = event.data, event.changes
-    hidden = private_fields().get(event.subject_collection, {})
-    for name, group in hidden.items():
-        if f"{group}.view" not in g.caller.can:
-            data = {**data, name: None} if data and name in data else data
-            changes = {**changes, name: {"from": None, "to": None}} if changes and name in changes else changes
+    for name in hidden.get(event.subject_collection, ()):
+        data = {**data, name: None} if data and name in data else data
+        changes = {**changes, name: {"from": None, "to": None}} if changes and name in changes else changes
     actor = None
     if event.actor_user_id:
         actor = {"user_id": event.actor_user_id, "name": event.actor_name, "token_kind": event.actor_token_kind}
@@ -94,6 +96,7 @@ def answer(event, shown):
     return {name: value for name, value in full.items() if name in shown}
 
 
+@functools.cache
 def private_fields():
     """{collection: {field: group}} of the fields private to another group (gig roles' pay_cents: pay)."""
     return {
