@@ -19,7 +19,7 @@ import routes
 import settings
 import sqlite_dialect as dialect
 import writer
-from mail import Outbox, mailer, retry_schedule
+from mail import Outbox, mailer
 from rate_limit import RateLimiter
 
 
@@ -48,7 +48,7 @@ def configure(app, config=None):
     app.config["MAX_CONTENT_LENGTH"] = app.config["UPLOAD_BODY_BYTES"]
     dialect.open_database(app.config["DB"], writer.BUSY_TIMEOUT_SECONDS)
     app.extensions["mailer"] = mailer(app.config["MAIL_URL"])
-    app.extensions["outbox"] = Outbox(retry_seconds=retry_schedule(app.config["MAIL_RETRY_SECONDS"]))
+    app.extensions["outbox"] = Outbox(retry_seconds=app.config["MAIL_RETRIES"])
     app.extensions["auth_rate"] = RateLimiter(*app.config["AUTH_RATE"])
     return app
 

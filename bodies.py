@@ -5,7 +5,8 @@ OpenAPI document."""
 from marshmallow import fields, validate
 
 from field_types import Enum, Int, Str, Timestamp
-from schemas import BaseSchema, GigEquipmentSchema, RecordSchema
+from models import DELIVERY_STATUSES
+from schemas import BaseSchema, GigEquipmentSchema, RecordSchema, WebhookEndpointSchema
 
 # --- sign-in, tokens and devices -----------------------------------------------------------------------
 
@@ -162,3 +163,26 @@ class EventSchema(BaseSchema):
 
 class CalendarUrlSchema(BaseSchema):
     url = fields.Url(dump_only=True, metadata={"description": "an iCalendar feed; its address is its only key"})
+
+
+# --- webhooks --------------------------------------------------------------------------------------------
+
+
+class WebhookEndpointSecretSchema(WebhookEndpointSchema):
+    secret = fields.String(
+        dump_only=True,
+        metadata={"description": "`whsec_` + base64 of 24 random bytes: shown only here; verify signatures with it"},
+    )
+
+
+class WebhookDeliverySchema(RecordSchema):
+    endpoint_id = fields.UUID(dump_only=True)
+    event_id = fields.UUID(dump_only=True, metadata={"description": "also the webhook-id header of every attempt"})
+    event_type = fields.String(dump_only=True)
+    status = Enum(*DELIVERY_STATUSES, dump_only=True)
+    attempts = Int(dump_only=True)
+    next_attempt_at = Timestamp(dump_only=True, allow_none=True, metadata={"description": "null unless pending"})
+    last_attempt_at = Timestamp(dump_only=True, allow_none=True)
+    last_status_code = Int(dump_only=True, allow_none=True)
+    last_error = fields.String(dump_only=True, allow_none=True)
+    response_excerpt = fields.String(dump_only=True, allow_none=True, metadata={"description": "≤ 1 KB"})

@@ -52,11 +52,6 @@ def read_body_first():
         g.body_error = e
 
 
-def after_commit(action):
-    """Run `action` once the request's writes are committed (a mail that names what was written, say)."""
-    g.setdefault("after_commit", []).append(action)
-
-
 # Bumped by every write this process commits: what is remembered of the database for a moment (the caller
 # behind a token, say) is forgotten as soon as it changes.
 generation = 0
@@ -80,8 +75,6 @@ def end_transaction(error=None, status=500):
     transaction.end(commit)
     if commit:
         database_changed()
-        for action in g.pop("after_commit", []):
-            action()
 
 
 # Paths that carry a secret (a calendar feed's signed token, a device's push token), however they are spelled

@@ -1,6 +1,7 @@
 """Events (SPEC §8): every committed change, recorded in the change's own transaction, so that neither is ever
 kept without the other. An event names its subject (collection and id), the gig it belongs to, who did it in
-which request, the subject as the API shows it, and for an update what changed."""
+which request, the subject as the API shows it, and for an update what changed. What an event implies (its
+webhook deliveries) is written by the listeners, in the same transaction."""
 
 import json
 from typing import NamedTuple
@@ -13,6 +14,26 @@ NOT_CHANGES = ("updated_at",)  # moves with every change: not one itself
 INSERT = f"""INSERT INTO "{Event._meta.table_name}" ("id", "type", "occurred_at", "actor_user_id", "actor_name",
   "actor_token_kind", "request_id", "subject_collection", "subject_id", "subject_group", "gig_id", "data", "changes")
   VALUES ({", ".join(["?"] * 13)})"""
+
+
+LISTENERS = []  # called with each Recorded event, in its transaction
+
+
+class Recorded(NamedTuple):
+    """An event just written, as its listeners see it."""
+
+    id: str
+    type: str
+    occurred_at: str
+    subject_collection: str
+    subject_id: str
+    gig_id: str | None
+
+
+def listen(listener):
+    """Call `listener(recorded)` with every event from now on, in the event's own transaction."""
+    LISTENERS.append(listener)
+    return listener
 
 
 class Actor(NamedTuple):
@@ -32,10 +53,14 @@ def record(event_type, collection, subject_id, group, data, *, changes=None, gig
     data = data if isinstance(data, str) or data is None else json.dumps(data, separators=(",", ":"))
     changes = None if changes is None else json.dumps(changes, separators=(",", ":"))
     # written as plain SQL: the insert builder would cost a write more than the rest of the event does
+    event = Recorded(new_id(), event_type, now(), collection, subject_id, gig_id)
     db.execute_sql(
         INSERT,
-        (new_id(), event_type, now(), *who, request_id, collection, subject_id, group, gig_id, data, changes),
+        (event.id, event_type, event.occurred_at, *who, request_id, collection, subject_id, group, gig_id, data, changes),
     )
+    for listener in LISTENERS:
+        listener(event)
+    return event
 
 
 def changes_between(before, after):
@@ -45,3 +70,28 @@ def changes_between(before, after):
         for name, value in after.items()
         if name not in NOT_CHANGES and before.get(name) != value
     }
+
+
+def shown(event, hidden, names=None):
+    """A stored event as the API shows it: `hidden` names, by collection, the fields that read null (pay, to
+    whoever may not see it); `names`, when given, the top-level keys wanted."""
+    data, changes = event.data, event.changes
+    for name in hidden.get(event.subject_collection, ()):
+        data = {**data, name: None} if data and name in data else data
+        changes = {**changes, name: {"from": None, "to": None}} if changes and name in changes else changes
+    actor = None
+    if event.actor_user_id:
+        actor = {"user_id": event.actor_user_id, "name": event.actor_name, "token_kind": event.actor_token_kind}
+    full = {
+        "id": event.id,
+        "seq": event.seq,
+        "type": event.type,
+        "occurred_at": event.occurred_at,
+        "actor": actor,
+        "request_id": event.request_id,
+        "subject": {"collection": event.subject_collection, "id": event.subject_id},
+        "gig_id": event.gig_id,
+        "data": data,
+        "changes": changes,
+    }
+    return full if names is None else {name: value for name, value in full.items() if name in names}

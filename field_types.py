@@ -5,6 +5,7 @@ import functools
 import re
 import zoneinfo
 from importlib import resources
+from urllib.parse import urlsplit
 
 from marshmallow import ValidationError, fields, validate
 
@@ -63,6 +64,18 @@ def Email(**kwargs):
 def Url(**kwargs):
     url = validate.URL(schemes={"http", "https"}, error="Not a valid http(s) URL.")
     return Str(2000, validate=url, metadata={"format": "uri", **kwargs.pop("metadata", {})}, **kwargs)
+
+
+def ReceiverUrl(**kwargs):
+    """Where the service sends requests (a webhook): http(s), any host name of the LAN (`http://nas:8080/hook`),
+    and no user info (a password in a URL ends up in logs; a receiver checks the signature instead)."""
+    url = validate.URL(schemes={"http", "https"}, require_tld=False, error="Not a valid http(s) URL.")
+    return Str(2000, validate=[url, no_user_info], metadata={"format": "uri", **kwargs.pop("metadata", {})}, **kwargs)
+
+
+def no_user_info(value):
+    if "@" in urlsplit(value).netloc:
+        raise ValidationError("A URL with a user name or password is not allowed.")
 
 
 def Enum(*values, **kwargs):

@@ -92,17 +92,6 @@ class SmtpMailer:
             client.send_message(msg)
 
 
-def retry_schedule(text):
-    """`BAND_MAIL_RETRY_SECONDS` ("5,15,30") -> (5.0, 15.0, 30.0): the waits between attempts to send."""
-    try:
-        waits = tuple(float(part) for part in text.split(","))
-    except ValueError:
-        waits = ()
-    if not waits or not all(0 < wait < float("inf") for wait in waits):  # NaN fails the comparison too
-        raise ConfigError(f"BAND_MAIL_RETRY_SECONDS={text!r}: expected seconds between attempts, such as 5,15,30,60")
-    return waits
-
-
 def masked(address):
     """`ada@example.com` -> `a***@example.com`: enough for the office to tell whose mail it was."""
     local, at, domain = address.rpartition("@")

@@ -45,10 +45,13 @@ def as_dict(record):
 
 
 def table_name(model_class):
-    """GigStatus -> gig_statuses, ProductEquipment -> product_equipment: the collection names."""
+    """GigStatus -> gig_statuses, WebhookDelivery -> webhook_deliveries, ProductEquipment -> product_equipment: the
+    collection names."""
     name = re.sub(r"(?<!^)(?=[A-Z])", "_", model_class.__name__).lower()
     if name.endswith("equipment"):
         return name
+    if name.endswith("y"):
+        return name[:-1] + "ies"
     return name + ("es" if name.endswith("s") else "s")
 
 
@@ -192,6 +195,51 @@ class Event(BaseModel):
             (("gig_id", "seq"), False),
             (("actor_user_id", "seq"), False),
             (("occurred_at", "seq"), False),
+        )
+
+
+class WebhookEndpoint(Record):
+    """Where events are sent (SPEC §8). The secret signs every delivery, so it is kept as it is (like the
+    signing key of the service); it is shown once and never read back."""
+
+    url = CharField(max_length=2000)
+    description = TextField(null=True)
+    event_types = JSONField(default=lambda: ["*"])
+    include_pay = BooleanField(default=False)
+    is_active = BooleanField(default=True)
+    disabled_reason = TextField(null=True)
+    secret_prefix = CharField(max_length=12)
+    secret = CharField(max_length=60)
+    previous_secret = CharField(max_length=60, null=True)  # still signing until previous_secret_until
+    previous_secret_until = TimestampField(null=True)
+    failing_since = TimestampField(null=True)  # the first failed attempt since the last success
+
+
+DELIVERY_STATUSES = ("pending", "succeeded", "failed")
+
+
+class WebhookDelivery(Record):
+    """One event on its way to one endpoint: the queue of the worker and the log of its attempts. A delivery is
+    claimed (`claimed_until`) by the server attempting it, so that two servers never send it at once."""
+
+    endpoint = ref(WebhookEndpoint, on_delete="CASCADE", index=False)
+    event = ForeignKeyField(Event, field=Event.id, on_delete="CASCADE", index=True)
+    event_type = CharField(max_length=80)
+    status = EnumField(DELIVERY_STATUSES, default="pending")
+    attempts = IntegerField(default=0)
+    next_attempt_at = TimestampField(null=True)
+    last_attempt_at = TimestampField(null=True)
+    last_status_code = IntegerField(null=True)
+    last_error = TextField(null=True)
+    response_excerpt = TextField(null=True)
+    claimed_until = TimestampField(null=True)
+
+    class Meta:
+        indexes = (
+            (("endpoint", "created_at"), False),
+            (("status", "next_attempt_at"), False),
+            (("status", "created_at"), False),
+            (("created_at",), False),
         )
 
 
@@ -582,6 +630,8 @@ MODELS = [
     SignInLink,
     Device,
     Event,
+    WebhookEndpoint,
+    WebhookDelivery,
     Setting,
     Team,
     Role,
@@ -620,6 +670,7 @@ MODELS = [
 
 MODELS_BY_TABLE = {model._meta.table_name: model for model in MODELS}
 
-# Tables that are not collections of the API: sign-in, devices (served by auth.py), the service's own settings,
-# the bytes of attachments. Every other model is a resource (a test keeps the two lists whole).
-INTERNAL_MODELS = (Token, SignInLink, Device, Event, Setting, AttachmentContent)
+# Tables that are not collections of the API: sign-in, devices, events and webhook deliveries (served by their own
+# routes), the service's own settings, the bytes of attachments. Every other model is a resource (a test keeps the
+# two lists whole).
+INTERNAL_MODELS = (Token, SignInLink, Device, Event, WebhookDelivery, Setting, AttachmentContent)

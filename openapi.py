@@ -232,7 +232,8 @@ class Builder:
                 f"Delete {a_record} that nothing references", resource, [], 204, None, (400, 401, 403, 404, 409)
             )
         if method == "POST":
-            result = self.op(f"Create {a_record}", resource, write_params(resource), 201, one(record), (*WRITE, 409))
+            created = self.answer(resource.created) if resource.created else record
+            result = self.op(f"Create {a_record}", resource, write_params(resource), 201, one(created), (*WRITE, 409))
             result["responses"]["201"]["headers"] = {
                 "Location": {"schema": {"type": "string"}, "description": "the new record's path"}
             }

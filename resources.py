@@ -1,9 +1,11 @@
 """The generic resource layer: a collection declared once (model, schema, group, default order) answers
 list/get/create/patch/delete with the §2 conventions. Irregular behaviour lives in a subclass beside the
-resource's declaration: three hooks (`before_save`, `after_save`, `before_delete`), and two declarations that
-the views and the OpenAPI document both read: `write_flags`, the boolean query parameters its writes take, and
-`upload`, a create body sent as multipart/form-data instead of JSON."""
+resource's declaration: three hooks (`before_save`, `after_save`, `before_delete`), and declarations that the
+views and the OpenAPI document read: `write_flags`, the boolean query parameters its writes take; `upload`, a
+create body sent as multipart/form-data instead of JSON; `created`, the schema of a create's answer that shows
+more than a read (with `answer_json` making it)."""
 
+import functools
 import json
 from dataclasses import dataclass, field
 
@@ -58,6 +60,7 @@ class Resource:
 
     write_flags = ()  # Flag(...): boolean query parameters the create and patch take
     upload = None  # Multipart(...): the create body is multipart/form-data with these parts
+    created = None  # a schema: the create's answer shows more than a read does (a secret, once)
 
     def write_options(self, args):
         """{flag: bool} of the declared write flags; any other query parameter is 400."""
@@ -275,10 +278,22 @@ class Write:
     options: dict = field(default_factory=dict)
 
 
+@functools.cache
+def private_fields():
+    """{collection: {field: group}} of the fields private to another group (gig roles' pay_cents: pay)."""
+    return {
+        resource.model._meta.table_name: {c.name: c.group for c in resource.columns.values() if c.group}
+        for resource in REGISTRY.values()
+    }
+
+
 def singular(model):
-    """gig_statuses -> "gig status", equipment -> "equipment": a record's name in messages."""
+    """gig_statuses -> "gig status", webhook_deliveries -> "webhook delivery": a record's name in messages."""
     name = model._meta.table_name
-    name = name[:-2] if name.endswith("ses") else name[:-1] if name.endswith("s") else name
+    if name.endswith("ies"):
+        name = name[:-3] + "y"
+    else:
+        name = name[:-2] if name.endswith("ses") else name[:-1] if name.endswith("s") else name
     return name.replace("_", " ")
 
 

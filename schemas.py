@@ -1,6 +1,6 @@
 """One marshmallow schema per resource, used to load requests, to describe responses and the OpenAPI document."""
 
-from marshmallow import RAISE, Schema, ValidationError, fields
+from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
 from errors import flatten, invalid
 from field_types import (
@@ -15,6 +15,7 @@ from field_types import (
     Int,
     Pattern,
     Pay,
+    ReceiverUrl,
     Ref,
     Str,
     Text,
@@ -94,6 +95,25 @@ class UserSchema(RecordSchema):
     name = Str(200, required=True)
     roles = fields.List(Str(40, required=True), load_default=list, metadata={"description": "names of access roles"})
     active = Bool(load_default=True)
+
+
+# An exact event type, every type of one record (`gig.*`), or every type (`*`)
+EVENT_TYPE_PATTERN = r"^(\*|[a-z][a-z0-9_]{0,59}\.(\*|[a-z][a-z0-9_]{0,39}))$"
+
+
+class WebhookEndpointSchema(RecordSchema):
+    url = ReceiverUrl(required=True)
+    description = Text()
+    event_types = fields.List(
+        Pattern(EVENT_TYPE_PATTERN, 100, "Not an event type, `<record>.*` or `*`.", required=True),
+        load_default=lambda: ["*"],
+        validate=validate.Length(min=1, max=100, error="Give 1 to 100 event types."),
+        metadata={"description": "the events sent: exact types (`gig.updated`), `<record>.*` or `*`"},
+    )
+    include_pay = Bool(load_default=False, metadata={"description": "false: pay amounts in the payload read null"})
+    is_active = Bool(load_default=True)
+    disabled_reason = Str(dump_only=True, metadata={"description": "why the service disabled it, if it did"})
+    secret_prefix = Str(dump_only=True, metadata={"description": "the first characters of the signing secret"})
 
 
 # --- catalog -------------------------------------------------------------------------------------------

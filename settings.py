@@ -30,6 +30,9 @@ SETTINGS = {
     "BACKUP_DIR": ("", str, "where the worker writes a daily backup; empty: none"),
     "BACKUP_KEEP": (14, int, "how many daily backups are kept"),
     "BACKUP_TIME": ("03:00", str, "when the daily backup is taken, server local time HH:MM"),
+    "WEBHOOK_TIMEOUT": (10.0, float, "seconds a webhook receiver has to answer"),
+    "WEBHOOK_RETRY_SECONDS": ("5,300,1800,7200,18000,36000,36000", str, "waits between webhook attempts"),
+    "WEBHOOK_FAILING_DAYS": (5.0, float, "days of nothing but failed deliveries before an endpoint is disabled"),
 }
 
 RATE_PERIODS = {"second": 1, "minute": 60, "hour": 3600}
@@ -51,6 +54,10 @@ def load(overrides=None, environ=None):
         config["SIGNIN_URL"] = config["PUBLIC_URL"] + "/signin#token={token}"
     config["AUTH_RATE"] = parse_rate(config["AUTH_RATE_LIMIT"])
     check_worker(config)
+    config["MAIL_RETRIES"] = waits("MAIL_RETRY_SECONDS", config["MAIL_RETRY_SECONDS"])
+    config["WEBHOOK_RETRIES"] = waits("WEBHOOK_RETRY_SECONDS", config["WEBHOOK_RETRY_SECONDS"])
+    if not 0 < config["WEBHOOK_TIMEOUT"] <= 60 or not config["WEBHOOK_FAILING_DAYS"] > 0:
+        raise ConfigError("BAND_WEBHOOK_TIMEOUT must be 0 to 60 seconds and BAND_WEBHOOK_FAILING_DAYS above 0")
     config["UPLOAD_BYTES"] = config["MAX_UPLOAD_MB"] * 1024 * 1024  # the file's limit
     config["UPLOAD_BODY_BYTES"] = config["UPLOAD_BYTES"] + 1024 * 1024  # with room for the multipart framing
     if config["TIMEZONE"] and config["TIMEZONE"] not in zoneinfo.available_timezones():
@@ -65,6 +72,17 @@ def check_worker(config):
         raise ConfigError("BAND_WORKER_INTERVAL, BAND_EVENT_DAYS and BAND_BACKUP_KEEP must be above 0")
     if not re.fullmatch(r"([01][0-9]|2[0-3]):[0-5][0-9]", config["BACKUP_TIME"]):
         raise ConfigError(f"BAND_BACKUP_TIME={config['BACKUP_TIME']!r}: expected HH:MM (24 h)")
+
+
+def waits(name, text):
+    """`5,300,1800` -> (5.0, 300.0, 1800.0): seconds between attempts, each above 0 (fractions for tests)."""
+    try:
+        found = tuple(float(part) for part in text.split(","))
+    except ValueError:
+        found = ()
+    if not found or not all(0 < wait < float("inf") for wait in found):  # NaN fails the comparison too
+        raise ConfigError(f"BAND_{name}={text!r}: expected seconds between attempts, such as 5,15,30,60")
+    return found
 
 
 def parse_rate(text):

@@ -1,7 +1,7 @@
 """The background worker of `serve` (SPEC §8): one thread that looks for timed work every
-`BAND_WORKER_INTERVAL` seconds. It records the expiry of invitations as events (the stored status catching up
-with what reads already show), prunes events older than `BAND_EVENT_DAYS` once a day, and takes the daily
-backup into `BAND_BACKUP_DIR`. The database is the queue: each piece of work is one write transaction that
+`BAND_WORKER_INTERVAL` seconds, beside the webhook sender (`webhook_sender.py`). It records the expiry of
+invitations as events (the stored status catching up with what reads already show), prunes events older than
+`BAND_EVENT_DAYS` once a day, and takes the daily backup into `BAND_BACKUP_DIR`. The database is the queue: each piece of work is one write transaction that
 claims what it does, so two servers on one database never do it twice; work not done before a stop is simply
 found again on the next start."""
 
@@ -15,6 +15,7 @@ import sqlite_dialect as dialect
 import writer
 from models import Event, GigRole, GigRoleInvitation, db, now, timestamp
 from routes.staffing import INVITATIONS
+from webhook_sender import Sender
 
 log = logging.getLogger("band.worker")
 EXPIRE_AT_ONCE = 200  # invitations expired per transaction: the write lock is never held for long
@@ -26,15 +27,19 @@ class Worker:
     def __init__(self, app):
         self.app, self.stopping = app, threading.Event()
         self.thread = threading.Thread(target=self.run, name="worker", daemon=True)
+        self.sender = Sender(app)
         self.pruned_on = None
 
     def start(self):
         self.thread.start()
+        self.sender.start()
         return self
 
     def stop(self, timeout=5):
-        """Let the current piece of work finish (each is short), then end."""
+        """Abandon the webhook attempts in flight, let the current piece of timed work finish (each is short),
+        then end."""
         self.stopping.set()
+        self.sender.stop(timeout)
         self.thread.join(timeout)
 
     def run(self):

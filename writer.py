@@ -46,6 +46,7 @@ class FairLock:
 
 
 QUEUE = FairLock()
+_under_way = threading.local()  # this thread's transaction, if one is open
 
 
 class Transaction:
@@ -55,13 +56,16 @@ class Transaction:
         if not QUEUE.acquire(timeout):
             raise unavailable()
         self.transaction = dialect.write_transaction()
+        self.after_commit = []
         try:
             self.transaction.__enter__()
         except BaseException:
             QUEUE.release()
             raise
+        _under_way.transaction = self
 
     def end(self, commit):
+        _under_way.transaction = None
         try:
             if commit:
                 self.transaction.__exit__(None, None, None)
@@ -69,6 +73,14 @@ class Transaction:
                 self.transaction.__exit__(RolledBack, RolledBack(), None)
         finally:
             QUEUE.release()
+        for action in self.after_commit if commit else ():
+            action()
+
+
+def after_commit(action):
+    """Run `action()` once the transaction under way commits (not at all if it rolls back): a mail naming what
+    was written, a wake-up for the worker."""
+    _under_way.transaction.after_commit.append(action)
 
 
 class RolledBack(Exception):

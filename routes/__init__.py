@@ -3,9 +3,9 @@
 from flask import Blueprint
 
 from resources import register as register_resources
-from routes import account, admin, catalog, devices, events, gigs, pay, people, production, service, staffing
+from routes import account, admin, catalog, devices, events, gigs, pay, people, production, service, staffing, webhooks
 
-GROUP_MODULES = (gigs, catalog, staffing, production, people, pay, admin)
+GROUP_MODULES = (gigs, catalog, staffing, production, people, pay, admin, webhooks)
 RESOURCES = [resource for module in GROUP_MODULES for resource in module.RESOURCES]
 
 

@@ -10,6 +10,7 @@ import conventions
 import events
 import listing
 import sqlite_dialect as dialect
+import writer
 from auth import CAPABILITIES, digest, expiry, new_secret, public
 from bodies import (
     ApiKeySchema,
@@ -71,7 +72,7 @@ def request_link():
         mail = (current_app.config["SIGNIN_URL"], current_app.config["MAIL_FROM"], user.name, user.email, token)
         outbox, send = current_app.extensions["outbox"], current_app.extensions["mailer"]
         job = lambda: outbox.send(signin_mail(*mail), send, window_seconds=LINK_MINUTES * 60)
-        conventions.after_commit(lambda: outbox.put(job))
+        writer.after_commit(lambda: outbox.put(job))
     return {"data": {"sent": True}}
 
 

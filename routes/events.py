@@ -1,11 +1,10 @@
 """The event stream as the office reads it (SPEC §8): `GET /events` and a gig's history, each event shown only to
 callers who may view its subject's group, pay amounts only to holders of pay.view."""
 
-import functools
-
 from flask import Blueprint, g, request
 from peewee import SQL, fn
 
+import events
 import listing
 import sqlite_dialect as dialect
 from auth import GROUPS, require
@@ -13,7 +12,7 @@ from bodies import EventSchema
 from listing import Column
 from models import Event
 from openapi import operation
-from resources import REGISTRY
+from resources import private_fields
 from routes.gigs import GIGS
 
 blueprint = Blueprint("events", __name__)
@@ -64,42 +63,9 @@ def events_page(*scope):
     visible = Event.subject_group.in_([group for group in GROUPS if f"{group}.view" in g.caller.can])
     rows = list(dialect.page_query(Event, page, [visible, *scope], selection=[Event]))
     total = dialect.counted(Event.select(fn.COUNT(SQL("*"))).where(dialect.all_of([visible, *scope, *page.where])))
-    shown = {SHOWN_AS.get(column.name, column.name) for column in page.columns}
+    names = {SHOWN_AS.get(column.name, column.name) for column in page.columns}
     hidden = {
         collection: [name for name, group in fields.items() if f"{group}.view" not in g.caller.can]
         for collection, fields in private_fields().items()
     }
-    return listing.page_answer([answer(event, shown, hidden) for event in rows], total, page)
-
-
-def answer(event, shown, hidden):
-    """The event as the API shows it; `hidden` names, by collection, the fields the caller may not read (pay)."""
-    data, changes = event.data, event.changes
-    for name in hidden.get(event.subject_collection, ()):
-        data = {**data, name: None} if data and name in data else data
-        changes = {**changes, name: {"from": None, "to": None}} if changes and name in changes else changes
-    actor = None
-    if event.actor_user_id:
-        actor = {"user_id": event.actor_user_id, "name": event.actor_name, "token_kind": event.actor_token_kind}
-    full = {
-        "id": event.id,
-        "seq": event.seq,
-        "type": event.type,
-        "occurred_at": event.occurred_at,
-        "actor": actor,
-        "request_id": event.request_id,
-        "subject": {"collection": event.subject_collection, "id": event.subject_id},
-        "gig_id": event.gig_id,
-        "data": data,
-        "changes": changes,
-    }
-    return {name: value for name, value in full.items() if name in shown}
-
-
-@functools.cache
-def private_fields():
-    """{collection: {field: group}} of the fields private to another group (gig roles' pay_cents: pay)."""
-    return {
-        resource.model._meta.table_name: {c.name: c.group for c in resource.columns.values() if c.group}
-        for resource in REGISTRY.values()
-    }
+    return listing.page_answer([events.shown(event, hidden, names) for event in rows], total, page)

@@ -1,0 +1,120 @@
+"""Webhooks, in the admin group (SPEC §8): the endpoints events are sent to, with their signing secrets (shown
+once), and the log of deliveries to them. Sending is the worker's (`webhook_sender.py`)."""
+
+import json
+
+from flask import Blueprint, request
+
+import events
+import listing
+import webhooks
+from auth import require
+from conventions import json_text_response
+from bodies import WebhookDeliverySchema, WebhookEndpointSecretSchema
+from errors import conflict
+from models import WebhookDelivery, WebhookEndpoint, now
+from openapi import operation
+from resources import Resource, reject_parameters
+from schemas import WebhookEndpointSchema
+
+blueprint = Blueprint("webhooks", __name__)
+
+
+class WebhookEndpoints(Resource):
+    created = WebhookEndpointSecretSchema  # the create's answer shows the secret, once
+
+    def before_save(self, write):
+        endpoint = write.record
+        if write.creating:
+            webhooks.set_secret(endpoint, webhooks.new_secret())
+        if "event_types" in write.changes:
+            endpoint.event_types = list(dict.fromkeys(endpoint.event_types))
+        if "is_active" in write.changes:  # switched on or off by the office: whatever the service said is past
+            endpoint.disabled_reason = endpoint.failing_since = None
+
+    def answer_json(self, record, written):
+        return with_secret(written, record.secret)
+
+
+def with_secret(endpoint_json, secret):
+    return json.dumps({**json.loads(endpoint_json), "secret": secret}, separators=(",", ":"))
+
+
+ENDPOINTS = WebhookEndpoints(WebhookEndpoint, WebhookEndpointSchema, "admin")
+DELIVERIES = Resource(WebhookDelivery, WebhookDeliverySchema, "admin", order=["-created_at"])
+RESOURCES = [ENDPOINTS]
+
+
+def active_endpoint(endpoint_id):
+    endpoint = ENDPOINTS.get(endpoint_id)
+    if not endpoint.is_active:
+        raise conflict("endpoint_inactive", "This webhook endpoint is switched off: set is_active to true first.")
+    return endpoint
+
+
+@blueprint.post("/webhook-endpoints/<id>/rotate-secret")
+@operation(response=WebhookEndpointSecretSchema, errors=(400, 404))
+def rotate_secret(id):
+    """A new signing secret, shown once; for 24 hours deliveries carry a signature with the old one too."""
+    require("admin", "edit")
+    reject_parameters(request.args)
+    endpoint = ENDPOINTS.get(id)
+    secret = webhooks.rotate_secret(endpoint)
+    endpoint.updated_at = now()
+    endpoint.save()
+    written = ENDPOINTS.record_event("secret_rotated", endpoint)
+    return json_text_response(f'{{"data":{with_secret(written, secret)}}}')
+
+
+@blueprint.post("/webhook-endpoints/<id>/ping")
+@operation(response=WebhookDeliverySchema, status=202, errors=(400, 404, 409))
+def ping(id):
+    """Queue a `ping` event to this endpoint alone: its delivery, to follow in the delivery log."""
+    require("admin", "edit")
+    reject_parameters(request.args)
+    endpoint = active_endpoint(id)
+    table = WebhookEndpoint._meta.table_name
+    event = events.record(webhooks.PING, table, endpoint.id, ENDPOINTS.group, {"endpoint_id": endpoint.id})
+    [delivery_id] = webhooks.queue(event.id, event.type, event.occurred_at, [endpoint.id])
+    return {"data": DELIVERIES.read(delivery_id)}, 202
+
+
+@blueprint.get("/webhook-deliveries")
+@operation(response=WebhookDeliverySchema, listing=DELIVERIES.columns, errors=(400,))
+def list_deliveries():
+    """The delivery log, newest first: each event on its way to each endpoint, and what its attempts came to."""
+    require("admin", "view")
+    return DELIVERIES.list(request.args)
+
+
+@blueprint.get("/webhook-deliveries/<id>")
+@operation(response=WebhookDeliverySchema, errors=(400, 404))
+def read_delivery(id):
+    """Read a delivery."""
+    require("admin", "view")
+    columns = listing.parse_fields_only(request.args, DELIVERIES.readable_columns())
+    return json_text_response(f'{{"data":{DELIVERIES.read_json(id, columns)}}}')
+
+
+@blueprint.post("/webhook-deliveries/<id>/redeliver")
+@operation(response=WebhookDeliverySchema, status=202, errors=(400, 404, 409))
+def redeliver(id):
+    """Queue one more attempt now, whatever the delivery's status; it keeps its webhook-id."""
+    require("admin", "edit")
+    reject_parameters(request.args)
+    delivery = DELIVERIES.get(id)
+    active_endpoint(delivery.endpoint_id)
+    webhooks.redeliver(delivery)
+    DELIVERIES.record_event("redelivered", delivery)
+    return {"data": DELIVERIES.read(delivery.id)}, 202
+
+
+def disable(endpoint_id, reason):
+    """Switch an endpoint off for the service (a 410, days of failures), with its event."""
+    endpoint = ENDPOINTS.get(endpoint_id)
+    before = ENDPOINTS.event_view(endpoint.id)
+    endpoint.is_active, endpoint.disabled_reason, endpoint.updated_at = False, reason, now()
+    endpoint.save()
+    after = ENDPOINTS.event_json(endpoint.id)
+    ENDPOINTS.record_event("updated", endpoint, after, changes=events.changes_between(before, json.loads(after)))
+    return endpoint

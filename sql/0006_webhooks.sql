@@ -1,0 +1,41 @@
+-- Step 6: webhooks (SPEC §8): the endpoints events are sent to, and one delivery per event and endpoint, the
+-- worker's queue and the log of its attempts.
+CREATE TABLE "webhook_endpoints" (
+  "id" VARCHAR(36) NOT NULL PRIMARY KEY,
+  "created_at" VARCHAR(27) NOT NULL,
+  "updated_at" VARCHAR(27) NOT NULL,
+  "url" VARCHAR(2000) NOT NULL,
+  "description" TEXT,
+  "event_types" TEXT NOT NULL,
+  "include_pay" INTEGER NOT NULL,
+  "is_active" INTEGER NOT NULL,
+  "disabled_reason" TEXT,
+  "secret_prefix" VARCHAR(12) NOT NULL,
+  "secret" VARCHAR(60) NOT NULL,
+  "previous_secret" VARCHAR(60),
+  "previous_secret_until" VARCHAR(27),
+  "failing_since" VARCHAR(27)
+);
+CREATE TABLE "webhook_deliveries" (
+  "id" VARCHAR(36) NOT NULL PRIMARY KEY,
+  "created_at" VARCHAR(27) NOT NULL,
+  "updated_at" VARCHAR(27) NOT NULL,
+  "endpoint_id" VARCHAR(36) NOT NULL,
+  "event_id" VARCHAR(36) NOT NULL,
+  "event_type" VARCHAR(80) NOT NULL,
+  "status" VARCHAR(9) NOT NULL,
+  "attempts" INTEGER NOT NULL,
+  "next_attempt_at" VARCHAR(27),
+  "last_attempt_at" VARCHAR(27),
+  "last_status_code" INTEGER,
+  "last_error" TEXT,
+  "response_excerpt" TEXT,
+  "claimed_until" VARCHAR(27),
+  FOREIGN KEY ("endpoint_id") REFERENCES "webhook_endpoints" ("id") ON DELETE CASCADE,
+  FOREIGN KEY ("event_id") REFERENCES "events" ("id") ON DELETE CASCADE
+);
+CREATE INDEX "webhookdelivery_event_id" ON "webhook_deliveries" ("event_id");
+CREATE INDEX "webhookdelivery_endpoint_id_created_at" ON "webhook_deliveries" ("endpoint_id", "created_at");
+CREATE INDEX "webhookdelivery_status_next_attempt_at" ON "webhook_deliveries" ("status", "next_attempt_at");
+CREATE INDEX "webhookdelivery_status_created_at" ON "webhook_deliveries" ("status", "created_at");
+CREATE INDEX "webhookdelivery_created_at" ON "webhook_deliveries" ("created_at");
