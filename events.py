@@ -56,7 +56,19 @@ def record(event_type, collection, subject_id, group, data, *, changes=None, gig
     event = Recorded(new_id(), event_type, now(), collection, subject_id, gig_id)
     db.execute_sql(
         INSERT,
-        (event.id, event_type, event.occurred_at, *who, request_id, collection, subject_id, group, gig_id, data, changes),
+        (
+            event.id,
+            event_type,
+            event.occurred_at,
+            *who,
+            request_id,
+            collection,
+            subject_id,
+            group,
+            gig_id,
+            data,
+            changes,
+        ),
     )
     for listener in LISTENERS:
         listener(event)

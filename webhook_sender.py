@@ -6,6 +6,7 @@ looks when the next retry is due, and at least every `BAND_WORKER_INTERVAL` (for
 
 import asyncio
 import concurrent.futures
+import contextlib
 import datetime as dt
 import logging
 import threading
@@ -14,10 +15,10 @@ import httpx
 
 import webhooks
 import writer
+from auth import held_capabilities
 from mail import message
 from models import User, db, now
 from routes.webhooks import disable
-from auth import held_capabilities
 
 log = logging.getLogger("band.webhooks")
 IN_FLIGHT = 16  # attempts on their way at once
@@ -95,17 +96,13 @@ class Sender:
         if self.finished or self.stopping.is_set():
             return
         self.woken.clear()
-        try:
+        with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self.woken.wait(), max(seconds, SOONEST_SECONDS))
-        except TimeoutError:
-            pass
 
     def wake(self):
         """From any thread: look at the queue now."""
-        try:
+        with contextlib.suppress(RuntimeError):  # the loop has just closed
             self.loop.call_soon_threadsafe(self.woken.set)
-        except RuntimeError:  # the loop has just closed
-            pass
 
     async def send(self, attempt):
         moment = dt.datetime.now(dt.UTC)
@@ -113,7 +110,9 @@ class Sender:
         try:
             outcome = await asyncio.wait_for(self.post(attempt, moment, attempted_at), self.config["WEBHOOK_TIMEOUT"])
         except TimeoutError:
-            outcome = webhooks.Outcome(attempt, attempted_at, error=f"No answer within {self.config['WEBHOOK_TIMEOUT']:g} s.")
+            outcome = webhooks.Outcome(
+                attempt, attempted_at, error=f"No answer within {self.config['WEBHOOK_TIMEOUT']:g} s."
+            )
         except Exception as error:  # whatever stopped it (a refused connection, a malformed answer) is its outcome
             outcome = webhooks.Outcome(attempt, attempted_at, error=describe(error))
         self.in_flight.pop(attempt.delivery_id, None)
@@ -147,9 +146,7 @@ class Sender:
         """What the attempts came to, in one write transaction; endpoints to disable are disabled in it too, and
         the admins are told of those that failed for days."""
         with writer.transaction():
-            to_disable = webhooks.record(
-                outcomes, self.config["WEBHOOK_RETRIES"], self.config["WEBHOOK_FAILING_DAYS"]
-            )
+            to_disable = webhooks.record(outcomes, self.config["WEBHOOK_RETRIES"], self.config["WEBHOOK_FAILING_DAYS"])
             disabled = [disable(endpoint_id, reason) for endpoint_id, reason in to_disable.items()]
         for endpoint in disabled:
             log.warning("webhook endpoint %s disabled: %s", endpoint.url, endpoint.disabled_reason)

@@ -154,7 +154,10 @@ def claim(limit, lease_seconds):
         lease = timestamp(dt.datetime.now(dt.UTC) + dt.timedelta(seconds=lease_seconds))
         WebhookDelivery.update(claimed_until=lease).where(WebhookDelivery.id.in_([r.id for r in rows])).execute()
         found = {e.id: e for e in Event.select().where(Event.id.in_([r.event_id for r in rows]))}
-    pay = {collection: [name for name, g in fields.items() if g == "pay"] for collection, fields in private_fields().items()}
+    pay = {
+        collection: [name for name, g in fields.items() if g == "pay"]
+        for collection, fields in private_fields().items()
+    }
     return [attempt(row, found[row.event_id], pay) for row in rows]
 
 

@@ -1,9 +1,9 @@
 """The background worker of `serve` (SPEC §8): one thread that looks for timed work every
 `BAND_WORKER_INTERVAL` seconds, beside the webhook sender (`webhook_sender.py`). It records the expiry of
 invitations as events (the stored status catching up with what reads already show), prunes events older than
-`BAND_EVENT_DAYS` once a day, and takes the daily backup into `BAND_BACKUP_DIR`. The database is the queue: each piece of work is one write transaction that
-claims what it does, so two servers on one database never do it twice; work not done before a stop is simply
-found again on the next start."""
+`BAND_EVENT_DAYS` once a day, and takes the daily backup into `BAND_BACKUP_DIR`. The database is the queue: each
+piece of work is one write transaction that claims what it does, so two servers on one database never do it
+twice; work not done before a stop is simply found again on the next start."""
 
 import datetime as dt
 import logging

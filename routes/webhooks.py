@@ -9,8 +9,8 @@ import events
 import listing
 import webhooks
 from auth import require
-from conventions import json_text_response
 from bodies import WebhookDeliverySchema, WebhookEndpointSecretSchema
+from conventions import json_text_response
 from errors import conflict
 from models import WebhookDelivery, WebhookEndpoint, now
 from openapi import operation

@@ -6,6 +6,7 @@ runs it (`python app.py serve` in a process of its own)."""
 import email
 import io
 import itertools
+import json
 import os
 import re
 import signal
@@ -387,3 +388,26 @@ class Service:
                 raise
         self.log.close()
         return self.proc.returncode
+
+
+FAST = {"BAND_WORKER_INTERVAL": "0.2"}
+
+
+class ServedOffice:
+    """A served office with an admin API key, spoken to as JSON."""
+
+    def __init__(self, tmp_path, **env):
+        self.service = Service(tmp_path, **{**FAST, **env})
+        self.service.run("create-user", "ops@example.com", "--name", "Ops", "--role", "admin")
+        self.key = self.service.run("create-api-key", "ops@example.com", "--label", "tests").stdout.strip()
+        self.db = tmp_path / "band.db"
+
+    def start(self):
+        self.service.start()
+        return self
+
+    def call(self, method, path, body=None):
+        headers = {"Authorization": f"Bearer {self.key}", "Content-Type": "application/json"}
+        status, _, answer = self.service.request(method, path, json.dumps(body).encode() if body else None, headers)
+        assert status < 300, answer
+        return json.loads(answer)["data"] if answer else None

@@ -247,7 +247,10 @@ def test_a_mail_the_server_refuses_for_good_is_given_up_at_once(outbox, mail_log
 @pytest.mark.parametrize("name", ["MAIL_RETRY_SECONDS", "WEBHOOK_RETRY_SECONDS"])
 def test_the_retry_schedule_settings(name):
     assert settings.load(environ={})["MAIL_RETRIES"] == mail.RETRY_SECONDS
-    assert settings.load(environ={f"BAND_{name}": " 0.05, 2"})[name.replace("_RETRY_SECONDS", "_RETRIES")] == (0.05, 2.0)
+    assert settings.load(environ={f"BAND_{name}": " 0.05, 2"})[name.replace("_RETRY_SECONDS", "_RETRIES")] == (
+        0.05,
+        2.0,
+    )
     for text in ("5,,15", "5,x", "0", "-1", "nan", "inf"):
         with pytest.raises(ConfigError, match=f"BAND_{name}"):
             settings.load(environ={f"BAND_{name}": text})

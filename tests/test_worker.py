@@ -2,35 +2,14 @@
 BAND_EVENT_DAYS, the daily backup kept to BAND_BACKUP_KEEP, and BAND_WORKER=off."""
 
 import datetime as dt
-import json
 import os
 import sqlite3
 import time
 
-from tests.support import Service, wait_for
-
-FAST = {"BAND_WORKER_INTERVAL": "0.2"}
+from tests.support import ServedOffice, wait_for
 
 
-class Office:
-    """A served office with an admin API key, spoken to as JSON."""
-
-    def __init__(self, tmp_path, **env):
-        self.service = Service(tmp_path, **{**FAST, **env})
-        self.service.run("create-user", "ops@example.com", "--name", "Ops", "--role", "admin")
-        self.key = self.service.run("create-api-key", "ops@example.com", "--label", "tests").stdout.strip()
-        self.db = tmp_path / "band.db"
-
-    def start(self):
-        self.service.start()
-        return self
-
-    def call(self, method, path, body=None):
-        headers = {"Authorization": f"Bearer {self.key}", "Content-Type": "application/json"}
-        status, _, answer = self.service.request(method, path, json.dumps(body).encode() if body else None, headers)
-        assert status < 300, answer
-        return json.loads(answer)["data"] if answer else None
-
+class Office(ServedOffice):
     def invitation(self, expires_at):
         gig = self.call("POST", "/gigs", {"gig_date": "2027-06-12", "title": "Soon"})
         role = self.call("POST", "/roles", {"name": "Bass"})
