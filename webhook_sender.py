@@ -44,13 +44,17 @@ class Sender:
     def stop(self, timeout=5):
         """Abandon the attempts in flight (their claims are given back: they are due again at once), then end."""
         if self.loop is not None and self.thread.is_alive():
-            self.loop.call_soon_threadsafe(self.stopping.set)
+            self.loop.call_soon_threadsafe(self.halt)
         self.thread.join(timeout)
         self.database.submit(db.close)
         self.database.shutdown(wait=True, cancel_futures=False)
 
     def run(self):
         asyncio.run(self.main())
+
+    def halt(self):
+        self.stopping.set()
+        self.woken.set()
 
     async def main(self):
         self.loop, self.stopping, self.woken = asyncio.get_running_loop(), asyncio.Event(), asyncio.Event()

@@ -80,7 +80,10 @@ class Transaction:
 def after_commit(action):
     """Run `action()` once the transaction under way commits (not at all if it rolls back): a mail naming what
     was written, a wake-up for the worker."""
-    _under_way.transaction.after_commit.append(action)
+    transaction = getattr(_under_way, "transaction", None)
+    if transaction is None:
+        raise RuntimeError("after_commit outside a write transaction")
+    transaction.after_commit.append(action)
 
 
 class RolledBack(Exception):
