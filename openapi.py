@@ -95,12 +95,14 @@ def operation(
     many=False,
     media_type="application/json",
     params=(),
+    fields=None,
 ):
     """Describe a view that is not a generic resource view; its docstring is the summary.
 
     `body`/`response` are schemas; `listing` is "paged" (limit and offset) or a columns dict (the full list
     parameters) and makes the answer a list with `meta`; `many` answers `{data: [...]}` without it; `status`
-    may be a tuple; `errors` are the statuses besides 401 and 403 (which views marked `public` never give).
+    may be a tuple; `errors` are the statuses besides 401 and 403 (which views marked `public` never give);
+    `fields` (a columns dict) is the `fields` parameter of a single record's read.
     """
 
     def decorate(view):
@@ -114,6 +116,7 @@ def operation(
             "many": many,
             "media_type": media_type,
             "params": params,
+            "fields": fields,
         }
         return view
 
@@ -259,12 +262,15 @@ class Builder:
         info = view.openapi
         content = None
         if info["response"] is not None:
-            schema = self.answer(info["response"], narrowable=isinstance(info["listing"], dict))
+            narrowable = isinstance(info["listing"], dict) or info["fields"] is not None
+            schema = self.answer(info["response"], narrowable=narrowable)
             content = list_of(schema) if info["listing"] else many_of(schema) if info["many"] else one(schema)
         elif info["media_type"] != "application/json":
             media_types = info["media_type"] if isinstance(info["media_type"], tuple) else (info["media_type"],)
             content = download_content(media_types)
         params = [query_param(name, schema, required=True) for name, schema in info["params"]]
+        if info["fields"] is not None:
+            params.append(fields_param(info["fields"]))
         if info["listing"] == "paged":
             params += paging_params()
         elif info["listing"]:

@@ -88,7 +88,7 @@ def list_deliveries():
 
 
 @blueprint.get("/webhook-deliveries/<id>")
-@operation(response=WebhookDeliverySchema, errors=(400, 404))
+@operation(response=WebhookDeliverySchema, errors=(400, 404), fields=DELIVERIES.columns)
 def read_delivery(id):
     """Read a delivery."""
     require("admin", "view")
