@@ -96,7 +96,7 @@ def queue(event_id, event_type, moment, endpoint_ids=None):
 
 
 def redeliver(delivery):
-    """One more attempt now, whatever the delivery's status; what it is attempt number is kept."""
+    """One more attempt now, whatever the delivery's status; its count of attempts goes on."""
     delivery.status, delivery.next_attempt_at = "pending", now()
     delivery.updated_at = delivery.next_attempt_at
     delivery.save()

@@ -97,16 +97,22 @@ def test_sign_in_keys_and_feeds_are_events_without_a_secret_in_any(app, anon, ad
     admin.post(f"/staff-members/{member['id']}/calendar-url/rotate")
     admin.post("/calendar-url/rotate")
     assert anon.with_token(session).post("/auth/signout").status_code == 204
+    endpoint = admin.post("/webhook-endpoints", {"url": "http://127.0.0.1:9/hook"}).get_json()["data"]
+    rotated = admin.post(f"/webhook-endpoints/{endpoint['id']}/rotate-secret").get_json()["data"]
+    admin.post(f"/webhook-endpoints/{endpoint['id']}/ping")
     types = [e["type"] for e in events(admin)]
-    for expected in ("user.signed_in", "user.signed_out", "api_key.created", "api_key.revoked", "calendar_url.rotated"):
+    account = ("user.signed_in", "user.signed_out", "api_key.created", "api_key.revoked", "calendar_url.rotated")
+    for expected in (*account, "webhook_endpoint.created", "webhook_endpoint.secret_rotated", "ping"):
         assert expected in types
     [signed_in] = of_type(admin, "user.signed_in")
     assert signed_in["actor"] == {"user_id": user["id"], "name": "Sam", "token_kind": "session"}
     stored = json.dumps([[e.data, e.changes] for e in Event.select()])
     secrets = [link, session, key["key"], *(t.token_hash for t in Token.select())]
+    secrets += [endpoint["secret"].removeprefix("whsec_"), rotated["secret"].removeprefix("whsec_")]
     secrets += [hashlib.sha256(s.encode()).hexdigest() for s in (link, session, key["key"])]
     assert not any(secret in stored for secret in secrets)
     assert not re.search(r"bo[slk]_[A-Za-z0-9_-]{12,}", stored)  # a key's 12-character prefix is no secret
+    assert not re.search(r"whsec_[A-Za-z0-9+/=]{5,}", stored)  # nor a webhook secret's 10-character prefix
 
 
 def test_events_take_the_list_conventions(admin, build):
