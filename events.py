@@ -1,14 +1,17 @@
 """Events (SPEC §8): every committed change, recorded in the change's own transaction, so that neither is ever
 kept without the other. An event names its subject (collection and id), the gig it belongs to, who did it in
-which request, the subject as the API shows it, and for an update what changed. What an event implies (its
-webhook deliveries) is written by the listeners, in the same transaction."""
+which request, the subject as the API shows it, and for an update what changed. The database queues an
+event's webhook deliveries as it stores the event (a trigger of `sql/0006_webhooks.sql`), in the same statement;
+once such a commit is done, the senders waiting for work are woken."""
 
 import json
 from typing import NamedTuple
 
 from flask import g, has_request_context
 
-from models import Event, db, new_id, now
+import sqlite_dialect as dialect
+import writer
+from models import Event, new_id, now
 
 NOT_CHANGES = ("updated_at",)  # moves with every change: not one itself
 INSERT = f"""INSERT INTO "{Event._meta.table_name}" ("id", "type", "occurred_at", "actor_user_id", "actor_name",
@@ -16,24 +19,20 @@ INSERT = f"""INSERT INTO "{Event._meta.table_name}" ("id", "type", "occurred_at"
   VALUES ({", ".join(["?"] * 13)})"""
 
 
-LISTENERS = []  # called with each Recorded event, in its transaction
+SENDERS = set()  # the running webhook senders' wake-ups
 
 
 class Recorded(NamedTuple):
-    """An event just written, as its listeners see it."""
+    """An event just written."""
 
     id: str
     type: str
     occurred_at: str
-    subject_collection: str
-    subject_id: str
-    gig_id: str | None
 
 
-def listen(listener):
-    """Call `listener(recorded)` with every event from now on, in the event's own transaction."""
-    LISTENERS.append(listener)
-    return listener
+def wake_senders():
+    for wake in list(SENDERS):
+        wake()
 
 
 class Actor(NamedTuple):
@@ -53,25 +52,10 @@ def record(event_type, collection, subject_id, group, data, *, changes=None, gig
     data = data if isinstance(data, str) or data is None else json.dumps(data, separators=(",", ":"))
     changes = None if changes is None else json.dumps(changes, separators=(",", ":"))
     # written as plain SQL: the insert builder would cost a write more than the rest of the event does
-    event = Recorded(new_id(), event_type, now(), collection, subject_id, gig_id)
-    db.execute_sql(
-        INSERT,
-        (
-            event.id,
-            event_type,
-            event.occurred_at,
-            *who,
-            request_id,
-            collection,
-            subject_id,
-            group,
-            gig_id,
-            data,
-            changes,
-        ),
-    )
-    for listener in LISTENERS:
-        listener(event)
+    event = Recorded(new_id(), event_type, now())
+    row = (event.id, event_type, event.occurred_at, *who, request_id, collection, subject_id, group, gig_id)
+    if dialect.rows_written(INSERT, (*row, data, changes)) > 1:  # the event, and the deliveries it queued
+        writer.after_commit(wake_senders)
     return event
 
 

@@ -7,8 +7,8 @@ What a dialect provides (a PostgreSQL module would offer the same names):
 - `schema_version`, `set_schema_version`, `statements(script)`: what migrations need.
 - `is_busy(error)`, `unique_violation(error)`: what its errors mean.
 - `unique_with_null(model, name, column, nullable)`: a unique rule in which a null counts as a value.
-- `json_field(expr, key)`, `json_has(expr, key)`: a key of a JSON column (custom fields);
-  `json_list_has_any(expr, values)`: whether a JSON array column holds any of the values.
+- `json_field(expr, key)`, `json_has(expr, key)`: a key of a JSON column (custom fields).
+- `rows_written(sql, params)`: one write statement, and how many rows it and its triggers wrote.
 - `NOW`: the current UTC time as SQL, in the stored form (comparable with stored timestamps).
 - `as_json`, `record_query`, `json_page`, `packed_rows`, `counted`, `all_of`: records and pages written as
   JSON by the database, one statement each, and totals remembered until the database changes.
@@ -327,10 +327,12 @@ def json_has(expr, key):
     return fn.json_type(expr, f"$.{key}").is_null(False)
 
 
-def json_list_has_any(expr, values):
-    """Whether a JSON array column holds any of `values` (a webhook endpoint's event types)."""
-    listed = NodeList((SQL("SELECT 1 FROM json_each("), expr, SQL(") WHERE value IN"), EnclosedNodeList(values)))
-    return NodeList((SQL("EXISTS"), EnclosedNodeList([listed])))
+def rows_written(sql, params):
+    """Run one write statement: the rows it wrote, those of the triggers it set off included."""
+    connection = db.connection()
+    before = connection.total_changes
+    db.execute_sql(sql, params)
+    return connection.total_changes - before
 
 
 # --- attachment bytes: incremental blob I/O ------------------------------------------------------------------

@@ -13,6 +13,7 @@ import threading
 
 import httpx
 
+import events
 import webhooks
 import writer
 from auth import held_capabilities
@@ -59,7 +60,7 @@ class Sender:
     async def main(self):
         self.loop, self.stopping, self.woken = asyncio.get_running_loop(), asyncio.Event(), asyncio.Event()
         waker = self.wake
-        webhooks.WAKERS.add(waker)
+        events.SENDERS.add(waker)
         self.started.set()
         self.in_flight, self.finished = {}, []
         timeout = httpx.Timeout(self.config["WEBHOOK_TIMEOUT"])
@@ -73,7 +74,7 @@ class Sender:
                     log.exception("the webhook sender's round failed; it tries again shortly")
                     await self.pause(self.config["WORKER_INTERVAL"])
             await self.abandon()
-        webhooks.WAKERS.discard(waker)
+        events.SENDERS.discard(waker)
 
     async def round(self):
         if self.finished:

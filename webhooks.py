@@ -6,7 +6,6 @@ records here what each attempt came to."""
 import base64
 import datetime as dt
 import email.utils
-import functools
 import json
 import random
 import secrets
@@ -15,9 +14,8 @@ from dataclasses import dataclass
 from standardwebhooks import Webhook
 
 import events
-import sqlite_dialect as dialect
 import writer
-from models import Event, WebhookDelivery, WebhookEndpoint, db, new_id, now, timestamp
+from models import Event, WebhookDelivery, WebhookEndpoint, new_id, now, timestamp
 from resources import private_fields
 
 SECRET_PREFIX_CHARS = 10  # `whsec_` and four characters: enough to tell two secrets apart, nothing to sign with
@@ -26,7 +24,6 @@ EXCERPT_BYTES = 1024
 RETRY_AFTER_MAX_SECONDS = 3600
 JITTER = 0.1  # each wait is stretched or shrunk by up to this share, so retries of many deliveries spread out
 LEASE_MARGIN_SECONDS = 5  # a claim outlives its attempt's timeout by this much
-WAKERS = set()  # each running sender's wake-up, called when a commit has queued deliveries
 PING = "ping"  # an event queued to one endpoint alone, on request
 
 
@@ -47,52 +44,26 @@ def rotate_secret(endpoint):
     return endpoint.secret
 
 
-# --- queueing: in the event's own transaction -----------------------------------------------------------------
+# --- queueing: in the event's own transaction ---------------------------------------------------------------
+# An event queues its deliveries to the endpoints asking for it as it is stored (the trigger of
+# sql/0006_webhooks.sql); a ping is queued here, to its one endpoint.
 
 
-def patterns(event_type):
-    """The `event_types` entries that ask for `event_type`: itself, `<record>.*` and `*`."""
-    return [event_type, event_type.split(".")[0] + ".*", "*"]
-
-
-@functools.cache
-def matching_endpoints_sql():
-    """The SQL of the active endpoints asking for an event type (built once: it runs with every write)."""
-    asking = dialect.json_list_has_any(WebhookEndpoint.event_types, patterns("x.y"))
-    query = WebhookEndpoint.select(WebhookEndpoint.id).where(WebhookEndpoint.is_active == True, asking)  # noqa: E712
-    sql, params = query.sql()
-    return sql, params[: -len(patterns("x.y"))]
-
-
-@events.listen
-def queue_for(event):
-    if event.type != PING:
-        queue(event.id, event.type, event.occurred_at)
-
-
-def queue(event_id, event_type, moment, endpoint_ids=None):
-    """One pending delivery of the event to each active endpoint asking for its type (or to `endpoint_ids`
-    alone), in the transaction under way; the sender is woken once it commits. Returns the deliveries' ids."""
-    if endpoint_ids is None:
-        sql, params = matching_endpoints_sql()
-        endpoint_ids = [endpoint_id for (endpoint_id,) in db.execute_sql(sql, [*params, *patterns(event_type)])]
-    if not endpoint_ids:
-        return []
-    rows = [
-        {
-            "id": new_id(),
-            "endpoint": endpoint_id,
-            "event": event_id,
-            "event_type": event_type,
-            "next_attempt_at": moment,
-            "created_at": moment,
-            "updated_at": moment,
-        }
-        for endpoint_id in endpoint_ids
-    ]
-    WebhookDelivery.insert_many(rows).execute()
-    writer.after_commit(wake)
-    return [row["id"] for row in rows]
+def queue(event, endpoint_id):
+    """A pending delivery of `event` (events.Recorded) to one endpoint, in the transaction under way; the
+    senders are woken once it commits. Returns the delivery's id."""
+    moment = event.occurred_at
+    delivery = WebhookDelivery.create(
+        id=new_id(),
+        endpoint=endpoint_id,
+        event=event.id,
+        event_type=event.type,
+        next_attempt_at=moment,
+        created_at=moment,
+        updated_at=moment,
+    )
+    writer.after_commit(events.wake_senders)
+    return delivery.id
 
 
 def redeliver(delivery):
@@ -100,12 +71,7 @@ def redeliver(delivery):
     delivery.status, delivery.next_attempt_at = "pending", now()
     delivery.updated_at = delivery.next_attempt_at
     delivery.save()
-    writer.after_commit(wake)
-
-
-def wake():
-    for waker in list(WAKERS):
-        waker()
+    writer.after_commit(events.wake_senders)
 
 
 # --- an attempt: what is sent -------------------------------------------------------------------------------

@@ -75,8 +75,7 @@ def ping(id):
     endpoint = active_endpoint(id)
     table = WebhookEndpoint._meta.table_name
     event = events.record(webhooks.PING, table, endpoint.id, ENDPOINTS.group, {"endpoint_id": endpoint.id})
-    [delivery_id] = webhooks.queue(event.id, event.type, event.occurred_at, [endpoint.id])
-    return {"data": DELIVERIES.read(delivery_id)}, 202
+    return {"data": DELIVERIES.read(webhooks.queue(event, endpoint.id))}, 202
 
 
 @blueprint.get("/webhook-deliveries")

@@ -39,3 +39,17 @@ CREATE INDEX "webhookdelivery_endpoint_id_created_at" ON "webhook_deliveries" ("
 CREATE INDEX "webhookdelivery_status_next_attempt_at" ON "webhook_deliveries" ("status", "next_attempt_at");
 CREATE INDEX "webhookdelivery_status_created_at" ON "webhook_deliveries" ("status", "created_at");
 CREATE INDEX "webhookdelivery_created_at" ON "webhook_deliveries" ("created_at");
+-- An event queues its deliveries itself, in its own statement: one per active endpoint whose event_types hold
+-- its type, `<record>.*` or `*` (a ping is queued to its one endpoint by the API). The id is a random UUID.
+CREATE TRIGGER "event_queues_webhook_deliveries" AFTER INSERT ON "events" WHEN NEW."type" != 'ping'
+BEGIN
+  INSERT INTO "webhook_deliveries" ("id", "created_at", "updated_at", "endpoint_id", "event_id", "event_type",
+    "status", "attempts", "next_attempt_at")
+  SELECT lower(hex(randomblob(4))) || '-' || lower(hex(randomblob(2))) || '-4' || substr(lower(hex(randomblob(2))), 2)
+      || '-' || substr('89ab', 1 + abs(random()) % 4, 1) || substr(lower(hex(randomblob(2))), 2) || '-'
+      || lower(hex(randomblob(6))),
+    NEW."occurred_at", NEW."occurred_at", e."id", NEW."id", NEW."type", 'pending', 0, NEW."occurred_at"
+  FROM "webhook_endpoints" e
+  WHERE e."is_active" = 1 AND EXISTS (SELECT 1 FROM json_each(e."event_types") t
+    WHERE t.value IN (NEW."type", substr(NEW."type", 1, instr(NEW."type", '.')) || '*', '*'));
+END;
