@@ -1,0 +1,146 @@
+"""What the benchmark scripts share: the project's commands, servers on free ports, wrk, the demo databases."""
+
+import os
+import re
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+PROJECT = Path(__file__).resolve().parent.parent
+
+CACHE = PROJECT / "bench" / "cache"
+
+POST_TEAMS = """
+local counter = 0
+function setup(thread)
+  thread:set("id", tostring(thread))
+end
+function init(args)
+  prefix = "bench-" .. os.time() .. "-" .. id .. "-"
+end
+request = function()
+  counter = counter + 1
+  local headers = {["Content-Type"] = "application/json"}
+  for name, value in pairs(wrk.headers) do headers[name] = value end  -- keeps -H Authorization
+  local body = '{"name": "' .. prefix .. counter .. '"}'
+  return wrk.format("POST", "/v1/teams", headers, body)
+end
+"""
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def run_app(env, *args, code=PROJECT):
+    """`app.py` of the code in `code` (this project, or an older commit of it) with `args`: its output."""
+    command = [sys.executable, "app.py", *args]
+    return subprocess.run(command, cwd=code, env=env, check=True, capture_output=True, text=True).stdout.strip()
+
+
+def serve(port):
+    return [sys.executable, "app.py", "serve", "--threads", "8", "--port", str(port)]
+
+
+def office(path, workdir, code=PROJECT, **settings):
+    """The environment serving the database at `path` (created if new) and an admin's API key in it."""
+    # wrk opens its connections while the last run's may still be closing: room above the per-client cap of 20
+    env = {
+        **clean_env(),
+        "BAND_DB": str(path),
+        "BAND_MAIL_URL": f"file:{workdir}/mail",
+        "BAND_MAX_CONNECTIONS_PER_CLIENT": "64",
+        **settings,
+    }
+    run_app(env, "create-user", "bench@example.com", "--name", "Bench", "--role", "admin", code=code)
+    return env, run_app(env, "create-api-key", "bench@example.com", "--label", "bench", code=code)
+
+
+def database(size):
+    """The cached demo database of `size` gigs, built on first use."""
+    path = CACHE / f"band-{size}.db"
+    if not path.exists():
+        CACHE.mkdir(parents=True, exist_ok=True)
+        print(f"building a demo database of {size} gigs (once) ...", flush=True)
+        started = time.monotonic()
+        env = {**clean_env(), "BAND_DB": str(CACHE / "scratch.db")}
+        run_app(env, "demo", str(path), "--gigs", str(size))
+        print(f"  built in {time.monotonic() - started:.0f} s", flush=True)
+    return path
+
+
+def clean_env():
+    return {k: v for k, v in os.environ.items() if not k.startswith("BAND_")}
+
+
+class Server:
+    """A process serving HTTP on a free port until stopped; its peak memory read from /proc."""
+
+    def __init__(self, command, env, health, code=PROJECT):
+        """`command(port)` is the command line that serves on `port` from `code`; `health` a path that answers 200."""
+        self.port = free_port()
+        self.process = subprocess.Popen(
+            command(self.port), cwd=code, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        self.base = f"http://127.0.0.1:{self.port}"
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(self.base + health, timeout=2):
+                    return
+            except OSError:
+                time.sleep(0.2)
+        raise SystemExit(f"{command} did not answer {health}")
+
+    def peak_mb(self):
+        status = Path(f"/proc/{self.process.pid}/status").read_text()
+        return int(re.search(r"VmHWM:\s+(\d+) kB", status)[1]) / 1024
+
+    def stop(self):
+        self.process.send_signal(signal.SIGTERM)
+        self.process.wait(15)
+
+
+def wrk(url, seconds, connections, key=None, script=None):
+    """(requests/s, p50 ms, p99 ms) of `url` under wrk; refuses a run with answers other than 2xx."""
+    command = ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency", url]
+    if key:
+        command += ["-H", f"Authorization: Bearer {key}"]
+    if script:
+        command += ["-s", script]
+    output = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    if "Non-2xx" in output or "Socket errors" in output:
+        raise SystemExit(f"wrk saw failures on {url}:\n{output}")
+    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", output)[1])
+    return rate, latency(output, "50%"), latency(output, "99%")
+
+
+def latency(output, percentile):
+    value, unit = re.search(rf"{percentile}\s+([\d.]+)(us|ms|s)", output).groups()
+    return float(value) * {"us": 0.001, "ms": 1, "s": 1000}[unit]
+
+
+def sample_ids(path):
+    """A confirmed status, a gig and a gig role to point the requests at."""
+    with sqlite3.connect(path) as c:
+        status = c.execute("SELECT id FROM gig_statuses WHERE is_default").fetchone()[0]
+        gig = c.execute("SELECT id FROM gigs ORDER BY gig_date DESC LIMIT 1 OFFSET 10").fetchone()[0]
+        role = c.execute("SELECT id FROM gig_roles WHERE staff_member_id IS NOT NULL LIMIT 1 OFFSET 5").fetchone()[0]
+    return status, gig, role
+
+
+def list_path(status):
+    return f"/v1/gigs?limit=50&sort=-gig_date&filter[gig_status_id]={status}"
+
+
+def post_teams_script(workdir):
+    script = Path(workdir) / "post_teams.lua"
+    script.write_text(POST_TEAMS)
+    return script
