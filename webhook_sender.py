@@ -45,6 +45,7 @@ class Sender:
         """Abandon the attempts in flight (their claims are given back: they are due again at once), then end."""
         if self.loop is not None and self.thread.is_alive():
             self.loop.call_soon_threadsafe(self.stopping.set)
+            self.wake()  # a pause waits for a wake-up, not for the stop
         self.thread.join(timeout)
         self.database.submit(db.close)
         self.database.shutdown(wait=True, cancel_futures=False)
