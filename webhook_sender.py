@@ -81,19 +81,18 @@ class Sender:
             outcomes, self.finished = self.finished, []
             await self.in_database(self.record, outcomes)
         free = IN_FLIGHT - len(self.in_flight)
-        claimed = []
-        if free:
-            lease = self.config["WEBHOOK_TIMEOUT"] + webhooks.LEASE_MARGIN_SECONDS
-            claimed = await self.in_database(webhooks.claim, free, lease)
-            for attempt in claimed:
-                self.in_flight[attempt.delivery_id] = asyncio.create_task(self.send(attempt))
-        if free and len(claimed) == free:
-            return  # there may be more due: look again at once
         wait = self.config["WORKER_INTERVAL"]
         if free:
-            due = await self.in_database(webhooks.next_due)
+            due = await self.in_database(webhooks.next_due)  # a read: the write lock is taken only for work
             if due is not None:
                 wait = min(wait, (webhooks.parse(due) - dt.datetime.now(dt.UTC)).total_seconds())
+            if wait <= 0:
+                lease = self.config["WEBHOOK_TIMEOUT"] + webhooks.LEASE_MARGIN_SECONDS
+                claimed = await self.in_database(webhooks.claim, free, lease)
+                for attempt in claimed:
+                    self.in_flight[attempt.delivery_id] = asyncio.create_task(self.send(attempt))
+                if claimed:
+                    return  # there may be more due: look again at once
         await self.pause(wait)
 
     async def pause(self, seconds):

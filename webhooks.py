@@ -102,18 +102,8 @@ def claim(limit, lease_seconds):
     that no other server takes them meanwhile), as attempts ready to send."""
     with writer.transaction():
         moment = now()
-        due = (
-            WebhookDelivery.select(WebhookDelivery.id, WebhookDelivery.event, WebhookEndpoint)
-            .join(WebhookEndpoint)
-            .where(
-                WebhookDelivery.status == "pending",
-                WebhookDelivery.next_attempt_at <= moment,
-                WebhookDelivery.claimed_until.is_null() | (WebhookDelivery.claimed_until < moment),
-                WebhookEndpoint.is_active == True,  # noqa: E712
-            )
-            .order_by(WebhookDelivery.next_attempt_at)
-            .limit(limit)
-        )
+        due = pending_to_claim(moment).where(WebhookDelivery.next_attempt_at <= moment).limit(limit)
+        due = due.select(WebhookDelivery.id, WebhookDelivery.event, WebhookEndpoint)
         rows = list(due)
         if not rows:
             return []
@@ -138,19 +128,22 @@ def attempt(delivery, event, pay_fields):
 
 
 def next_due():
-    """When the earliest unclaimed delivery to an active endpoint is due (a stored timestamp), or None."""
-    query = (
-        WebhookDelivery.select(WebhookDelivery.next_attempt_at)
+    """When the earliest delivery `claim` may take is due (a stored timestamp; past when it is due now), or None."""
+    return pending_to_claim(now()).select(WebhookDelivery.next_attempt_at).limit(1).scalar()
+
+
+def pending_to_claim(moment):
+    """The pending deliveries to active endpoints that no server holds a claim on at `moment`, the earliest first."""
+    return (
+        WebhookDelivery.select()
         .join(WebhookEndpoint)
         .where(
             WebhookDelivery.status == "pending",
-            WebhookDelivery.claimed_until.is_null(),
+            WebhookDelivery.claimed_until.is_null() | (WebhookDelivery.claimed_until < moment),
             WebhookEndpoint.is_active == True,  # noqa: E712
         )
         .order_by(WebhookDelivery.next_attempt_at)
-        .limit(1)
     )
-    return query.scalar()
 
 
 def release(delivery_ids):
