@@ -137,6 +137,7 @@ def test_apns_checks_the_provider_tokens_signature(apns):
     ("answer", "outcome", "retry_after"),
     [
         (apns_refusal(410, "Unregistered"), "dead", None),
+        (apns_refusal(410, "ExpiredToken"), "dead", None),
         (apns_refusal(400, "BadDeviceToken"), "dead", None),
         (apns_refusal(429, "TooManyRequests", {"retry-after": "120"}), "retry", 120),
         (apns_refusal(503, "ServiceUnavailable"), "retry", None),
