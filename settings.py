@@ -33,6 +33,20 @@ SETTINGS = {
     "WEBHOOK_TIMEOUT": (10.0, float, "seconds a webhook receiver has to answer"),
     "WEBHOOK_RETRY_SECONDS": ("5,300,1800,7200,18000,36000,36000", str, "waits between webhook attempts"),
     "WEBHOOK_FAILING_DAYS": (5.0, float, "days of nothing but failed deliveries before an endpoint is disabled"),
+    "PUSH_TIMEOUT": (10.0, float, "seconds a push gateway has to answer"),
+    "APNS_KEY_FILE": ("", str, "APNs: the .p8 signing key's file; with the three below, push to ios"),
+    "APNS_KEY_ID": ("", str, "APNs: the signing key's id"),
+    "APNS_TEAM_ID": ("", str, "APNs: the Apple developer team's id"),
+    "APNS_TOPIC": ("", str, "APNs: the iOS app's bundle id"),
+    "APNS_URL": ("", str, "APNs: a gateway URL instead of Apple's host for the device's environment (tests)"),
+    "FCM_CREDENTIALS": ("", str, "FCM: the Firebase service account's JSON file; set, push to android"),
+    "FCM_URL": ("https://fcm.googleapis.com", str, "FCM: the HTTP v1 API's base URL (tests)"),
+    "VAPID_PRIVATE_KEY": (
+        "",
+        str,
+        "Web Push: the VAPID private key (a PEM file or base64url); with the subject, push to web",
+    ),
+    "VAPID_SUBJECT": ("", str, "Web Push: a mailto: or https: URL the push services can reach us at"),
 }
 
 RATE_PERIODS = {"second": 1, "minute": 60, "hour": 3600}

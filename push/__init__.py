@@ -1,0 +1,120 @@
+"""The push gateways of SPEC §9, as the notification worker calls them: `Gateways(config)` from the settings,
+`await gateways.send(platform, token, environment, message)` -> a `PushResult` (sent, dead, retry or failed),
+`await gateways.aclose()` at the end. The caller deletes a device whose token is dead and backs off on retry;
+this module only says which.
+
+A message is `{type, title, body, data}`, `data` holding ids alone. That it never carries an address or an
+amount is the caller's duty (the app reads those from /me); here its title and body are shortened so that it
+stays under 4 KB on every platform, and one whose data alone is too large is refused."""
+
+import asyncio
+import json
+import time
+
+import httpx
+
+from errors import ConfigError
+from push.apns import SETTINGS as APNS_SETTINGS
+from push.apns import Apns
+from push.fcm import Fcm
+from push.outcome import DEAD, FAILED, RETRY, SENT, PushResult
+from push.web import UnifiedPush, WebPush
+
+PLATFORMS = ("ios", "android", "web", "unifiedpush")
+NEEDS = {"ios": APNS_SETTINGS, "android": ("FCM_CREDENTIALS",), "web": ("VAPID_PRIVATE_KEY", "VAPID_SUBJECT")}
+MESSAGE_BYTES = 3072  # as compact JSON: each platform's framing (and Web Push's encryption) fits in 4 KB beside it
+TTL_SECONDS = 24 * 3600  # how long a gateway keeps a push for a device that is offline
+ELLIPSIS = "…"
+
+__all__ = ["DEAD", "FAILED", "PLATFORMS", "RETRY", "SENT", "Gateways", "PushResult", "fit"]
+
+
+class Gateways:
+    """The platforms this server can push to (`configured`), and a line saying which it skips (`skipped`)."""
+
+    def __init__(self, config, clock=time.time):
+        self.timeout = config["PUSH_TIMEOUT"]
+        if not 0 < self.timeout <= 60:
+            raise ConfigError("BAND_PUSH_TIMEOUT must be 0 to 60 seconds")
+        for name in ("APNS_URL", "FCM_URL"):
+            if config[name] and not config[name].startswith(("http://", "https://")):
+                raise ConfigError(f"BAND_{name}={config[name]!r}: expected an http(s) URL")
+        unset = {platform: [name for name in names if not config[name]] for platform, names in NEEDS.items()}
+        for platform, missing in unset.items():
+            if 0 < len(missing) < len(NEEDS[platform]):
+                raise ConfigError(f"push to {platform} needs {', '.join('BAND_' + n for n in missing)} as well")
+        self.unset = {platform: missing for platform, missing in unset.items() if missing}
+        # the whole of a send is cut off at the timeout (below); httpx's own, a little later, is a backstop
+        self.client = httpx.AsyncClient(
+            timeout=self.timeout + 1, trust_env=False, headers={"user-agent": "Band-Office"}
+        )
+        self.gateways = {"unifiedpush": UnifiedPush(self.client, TTL_SECONDS)}
+        if "ios" not in self.unset:
+            self.gateways["ios"] = Apns(config, self.timeout + 1, TTL_SECONDS, clock)
+        if "android" not in self.unset:
+            self.gateways["android"] = Fcm(config, self.client, self.timeout, TTL_SECONDS)
+        if "web" not in self.unset:
+            self.gateways["web"] = WebPush(config, self.client, TTL_SECONDS)
+
+    @property
+    def configured(self):
+        return frozenset(self.gateways)
+
+    @property
+    def skipped(self):
+        """One line for the log at start, or None when every platform is configured."""
+        if not self.unset:
+            return None
+        parts = [
+            f"{platform} ({', '.join('BAND_' + n for n in names)} not set)" for platform, names in self.unset.items()
+        ]
+        return "push skipped for " + "; ".join(parts)
+
+    async def send(self, platform, token, environment, message):
+        """Push `message` to one device. A platform that is not configured fails at once: callers look at
+        `configured` first and mark such devices skipped."""
+        if platform not in PLATFORMS or environment not in ("production", "sandbox"):
+            raise ValueError(f"no push platform {platform!r} in environment {environment!r}")
+        if platform not in self.gateways:
+            return PushResult(FAILED, f"Push to {platform} is not configured on this server.")
+        fitted = fit(message)
+        if fitted is None:
+            return PushResult(FAILED, f"The message's data alone is over {MESSAGE_BYTES} bytes.")
+        gateway = self.gateways[platform]
+        try:
+            return await asyncio.wait_for(gateway.send(token, environment, fitted), self.timeout)
+        except TimeoutError:
+            return PushResult(RETRY, f"{gateway.name} gave no answer within {self.timeout:g} s.")
+
+    async def aclose(self):
+        for gateway in self.gateways.values():
+            await gateway.aclose()
+        await self.client.aclose()
+
+    async def __aenter__(self):
+        return self
+
+    async def __aexit__(self, *exc_info):
+        await self.aclose()
+
+
+def fit(message):
+    """The message with its body, then its title, shortened (ending in …) until it is at most MESSAGE_BYTES as
+    compact JSON; None when even empty ones would not fit. Its data must hold ids alone (strings, integers,
+    null): anything else is a caller's mistake, a ValueError."""
+    if set(message) != {"type", "title", "body", "data"} or not isinstance(message["data"], dict):
+        raise ValueError("a push message is {type, title, body, data}")
+    if not all(isinstance(message[key], str) for key in ("type", "title", "body")):
+        raise ValueError("a push message's type, title and body are strings")
+    if not all(isinstance(v, str | int | None) and not isinstance(v, bool) for v in message["data"].values()):
+        raise ValueError("a push message's data holds ids alone")
+    fitted = dict(message)
+    for field in ("body", "title"):
+        while (excess := size(fitted) - MESSAGE_BYTES) > 0 and fitted[field]:
+            kept = fitted[field].encode()[: -excess - len(ELLIPSIS.encode())].decode(errors="ignore")
+            fitted[field] = kept + ELLIPSIS if kept else ""
+    return fitted if size(fitted) <= MESSAGE_BYTES else None
+
+
+def size(message):
+    return len(json.dumps(message, separators=(",", ":"), ensure_ascii=False).encode())

@@ -1,0 +1,45 @@
+"""What one push came to, as the notification worker needs it: sent, the token is dead (delete the device), try
+again later (with the gateway's Retry-After, if it gave one), or failed for good; and how an HTTP answer or a
+transport error maps onto that, shared by the four gateways."""
+
+import datetime as dt
+from dataclasses import dataclass
+
+import httpx
+
+from webhooks import retry_after_seconds
+
+SENT, DEAD, RETRY, FAILED = "sent", "dead", "retry", "failed"
+
+
+@dataclass(frozen=True)
+class PushResult:
+    outcome: str  # SENT, DEAD, RETRY or FAILED
+    error: str | None = None  # one short line for the log and the notification's channel state
+    retry_after: float | None = None  # seconds the gateway asked us to wait (RETRY only), at most an hour
+
+
+def answered(gateway, response, dead=False, reason=None):
+    """The outcome of an HTTP answer: 2xx sent; `dead` when the gateway's own rules say the token is gone;
+    429 and 5xx retry; anything else failed. `reason` is the gateway's word for it, if it gave one."""
+    code = response.status_code
+    if 200 <= code < 300:
+        return PushResult(SENT)
+    error = f"{gateway} answered {code}" + (f" {reason}" if reason else "") + "."
+    if dead:
+        return PushResult(DEAD, error)
+    if code == 429 or code >= 500:
+        moment = dt.datetime.now(dt.UTC)
+        return PushResult(RETRY, error, retry_after_seconds(response.headers.get("retry-after"), moment))
+    return PushResult(FAILED, error)
+
+
+def unreachable(gateway, error):
+    """The outcome of a request that got no answer: a refused connection, a timeout, a broken protocol."""
+    kinds = {
+        httpx.ConnectError: "could not connect",
+        httpx.TimeoutException: "timed out",
+        httpx.RemoteProtocolError: "broke the protocol",
+    }
+    kind = next((text for cls, text in kinds.items() if isinstance(error, cls)), type(error).__name__)
+    return PushResult(RETRY, f"{gateway} {kind}" + (f": {error}" if str(error) else "") + ".")
