@@ -31,17 +31,20 @@ def serve(tmp_path):
         office.service.stop()
 
 
-@pytest.fixture
-def office(serve):
-    return serve()
-
-
 @pytest.fixture(scope="module")
-def shared(tmp_path_factory):
-    """One office for the tests that only read answers (validation, permissions): a start saved per test."""
-    office = ServedOffice(tmp_path_factory.mktemp("shared"), **FAST).start()
+def served(tmp_path_factory):
+    """One office with FAST schedules for every test that needs no other settings: a start saved per test."""
+    office = ServedOffice(tmp_path_factory.mktemp("served"), **FAST).start()
     yield office
     office.service.stop()
+
+
+@pytest.fixture
+def office(served):
+    """The shared office, cleared after each test of its webhook endpoints (their deliveries go with them)."""
+    yield served
+    for endpoint in served.call("GET", "/webhook-endpoints?limit=200"):
+        served.call("DELETE", f"/webhook-endpoints/{endpoint['id']}")
 
 
 def send(office, method, path, body=None, key=None):
@@ -81,6 +84,8 @@ def delivery_reading(office, endpoint, **expected):
 
 
 def endpoint_reading(office, endpoint, **expected):
+    """Wait until `endpoint` reads as `expected` (is_active=False, say), and return it."""
+
     def found():
         read = office.call("GET", f"/webhook-endpoints/{endpoint['id']}")
         return expected.items() <= read.items() and read
@@ -157,8 +162,8 @@ def test_a_receiver_that_never_answers_is_cut_off_at_the_timeout_and_retried(ser
 
 
 def test_a_redirect_is_not_followed_and_counts_as_a_failure(office):
-    with Receiver() as elsewhere, Receiver(always(302, headers={"Location": "http://x/"})) as receiver:
-        receiver.answer = always(302, headers={"Location": elsewhere.url})
+    elsewhere = Receiver()
+    with elsewhere, Receiver(always(302, headers={"Location": elsewhere.url})) as receiver:
         endpoint = endpoint_for(office, receiver, event_types=["team.created"])
         office.call("POST", "/teams", {"name": "Moved"})
         delivery = delivery_reading(office, endpoint, status="failed")
@@ -331,9 +336,9 @@ def test_an_endpoint_gets_the_event_types_it_asked_for(office):
 
 
 @pytest.mark.parametrize("patterns", [["gig"], ["Gig.*"], ["*.*"], ["gig.*", "gig..x"], [], "gig.*"])
-def test_event_types_must_be_types_or_patterns(shared, patterns):
+def test_event_types_must_be_types_or_patterns(office, patterns):
     body = {"url": "http://127.0.0.1:9/hook", "event_types": patterns}
-    error = refused(shared, "POST", "/webhook-endpoints", body)
+    error = refused(office, "POST", "/webhook-endpoints", body)
     assert error["code"] == "validation_failed"
     assert any(name.startswith("event_types") for name in error["details"]), error
 
@@ -350,27 +355,27 @@ BAD_URLS = [
 
 
 @pytest.mark.parametrize("url", BAD_URLS)
-def test_a_receiver_url_is_http_without_user_info_and_at_most_2000_characters(shared, url):
-    error = refused(shared, "POST", "/webhook-endpoints", {"url": url})
+def test_a_receiver_url_is_http_without_user_info_and_at_most_2000_characters(office, url):
+    error = refused(office, "POST", "/webhook-endpoints", {"url": url})
     assert error["code"] == "validation_failed" and list(error["details"]) == ["url"], error
 
 
-def test_a_receiver_url_may_name_a_host_of_the_lan_and_be_2000_characters_long(shared):
+def test_a_receiver_url_may_name_a_host_of_the_lan_and_be_2000_characters_long(office):
     off = {"is_active": False}  # switched off: nothing is sent, no name looked up
-    assert shared.call("POST", "/webhook-endpoints", {"url": LONGEST_URL, **off})["url"] == LONGEST_URL
-    created = shared.call("POST", "/webhook-endpoints", {"url": "http://nas:8080/hook", **off})
+    assert office.call("POST", "/webhook-endpoints", {"url": LONGEST_URL, **off})["url"] == LONGEST_URL
+    created = office.call("POST", "/webhook-endpoints", {"url": "http://nas:8080/hook", **off})
     assert created["url"] == "http://nas:8080/hook" and created["event_types"] == ["*"]
     path = f"/webhook-endpoints/{created['id']}"
-    error = refused(shared, "PATCH", path, {"url": "http://u:p@nas:8080/hook"})
+    error = refused(office, "PATCH", path, {"url": "http://u:p@nas:8080/hook"})
     assert list(error["details"]) == ["url"]
-    assert shared.call("DELETE", path) is None
+    assert office.call("DELETE", path) is None
 
 
-def test_webhooks_are_read_with_admin_view_and_changed_with_admin_edit(shared):
-    endpoint = shared.call(
+def test_webhooks_are_read_with_admin_view_and_changed_with_admin_edit(office):
+    endpoint = office.call(
         "POST", "/webhook-endpoints", {"url": "http://127.0.0.1:9/hook", "event_types": ["team.created"]}
     )
-    delivery = shared.call("POST", f"/webhook-endpoints/{endpoint['id']}/ping")
+    delivery = office.call("POST", f"/webhook-endpoints/{endpoint['id']}/ping")
     path = f"/webhook-endpoints/{endpoint['id']}"
     reads = ["/webhook-endpoints", path, "/webhook-deliveries", f"/webhook-deliveries/{delivery['id']}"]
     writes = [
@@ -382,13 +387,13 @@ def test_webhooks_are_read_with_admin_view_and_changed_with_admin_edit(shared):
         ("POST", f"/webhook-deliveries/{delivery['id']}/redeliver", None),
     ]
     for role in ("office", "viewer", "staff"):  # every default role but admin: none holds admin.view
-        key = key_of(shared, role)
+        key = key_of(office, role)
         for read in reads:
-            assert refused(shared, "GET", read, key=key, status=403)["code"] == "forbidden"
-    shared.call("POST", "/access-roles", {"name": "hook-reader", "grants": ["admin.view"]})
-    reader = key_of(shared, "hook-reader")
+            assert refused(office, "GET", read, key=key, status=403)["code"] == "forbidden"
+    office.call("POST", "/access-roles", {"name": "hook-reader", "grants": ["admin.view"]})
+    reader = key_of(office, "hook-reader")
     for read in reads:
-        assert send(shared, "GET", read, key=reader)[0] == 200
+        assert send(office, "GET", read, key=reader)[0] == 200
     for method, write, body in writes:
-        assert refused(shared, method, write, body, key=reader, status=403)["code"] == "forbidden"
-    assert shared.call("GET", path)["description"] is None
+        assert refused(office, method, write, body, key=reader, status=403)["code"] == "forbidden"
+    assert office.call("GET", path)["description"] is None
