@@ -142,7 +142,7 @@ class Sender:
             error = f"The receiver answered {code}."
         retry_after = None
         if code in (429, 503):
-            retry_after = webhooks.retry_after_seconds(response.headers.get("retry-after"), moment)
+            retry_after = webhooks.retry_after_seconds(response.headers.get("retry-after"), dt.datetime.now(dt.UTC))
         text = excerpt[: webhooks.EXCERPT_BYTES].decode("utf-8", "replace") or None
         return webhooks.Outcome(attempt, attempted_at, code, error, text, retry_after)
 

@@ -189,9 +189,10 @@ def retry_after_seconds(value, moment):
 
 def record(outcomes, waits, failing_days):
     """Store what the attempts came to, in the transaction under way: each delivery succeeded, failed for good,
-    or is due again after the next wait of `waits` (or the receiver's Retry-After, if later). Returns {endpoint
+    or is due again after the next wait of `waits` (or the receiver's Retry-After, if later), counted from now:
+    from the failure, not from the start of an attempt that may have waited the whole timeout. Returns {endpoint
     id: why it must be disabled}: a 410, or `failing_days` of nothing but failures."""
-    to_disable = {}
+    to_disable, moment = {}, now()
     stored = WebhookDelivery.select().where(WebhookDelivery.id.in_([o.attempt.delivery_id for o in outcomes]))
     deliveries = {d.id: d for d in stored}
     endpoint_ids = list({outcome.attempt.endpoint_id for outcome in outcomes})
@@ -211,7 +212,7 @@ def record(outcomes, waits, failing_days):
         else:
             wait = None if outcome.status_code == 410 else next_wait(delivery.attempts, waits, outcome.retry_after)
             delivery.status = "failed" if wait is None else "pending"
-            delivery.next_attempt_at = None if wait is None else later(outcome.attempted_at, wait)
+            delivery.next_attempt_at = None if wait is None else later(moment, wait)
             endpoint.failing_since = endpoint.failing_since or outcome.attempted_at
             if outcome.status_code == 410:
                 to_disable[endpoint.id] = "The receiver answered 410 Gone: it wants no more deliveries."

@@ -1,6 +1,7 @@
 """A webhook receiver for the tests: a real HTTP server on 127.0.0.1 that checks every request's signature with
 the `standardwebhooks` library, as a band's website would, and answers as a test tells it to."""
 
+import contextlib
 import http.server
 import json
 import threading
@@ -73,12 +74,13 @@ class Receiver:
             answer = self.answer(number)
             if answer.delay:
                 self.released.wait(answer.delay)
-            handler.send_response(answer.status)
-            for name, value in answer.headers.items():
-                handler.send_header(name, value)
-            handler.send_header("Content-Length", str(len(answer.body)))
-            handler.end_headers()
-            handler.wfile.write(answer.body)
+            with contextlib.suppress(BrokenPipeError, ConnectionResetError):  # the sender gave up waiting
+                handler.send_response(answer.status)
+                for name, value in answer.headers.items():
+                    handler.send_header(name, value)
+                handler.send_header("Content-Length", str(len(answer.body)))
+                handler.end_headers()
+                handler.wfile.write(answer.body)
         finally:
             with self.lock:
                 self.in_flight[message_id] -= 1
