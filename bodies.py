@@ -179,10 +179,16 @@ class WebhookDeliverySchema(RecordSchema):
     endpoint_id = fields.UUID(dump_only=True)
     event_id = fields.UUID(dump_only=True, metadata={"description": "also the webhook-id header of every attempt"})
     event_type = fields.String(dump_only=True)
-    status = Enum(*DELIVERY_STATUSES, dump_only=True)
-    attempts = Int(dump_only=True)
+    status = Enum(*DELIVERY_STATUSES, dump_only=True, allow_none=False)
+    attempts = Int(dump_only=True, allow_none=False)
     next_attempt_at = Timestamp(dump_only=True, allow_none=True, metadata={"description": "null unless pending"})
     last_attempt_at = Timestamp(dump_only=True, allow_none=True)
     last_status_code = Int(dump_only=True, allow_none=True)
     last_error = fields.String(dump_only=True, allow_none=True)
     response_excerpt = fields.String(dump_only=True, allow_none=True, metadata={"description": "≤ 1 KB"})
+
+
+class WebhookPayloadSchema(BaseSchema):
+    type = fields.String(dump_only=True, metadata={"description": "the event's type, or `ping`"})
+    timestamp = Timestamp(dump_only=True, allow_none=False, metadata={"description": "when the event occurred"})
+    data = fields.Nested(EventSchema, dump_only=True, metadata={"description": "the event as GET /events shows it"})

@@ -74,7 +74,12 @@ def ReceiverUrl(**kwargs):
 
 
 def no_user_info(value):
-    if "@" in urlsplit(value).netloc:
+    try:
+        parts = urlsplit(value)
+        parts.port  # noqa: B018 (a port out of range raises)
+    except ValueError:
+        raise ValidationError("Not a valid http(s) URL.") from None
+    if "@" in parts.netloc:
         raise ValidationError("A URL with a user name or password is not allowed.")
 
 

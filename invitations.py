@@ -55,7 +55,8 @@ def pending_invitations(gig_role_id):
 
 
 def accept(invitation):
-    """The invitee takes the gig role; the role's other pending invitations are withdrawn.
+    """The invitee takes the gig role; the role's other pending invitations are withdrawn. Returns the
+    invitation and the ids of those withdrawn.
 
     Precedence: an invitation its invitee already answered is not pending, even when the role is filled (by
     them, say); for a pending or withdrawn one, a role another took is reported first, so that of two
@@ -75,8 +76,7 @@ def accept(invitation):
     gig_role.status, gig_role.updated_at = "filled", stamp
     gig_role.save()
     record_answer(invitation, "accepted", stamp)
-    withdraw_pending(GigRoleInvitation.gig_role == gig_role.id, stamp)
-    return invitation
+    return invitation, withdraw_pending(GigRoleInvitation.gig_role == gig_role.id, stamp)
 
 
 def answer(invitation, status):
@@ -92,13 +92,17 @@ def record_answer(invitation, status, stamp):
 
 
 def withdraw_pending(condition, stamp=None):
-    """Withdraw the pending invitations matching `condition`."""
-    stamp = stamp or now()
-    query = GigRoleInvitation.update(status="withdrawn", updated_at=stamp)
-    query.where(condition, INVITATION_STATUS == "pending").execute()
+    """Withdraw the pending invitations matching `condition`: their ids (each withdrawal is an event)."""
+    pending = GigRoleInvitation.select(GigRoleInvitation.id).where(condition, INVITATION_STATUS == "pending")
+    ids = [invitation_id for (invitation_id,) in pending.tuples()]
+    if ids:
+        query = GigRoleInvitation.update(status="withdrawn", updated_at=stamp or now())
+        query.where(condition, INVITATION_STATUS == "pending").execute()
+    return ids
 
 
 def withdraw_for_gigs(gig_ids):
-    """A gig that is no longer live (completed, cancelled) withdraws the pending invitations to its roles."""
+    """A gig that is no longer live (completed, cancelled) withdraws the pending invitations to its roles: their
+    ids."""
     roles = GigRole.select(GigRole.id).where(GigRole.gig.in_(gig_ids))
-    withdraw_pending(GigRoleInvitation.gig_role.in_(roles))
+    return withdraw_pending(GigRoleInvitation.gig_role.in_(roles))

@@ -233,10 +233,12 @@ class WebhookDelivery(Record):
     last_error = TextField(null=True)
     response_excerpt = TextField(null=True)
     claimed_until = TimestampField(null=True)
+    one_more = BooleanField(default=False)  # redelivered when it had ended: its next failure ends it again
 
     class Meta:
         indexes = (
             (("endpoint", "created_at"), False),
+            (("endpoint", "status", "next_attempt_at"), False),
             (("status", "next_attempt_at"), False),
             (("status", "created_at"), False),
             (("created_at",), False),

@@ -9,6 +9,7 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 from marshmallow import Schema, fields
 
+from bodies import WebhookPayloadSchema
 from errors import CODES
 from openapi_params import fields_param, list_params, paging_params, path_param, query_param, write_params
 from openapi_shapes import (
@@ -138,6 +139,7 @@ def document(app):
     for rule in sorted(app.url_map.iter_rules(), key=lambda r: r.rule):
         if rule.rule.startswith("/v1/"):
             builder.add(rule, app.view_functions[rule.endpoint])
+    builder.add_webhook()
     return builder.finish()
 
 
@@ -175,8 +177,37 @@ class Builder:
         exclude = (*read_only(schema_class()), *modifiers.pop("exclude", ()))
         return self.component(record + suffix, schema_class(exclude=exclude, **modifiers), record)
 
+    def add_webhook(self):
+        """What the service POSTs to a webhook endpoint (SPEC §8), as OpenAPI 3.1 describes outgoing requests."""
+        headers = {
+            "webhook-id": "the event's id: the same on every attempt, so a repeat can be dropped",
+            "webhook-timestamp": "Unix seconds of the attempt",
+            "webhook-signature": "`v1,` + base64 HMAC-SHA256 of `id.timestamp.body`; two, space-separated, for "
+            "24 hours after a rotation",
+        }
+        self.webhooks = {
+            "event": {
+                "post": {
+                    "summary": "An event, signed as the Standard Webhooks specification says",
+                    "parameters": [
+                        {
+                            "name": name,
+                            "in": "header",
+                            "required": True,
+                            "schema": {"type": "string"},
+                            "description": text,
+                        }
+                        for name, text in headers.items()
+                    ],
+                    "requestBody": {"required": True, "content": json_content(self.answer(WebhookPayloadSchema))},
+                    "responses": {"2XX": {"description": "Received; anything else is retried (a 410 switches off)"}},
+                }
+            }
+        }
+
     def finish(self):
         document = self.spec.to_dict()
+        document["webhooks"] = self.webhooks
         schemas = document["components"]["schemas"]
         for name in self.answers:
             require_all(schemas[name])

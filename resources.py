@@ -21,6 +21,7 @@ from auth import current_capabilities, is_own_member, require
 from conventions import json_body, json_text_response, raise_body_error
 from errors import ApiError, invalid, not_found
 from models import db, now
+from resource_events import RecordsEvents
 from schemas import load
 
 REGISTRY = {}
@@ -32,7 +33,7 @@ def default_order(columns):
     return order + (["name"] if "name" in columns else ["created_at"])
 
 
-class Resource:
+class Resource(RecordsEvents):
     """A collection of SPEC §4: `name` is its URL segment, derived from the model's table."""
 
     def __init__(self, model, schema, group, order=None):
@@ -193,36 +194,6 @@ class Resource:
         self.record_event("deleted", record)
         record.delete_instance()
 
-    # --- events (SPEC §8) --------------------------------------------------------------------------------------
-
-    def record_event(self, verb, record, data=None, changes=None):
-        """An event `<record>.<verb>` about `record`, in the write's transaction: the record as the API shows
-        it (every field: what a reader may see is decided when the event is read). Returns that JSON text."""
-        data = data if data is not None else self.event_json(record.id)
-        event_type = f"{self.noun.replace(' ', '_')}.{verb}"
-        table = self.model._meta.table_name
-        events.record(event_type, table, record.id, self.group, data, changes=changes, gig_id=self.gig_of(record))
-        return data
-
-    def event_json(self, record_id):
-        """The record with every field, as JSON text (SQLite writes it)."""
-        sql, params = dialect.record_query(self.model, list(self.columns.values()))
-        return db.execute_sql(sql, [*params, record_id]).fetchone()[0]
-
-    def event_view(self, record_id):
-        return json.loads(self.event_json(record_id))
-
-    def answer_json(self, record, written):
-        """The record as the caller reads it: `written` (its event's JSON) when no field is hidden from them."""
-        columns = self.readable_list()
-        if len(columns) == len(self.columns) and not any(column.hidden for column in columns):
-            return written
-        return self.read_json(record.id)
-
-    def gig_of(self, record):
-        """The gig the record belongs to (a gig child's `gig_id`), for its history."""
-        return getattr(record, "gig_id", None)
-
 
 @dataclass(frozen=True)
 class Flag:
@@ -276,6 +247,22 @@ class Write:
     changes: dict
     creating: bool
     options: dict = field(default_factory=dict)
+
+
+@functools.cache
+def pay_amounts():
+    """{collection: [field]} of the pay amounts: fields private to the pay group (gig roles' pay_cents), and the
+    amounts of the pay group's own records (rates)."""
+    found = {}
+    for resource in REGISTRY.values():
+        names = [
+            column.name
+            for column in resource.columns.values()
+            if column.group == "pay" or (resource.group == "pay" and column.name.endswith("_cents"))
+        ]
+        if names:
+            found[resource.model._meta.table_name] = names
+    return found
 
 
 @functools.cache

@@ -113,7 +113,9 @@ class WebhookEndpointSchema(RecordSchema):
     include_pay = Bool(load_default=False, metadata={"description": "false: pay amounts in the payload read null"})
     is_active = Bool(load_default=True)
     disabled_reason = Str(dump_only=True, metadata={"description": "why the service disabled it, if it did"})
-    secret_prefix = Str(dump_only=True, metadata={"description": "the first characters of the signing secret"})
+    secret_prefix = Str(
+        dump_only=True, allow_none=False, metadata={"description": "the first characters of the signing secret"}
+    )
 
 
 # --- catalog -------------------------------------------------------------------------------------------

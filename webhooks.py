@@ -16,14 +16,17 @@ from standardwebhooks import Webhook
 import events
 import writer
 from models import Event, WebhookDelivery, WebhookEndpoint, new_id, now, timestamp
-from resources import private_fields
+from resources import pay_amounts
 
 SECRET_PREFIX_CHARS = 10  # `whsec_` and four characters: enough to tell two secrets apart, nothing to sign with
 ROTATION = dt.timedelta(hours=24)  # how long the secret before a rotation still signs
 EXCERPT_BYTES = 1024
 RETRY_AFTER_MAX_SECONDS = 3600
 JITTER = 0.1  # each wait is stretched or shrunk by up to this share, so retries of many deliveries spread out
-LEASE_MARGIN_SECONDS = 5  # a claim outlives its attempt's timeout by this much
+# A claim outlives its attempt's timeout by this much: long enough to record the outcome even after waiting the
+# writer's whole busy timeout for the lock.
+LEASE_MARGIN_SECONDS = writer.BUSY_TIMEOUT_SECONDS + 5
+PER_ENDPOINT = 8  # attempts on their way to one endpoint at once
 PING = "ping"  # an event queued to one endpoint alone, on request
 
 
@@ -67,7 +70,9 @@ def queue(event, endpoint_id):
 
 
 def redeliver(delivery):
-    """One more attempt now, whatever the delivery's status; its count of attempts goes on."""
+    """One more attempt now, whatever the delivery's status: a pending one goes on with its schedule after it, one
+    that had ended ends again with it."""
+    delivery.one_more = delivery.status != "pending"
     delivery.status, delivery.next_attempt_at = "pending", now()
     delivery.updated_at = delivery.next_attempt_at
     delivery.save()
@@ -85,6 +90,7 @@ class Attempt:
     message_id: str  # the event's id: the same on every attempt, so a receiver can drop a repeat
     body: str
     secrets: tuple
+    lease: str  # the claim this attempt is made under (`claimed_until`)
 
     def headers(self, moment):
         """The Standard Webhooks headers for an attempt at `moment`: one signature per live secret."""
@@ -97,59 +103,72 @@ class Attempt:
         }
 
 
-def claim(limit, lease_seconds):
+def claim(limit, lease_seconds, busy):
     """Up to `limit` due deliveries to active endpoints, claimed for `lease_seconds` in one write transaction (so
-    that no other server takes them meanwhile), as attempts ready to send."""
+    that no other server takes them meanwhile), as attempts ready to send. `busy` is {endpoint id: attempts on
+    their way}: no endpoint gets more than PER_ENDPOINT at once, so one that hangs holds up no other."""
     with writer.transaction():
         moment = now()
-        due = pending_to_claim(moment).where(WebhookDelivery.next_attempt_at <= moment).limit(limit)
-        due = due.select(WebhookDelivery.id, WebhookDelivery.event, WebhookEndpoint)
-        rows = list(due)
-        if not rows:
-            return []
         lease = timestamp(dt.datetime.now(dt.UTC) + dt.timedelta(seconds=lease_seconds))
-        WebhookDelivery.update(claimed_until=lease).where(WebhookDelivery.id.in_([r.id for r in rows])).execute()
-        found = {e.id: e for e in Event.select().where(Event.id.in_([r.event_id for r in rows]))}
-    pay = {
-        collection: [name for name, g in fields.items() if g == "pay"]
-        for collection, fields in private_fields().items()
-    }
-    return [attempt(row, found[row.event_id], pay) for row in rows]
+        claimed = []
+        for endpoint in WebhookEndpoint.select().where(WebhookEndpoint.is_active == True):  # noqa: E712
+            room = min(PER_ENDPOINT - busy.get(endpoint.id, 0), limit - len(claimed))
+            if room > 0:
+                due = claimable(moment).where(
+                    WebhookDelivery.endpoint == endpoint.id, WebhookDelivery.next_attempt_at <= moment
+                )
+                rows = due.select(WebhookDelivery.id, WebhookDelivery.event).order_by(WebhookDelivery.next_attempt_at)
+                claimed += [(row.id, row.event_id, endpoint) for row in rows.limit(room)]
+        if not claimed:
+            return []
+        ids = [delivery_id for delivery_id, _, _ in claimed]
+        WebhookDelivery.update(claimed_until=lease).where(WebhookDelivery.id.in_(ids)).execute()
+        found = {e.id: e for e in Event.select().where(Event.id.in_([event_id for _, event_id, _ in claimed]))}
+    return [attempt(delivery_id, found[event_id], endpoint, lease) for delivery_id, event_id, endpoint in claimed]
 
 
-def attempt(delivery, event, pay_fields):
-    endpoint = delivery.endpoint
-    shown = events.shown(event, hidden={} if endpoint.include_pay else pay_fields)
+def attempt(delivery_id, event, endpoint, lease):
+    shown = events.shown(event, hidden={} if endpoint.include_pay else pay_amounts())
     body = json.dumps({"type": event.type, "timestamp": event.occurred_at, "data": shown}, separators=(",", ":"))
     live = [endpoint.secret]
     if endpoint.previous_secret and endpoint.previous_secret_until > now():
         live.append(endpoint.previous_secret)
-    return Attempt(delivery.id, endpoint.id, endpoint.url, event.id, body, tuple(live))
+    return Attempt(delivery_id, endpoint.id, endpoint.url, event.id, body, tuple(live), lease)
+
+
+def claimable(moment):
+    """The pending deliveries no server holds a claim on at `moment`."""
+    return WebhookDelivery.select().where(
+        WebhookDelivery.status == "pending",
+        WebhookDelivery.claimed_until.is_null() | (WebhookDelivery.claimed_until < moment),
+    )
 
 
 def next_due():
     """When the earliest delivery `claim` may take is due (a stored timestamp; past when it is due now), or None."""
-    return pending_to_claim(now()).select(WebhookDelivery.next_attempt_at).limit(1).scalar()
+    query = claimable(now()).join(WebhookEndpoint).where(WebhookEndpoint.is_active == True)  # noqa: E712
+    return query.select(WebhookDelivery.next_attempt_at).order_by(WebhookDelivery.next_attempt_at).limit(1).scalar()
 
 
-def pending_to_claim(moment):
-    """The pending deliveries to active endpoints that no server holds a claim on at `moment`, the earliest first."""
-    return (
-        WebhookDelivery.select()
-        .join(WebhookEndpoint)
-        .where(
-            WebhookDelivery.status == "pending",
-            WebhookDelivery.claimed_until.is_null() | (WebhookDelivery.claimed_until < moment),
-            WebhookEndpoint.is_active == True,  # noqa: E712
-        )
-        .order_by(WebhookDelivery.next_attempt_at)
-    )
-
-
-def release(delivery_ids):
-    """Claims given back unused (the service is stopping): those deliveries are due again at once."""
+def release(attempts):
+    """Claims given back unused (the service is stopping): those deliveries are due again at once. A claim that
+    ran out and was taken by another server meanwhile is theirs."""
     with writer.transaction():
-        WebhookDelivery.update(claimed_until=None).where(WebhookDelivery.id.in_(list(delivery_ids))).execute()
+        for attempt in attempts:
+            held = (WebhookDelivery.id == attempt.delivery_id) & (WebhookDelivery.claimed_until == attempt.lease)
+            WebhookDelivery.update(claimed_until=None).where(held).execute()
+
+
+def in_flight(delivery):
+    """Whether a server holds a claim on the delivery now: an attempt is on its way."""
+    return delivery.claimed_until is not None and delivery.claimed_until >= now()
+
+
+def forget_old_secrets():
+    """A secret replaced over a day ago signs nothing any more: it is not kept either."""
+    with writer.transaction():
+        expired = WebhookEndpoint.previous_secret_until < now()
+        WebhookEndpoint.update(previous_secret=None, previous_secret_until=None).where(expired).execute()
 
 
 # --- an attempt: what came of it ----------------------------------------------------------------------------
@@ -187,41 +206,57 @@ def retry_after_seconds(value, moment):
     return min(max(seconds, 0.0), RETRY_AFTER_MAX_SECONDS)
 
 
+@dataclass(frozen=True)
+class SwitchOff:
+    """An endpoint the service switches off, and why; `tell_admins` for days of failures (a 410 is the
+    receiver's own wish)."""
+
+    endpoint_id: str
+    reason: str
+    tell_admins: bool
+
+
 def record(outcomes, waits, failing_days):
     """Store what the attempts came to, in the transaction under way: each delivery succeeded, failed for good,
     or is due again after the next wait of `waits` (or the receiver's Retry-After, if later), counted from now:
-    from the failure, not from the start of an attempt that may have waited the whole timeout. Returns {endpoint
-    id: why it must be disabled}: a 410, or `failing_days` of nothing but failures."""
-    to_disable, moment = {}, now()
+    from the failure, not from the start of an attempt that may have waited the whole timeout. An attempt whose
+    claim ran out and was taken by another server meanwhile is theirs to record. Returns [SwitchOff]: a 410, or
+    `failing_days` of nothing but failures."""
+    moment = now()
     stored = WebhookDelivery.select().where(WebhookDelivery.id.in_([o.attempt.delivery_id for o in outcomes]))
     deliveries = {d.id: d for d in stored}
     endpoint_ids = list({outcome.attempt.endpoint_id for outcome in outcomes})
     endpoints = {e.id: e for e in WebhookEndpoint.select().where(WebhookEndpoint.id.in_(endpoint_ids))}
+    switch_offs = {}
     for outcome in outcomes:
         delivery = deliveries.get(outcome.attempt.delivery_id)
         endpoint = endpoints.get(outcome.attempt.endpoint_id)
-        if delivery is None or endpoint is None:
-            continue  # deleted with its endpoint or pruned with its event while it was on its way
+        if delivery is None or endpoint is None or delivery.claimed_until != outcome.attempt.lease:
+            continue  # deleted with its endpoint, pruned with its event, or claimed anew by another server
         delivery.attempts += 1
         delivery.last_attempt_at, delivery.last_status_code = outcome.attempted_at, outcome.status_code
         delivery.last_error, delivery.response_excerpt = outcome.error, outcome.excerpt
-        delivery.claimed_until, delivery.updated_at = None, now()
+        delivery.claimed_until, delivery.updated_at = None, moment
         if outcome.succeeded:
             delivery.status, delivery.next_attempt_at = "succeeded", None
             endpoint.failing_since = None
         else:
-            wait = None if outcome.status_code == 410 else next_wait(delivery.attempts, waits, outcome.retry_after)
+            last = outcome.status_code == 410 or delivery.one_more
+            wait = None if last else next_wait(delivery.attempts, waits, outcome.retry_after)
             delivery.status = "failed" if wait is None else "pending"
             delivery.next_attempt_at = None if wait is None else later(moment, wait)
             endpoint.failing_since = endpoint.failing_since or outcome.attempted_at
             if outcome.status_code == 410:
-                to_disable[endpoint.id] = "The receiver answered 410 Gone: it wants no more deliveries."
+                reason = "The receiver answered 410 Gone: it wants no more deliveries."
+                switch_offs[endpoint.id] = SwitchOff(endpoint.id, reason, tell_admins=False)
             elif moment_of(outcome) - parse(endpoint.failing_since) >= dt.timedelta(days=failing_days):
-                to_disable[endpoint.id] = f"Every delivery failed since {endpoint.failing_since}."
+                reason = f"Every delivery failed since {endpoint.failing_since}."
+                switch_offs.setdefault(endpoint.id, SwitchOff(endpoint.id, reason, tell_admins=True))
+        delivery.one_more = False
         delivery.save()
     for endpoint in endpoints.values():
         WebhookEndpoint.update(failing_since=endpoint.failing_since).where(WebhookEndpoint.id == endpoint.id).execute()
-    return to_disable
+    return list(switch_offs.values())
 
 
 def next_wait(attempts, waits, retry_after):

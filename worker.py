@@ -8,12 +8,13 @@ twice; work not done before a stop is simply found again on the next start."""
 import datetime as dt
 import logging
 import threading
+import time
 from pathlib import Path
 
-import events
 import sqlite_dialect as dialect
+import webhooks
 import writer
-from models import Event, GigRole, GigRoleInvitation, db, now, timestamp
+from models import Event, GigRoleInvitation, db, now, timestamp
 from routes.staffing import INVITATIONS
 from webhook_sender import Sender
 
@@ -38,9 +39,10 @@ class Worker:
     def stop(self, timeout=5):
         """Abandon the webhook attempts in flight, let the current piece of timed work finish (each is short),
         then end."""
+        deadline = time.monotonic() + timeout
         self.stopping.set()
         self.sender.stop(timeout)
-        self.thread.join(timeout)
+        self.thread.join(max(deadline - time.monotonic(), 0))
 
     def run(self):
         interval = self.app.config["WORKER_INTERVAL"]
@@ -57,6 +59,7 @@ class Worker:
     def tick(self):
         while expire_invitations() == EXPIRE_AT_ONCE and not self.stopping.wait(BETWEEN_BATCHES_SECONDS):
             pass
+        webhooks.forget_old_secrets()
         if self.pruned_on != dt.date.today():
             prune_events(self.app.config["EVENT_DAYS"])
             self.pruned_on = dt.date.today()
@@ -76,11 +79,7 @@ def expire_invitations():
         if not ids:
             return 0
         GigRoleInvitation.update(status="expired", updated_at=now()).where(GigRoleInvitation.id.in_(ids)).execute()
-        as_shown = dialect.as_json(GigRoleInvitation, list(INVITATIONS.columns.values()))
-        expired = GigRoleInvitation.select(GigRoleInvitation.id, as_shown, GigRole.gig).join(GigRole)
-        table = GigRoleInvitation._meta.table_name
-        for invitation_id, data, gig_id in expired.where(GigRoleInvitation.id.in_(ids)).tuples():
-            events.record("gig_role_invitation.expired", table, invitation_id, INVITATIONS.group, data, gig_id=gig_id)
+        INVITATIONS.record_events("expired", ids)
     return len(ids)
 
 

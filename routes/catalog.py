@@ -23,7 +23,7 @@ from models import (
     Song,
     Team,
 )
-from resources import Resource, clear_others, in_use_error
+from resources import REGISTRY, Resource, clear_others, in_use_error
 from schemas import (
     CustomFieldSchema,
     EnsembleRoleSchema,
@@ -64,7 +64,8 @@ class GigStatuses(Resource):
         status = write.record
         clear_others(GigStatus, status, "is_default")
         if not write.creating and "kind" in write.changes and status.kind in NOT_LIVE_KINDS:
-            invitations.withdraw_for_gigs(Gig.select(Gig.id).where(Gig.gig_status == status.id))
+            withdrawn = invitations.withdraw_for_gigs(Gig.select(Gig.id).where(Gig.gig_status == status.id))
+            REGISTRY["gig-role-invitations"].record_events("withdrawn", withdrawn)
 
 
 class CustomFields(Resource):

@@ -32,7 +32,7 @@ from models import (
     db,
 )
 from openapi import operation
-from resources import Multipart, Resource, clear_others, reject_parameters
+from resources import REGISTRY, Multipart, Resource, clear_others, reject_parameters
 from schemas import (
     AttachmentSchema,
     GigContactSchema,
@@ -59,7 +59,7 @@ class Gigs(Resource):
     def after_save(self, write):
         gig = write.record
         if not write.creating and "gig_status_id" in write.changes and not rules.is_live(gig):
-            invitations.withdraw_for_gigs([gig.id])
+            REGISTRY["gig-role-invitations"].record_events("withdrawn", invitations.withdraw_for_gigs([gig.id]))
 
 
 class GigProducts(Resource):

@@ -45,12 +45,17 @@ class GigRoles(Resource):
 
     def after_save(self, write):
         if write.record.staff_member_id is not None and "staff_member_id" in write.changes:
-            invitations.withdraw_pending(GigRoleInvitation.gig_role == write.record.id)
+            withdrawn = invitations.withdraw_pending(GigRoleInvitation.gig_role == write.record.id)
+            INVITATIONS.record_events("withdrawn", withdrawn)
 
 
 class Invitations(Resource):
     def gig_of(self, record):
         return GigRole.get_by_id(record.gig_role_id).gig_id
+
+    def gigs_of(self, record_ids):
+        of_role = GigRoleInvitation.select(GigRoleInvitation.id, GigRole.gig).join(GigRole)
+        return dict(of_role.where(GigRoleInvitation.id.in_(list(record_ids))).tuples())
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -129,8 +134,9 @@ def accept_invitation(id):
     """Accept (staffing.edit, or the invitee's own user): the invitee fills the gig role, and its other pending
     invitations are withdrawn."""
     reject_parameters(request.args)
-    invitation = invitations.accept(invitation_for_invitee(id))
+    invitation, withdrawn = invitations.accept(invitation_for_invitee(id))
     INVITATIONS.record_event("accepted", invitation)
+    INVITATIONS.record_events("withdrawn", withdrawn)
     return {"data": INVITATIONS.read(invitation.id)}
 
 

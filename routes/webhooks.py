@@ -1,23 +1,29 @@
 """Webhooks, in the admin group (SPEC §8): the endpoints events are sent to, with their signing secrets (shown
 once), and the log of deliveries to them. Sending is the worker's (`webhook_sender.py`)."""
 
+import functools
 import json
+import logging
+from urllib.parse import urlsplit
 
 from flask import Blueprint, request
 
 import events
 import listing
 import webhooks
-from auth import require
+import writer
+from auth import held_capabilities, require
 from bodies import WebhookDeliverySchema, WebhookEndpointSecretSchema
 from conventions import json_text_response
 from errors import conflict
-from models import WebhookDelivery, WebhookEndpoint, now
+from mail import message
+from models import User, WebhookDelivery, WebhookEndpoint, now
 from openapi import operation
 from resources import Resource, reject_parameters
 from schemas import WebhookEndpointSchema
 
 blueprint = Blueprint("webhooks", __name__)
+log = logging.getLogger("band.webhooks")
 
 
 class WebhookEndpoints(Resource):
@@ -29,7 +35,8 @@ class WebhookEndpoints(Resource):
             webhooks.set_secret(endpoint, webhooks.new_secret())
         if "event_types" in write.changes:
             endpoint.event_types = list(dict.fromkeys(endpoint.event_types))
-        if "is_active" in write.changes:  # switched on or off by the office: whatever the service said is past
+        stored = None if write.creating else WebhookEndpoint.get_by_id(endpoint.id)
+        if stored is not None and stored.is_active != endpoint.is_active:  # the office's switch: the service's is past
             endpoint.disabled_reason = endpoint.failing_since = None
 
     def answer_json(self, record, written):
@@ -103,17 +110,35 @@ def redeliver(id):
     reject_parameters(request.args)
     delivery = DELIVERIES.get(id)
     active_endpoint(delivery.endpoint_id)
+    if webhooks.in_flight(delivery):
+        raise conflict("delivery_in_flight", "An attempt of this delivery is on its way: redeliver once it is done.")
     webhooks.redeliver(delivery)
     DELIVERIES.record_event("redelivered", delivery)
     return {"data": DELIVERIES.read(delivery.id)}, 202
 
 
-def disable(endpoint_id, reason):
-    """Switch an endpoint off for the service (a 410, days of failures), with its event."""
-    endpoint = ENDPOINTS.get(endpoint_id)
-    before = ENDPOINTS.event_view(endpoint.id)
-    endpoint.is_active, endpoint.disabled_reason, endpoint.updated_at = False, reason, now()
-    endpoint.save()
-    after = ENDPOINTS.event_json(endpoint.id)
-    ENDPOINTS.record_event("updated", endpoint, after, changes=events.changes_between(before, json.loads(after)))
-    return endpoint
+def switch_off(app, switch_offs):
+    """Switch endpoints off for the service (a 410, days of failures), each with its event, in the transaction
+    under way; once it commits, the admins (admin.edit) are mailed of those that failed for days."""
+    for switch in switch_offs:
+        endpoint = WebhookEndpoint.get_or_none(WebhookEndpoint.id == switch.endpoint_id)
+        if endpoint is None or not endpoint.is_active:
+            continue
+        ENDPOINTS.change(endpoint, is_active=False, disabled_reason=switch.reason)
+        log.warning("webhook endpoint %s switched off: %s", endpoint.id, switch.reason)
+        if switch.tell_admins:
+            writer.after_commit(functools.partial(tell_admins, app, endpoint))
+
+
+def tell_admins(app, endpoint):
+    outbox, send, sender = app.extensions["outbox"], app.extensions["mailer"], app.config["MAIL_FROM"]
+    where = f"{urlsplit(endpoint.url).hostname} ({endpoint.description or 'no description'}, id {endpoint.id})"
+    text = (
+        f"The webhook endpoint at {where} was switched off: {endpoint.disabled_reason}\n\n"
+        "When its receiver works again, set is_active to true (PATCH /v1/webhook-endpoints/"
+        f"{endpoint.id}); the deliveries that waited are then sent.\n"
+    )
+    for user in User.select().where(User.active == True):  # noqa: E712
+        if "admin.edit" in held_capabilities(user.id):
+            msg = message(sender, user.email, "A webhook endpoint was switched off", text)
+            outbox.send(msg, send, window_seconds=24 * 3600)

@@ -31,24 +31,29 @@ CREATE TABLE "webhook_deliveries" (
   "last_error" TEXT,
   "response_excerpt" TEXT,
   "claimed_until" VARCHAR(27),
+  "one_more" INTEGER NOT NULL,
   FOREIGN KEY ("endpoint_id") REFERENCES "webhook_endpoints" ("id") ON DELETE CASCADE,
   FOREIGN KEY ("event_id") REFERENCES "events" ("id") ON DELETE CASCADE
 );
 CREATE INDEX "webhookdelivery_event_id" ON "webhook_deliveries" ("event_id");
 CREATE INDEX "webhookdelivery_endpoint_id_created_at" ON "webhook_deliveries" ("endpoint_id", "created_at");
+CREATE INDEX "webhookdelivery_endpoint_id_status_next_attempt_at" ON "webhook_deliveries" ("endpoint_id", "status",
+  "next_attempt_at");
 CREATE INDEX "webhookdelivery_status_next_attempt_at" ON "webhook_deliveries" ("status", "next_attempt_at");
 CREATE INDEX "webhookdelivery_status_created_at" ON "webhook_deliveries" ("status", "created_at");
 CREATE INDEX "webhookdelivery_created_at" ON "webhook_deliveries" ("created_at");
 -- An event queues its deliveries itself, in its own statement: one per active endpoint whose event_types hold
--- its type, `<record>.*` or `*` (a ping is queued to its one endpoint by the API). The id is a random UUID.
-CREATE TRIGGER "event_queues_webhook_deliveries" AFTER INSERT ON "events" WHEN NEW."type" != 'ping'
+-- its type, `<record>.*` or `*`. Webhooks' own records are not sent (one receiver's URL may be its credential,
+-- and no other receiver's business; a ping is queued to its one endpoint by the API). The id is a random UUID.
+CREATE TRIGGER "event_queues_webhook_deliveries" AFTER INSERT ON "events"
+WHEN NEW."subject_collection" NOT IN ('webhook_endpoints', 'webhook_deliveries')
 BEGIN
   INSERT INTO "webhook_deliveries" ("id", "created_at", "updated_at", "endpoint_id", "event_id", "event_type",
-    "status", "attempts", "next_attempt_at")
+    "status", "attempts", "next_attempt_at", "one_more")
   SELECT lower(hex(randomblob(4))) || '-' || lower(hex(randomblob(2))) || '-4' || substr(lower(hex(randomblob(2))), 2)
       || '-' || substr('89ab', 1 + abs(random()) % 4, 1) || substr(lower(hex(randomblob(2))), 2) || '-'
       || lower(hex(randomblob(6))),
-    NEW."occurred_at", NEW."occurred_at", e."id", NEW."id", NEW."type", 'pending', 0, NEW."occurred_at"
+    NEW."occurred_at", NEW."occurred_at", e."id", NEW."id", NEW."type", 'pending', 0, NEW."occurred_at", 0
   FROM "webhook_endpoints" e
   WHERE e."is_active" = 1 AND EXISTS (SELECT 1 FROM json_each(e."event_types") t
     WHERE t.value IN (NEW."type", substr(NEW."type", 1, instr(NEW."type", '.')) || '*', '*'));

@@ -141,3 +141,28 @@ def test_an_upload_is_an_event_of_its_gig_without_the_bytes(admin, build):
     [created] = of_type(admin, "attachment.created")
     assert created["data"] == attachment and created["gig_id"] == attachment["gig_id"]
     assert "PDF" not in json.dumps(created)  # the bytes stay in their own table
+
+
+def test_invitations_withdrawn_by_another_write_are_events_of_their_gig(admin, build):
+    gig = build("gigs")
+    roles = [build("gig-roles", gig_id=gig["id"]) for _ in range(2)]
+    taken, others = build("gig-role-invitations", gig_role_id=roles[0]["id"]), []
+    others.append(build("gig-role-invitations", gig_role_id=roles[0]["id"]))  # withdrawn by the accept
+    others.append(build("gig-role-invitations", gig_role_id=roles[1]["id"]))  # by filling the role directly
+    assert admin.post(f"/gig-role-invitations/{taken['id']}/accept").status_code == 200
+    member = build("staff-members")
+    build("staff-member-roles", staff_member_id=member["id"], role_id=roles[1]["role_id"])
+    assert admin.patch(f"/gig-roles/{roles[1]['id']}", {"staff_member_id": member["id"]}).status_code == 200
+    withdrawn = of_type(admin, "gig_role_invitation.withdrawn")
+    assert sorted(e["subject"]["id"] for e in withdrawn) == sorted(i["id"] for i in others)
+    for event in withdrawn:
+        assert event["gig_id"] == gig["id"] and event["data"]["status"] == "withdrawn" and event["actor"]
+
+
+def test_cancelling_a_gig_withdraws_its_invitations_as_events(admin, build):
+    invitation = build("gig-role-invitations")
+    gig_id = admin.get(f"/gig-roles/{invitation['gig_role_id']}").get_json()["data"]["gig_id"]
+    cancelled = build("gig-statuses", kind="cancelled")
+    assert admin.patch(f"/gigs/{gig_id}", {"gig_status_id": cancelled["id"]}).status_code == 200
+    [event] = of_type(admin, "gig_role_invitation.withdrawn")
+    assert event["subject"]["id"] == invitation["id"] and event["gig_id"] == gig_id

@@ -269,3 +269,18 @@ def test_the_document_is_served_gzip_compressed_to_clients_that_accept_it(tmp_pa
         assert "Content-Encoding" not in headers
     finally:
         service.stop()
+
+
+def test_the_webhook_request_is_described_with_its_signature_headers(document):
+    post = document["webhooks"]["event"]["post"]
+    assert {p["name"] for p in post["parameters"] if p["in"] == "header"} == {
+        "webhook-id",
+        "webhook-timestamp",
+        "webhook-signature",
+    }
+    payload = document["components"]["schemas"]["WebhookPayload"]
+    assert post["requestBody"]["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/WebhookPayload"
+    }
+    assert payload["properties"]["data"]["$ref"] == "#/components/schemas/Event"
+    assert set(payload["required"]) == {"type", "timestamp", "data"}

@@ -67,3 +67,18 @@ def test_deleting_an_endpoint_deletes_its_delivery_log(admin):
     assert deliveries(admin, endpoint_id=gone)
     assert admin.delete(f"/webhook-endpoints/{gone}").status_code == 204
     assert deliveries(admin, endpoint_id=gone) == []
+
+
+def test_webhooks_own_records_are_sent_to_no_receiver(admin):
+    watching = endpoint(admin, ["*"])
+    other = endpoint(admin, ["*"])
+    admin.patch(f"/webhook-endpoints/{other}", {"description": "The chat bot"})
+    admin.post(f"/webhook-endpoints/{other}/rotate-secret")
+    assert [d["event_type"] for d in deliveries(admin, endpoint_id=watching)] == []
+    assert {
+        e["type"] for e in admin.get("/events?filter[subject_collection]=webhook_endpoints").get_json()["data"]
+    } == {
+        "webhook_endpoint.created",
+        "webhook_endpoint.updated",
+        "webhook_endpoint.secret_rotated",
+    }

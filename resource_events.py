@@ -1,0 +1,66 @@
+"""What a resource records of its changes (SPEC §8): its events, in the write's own transaction. A mixin of
+`resources.Resource`, which provides `model`, `columns`, `group`, `noun` and `readable_list`."""
+
+import json
+
+import events
+import sqlite_dialect as dialect
+from models import db, now
+
+
+class RecordsEvents:
+    def record_event(self, verb, record, data=None, changes=None):
+        """An event `<record>.<verb>` about `record`, in the write's transaction: the record as the API shows
+        it (every field: what a reader may see is decided when the event is read). Returns that JSON text."""
+        data = data if data is not None else self.event_json(record.id)
+        event_type = f"{self.noun.replace(' ', '_')}.{verb}"
+        table = self.model._meta.table_name
+        events.record(event_type, table, record.id, self.group, data, changes=changes, gig_id=self.gig_of(record))
+        return data
+
+    def change(self, record, **values):
+        """A change the service makes itself, not a client's body: stored, with its `updated` event."""
+        before = self.event_view(record.id)
+        for name, value in values.items():
+            setattr(record, name, value)
+        record.updated_at = now()
+        record.save()
+        after = self.event_json(record.id)
+        if changed := events.changes_between(before, json.loads(after)):
+            self.record_event("updated", record, after, changes=changed)
+
+    def record_events(self, verb, record_ids):
+        """`<record>.<verb>` for each of `record_ids`, changed together (in bulk), in a few statements."""
+        selection = dialect.as_json(self.model, list(self.columns.values()))
+        gigs = self.gigs_of(record_ids)
+        query = self.model.select(self.model.id, selection).where(self.model.id.in_(list(record_ids)))
+        event_type, table = f"{self.noun.replace(' ', '_')}.{verb}", self.model._meta.table_name
+        for record_id, data in query.tuples():
+            events.record(event_type, table, record_id, self.group, data, gig_id=gigs.get(record_id))
+
+    def gigs_of(self, record_ids):
+        """{record id: the gig it belongs to} of the records of a gig (their `gig_id`)."""
+        if "gig_id" not in self.columns:
+            return {}
+        return dict(
+            self.model.select(self.model.id, self.model.gig).where(self.model.id.in_(list(record_ids))).tuples()
+        )
+
+    def event_json(self, record_id):
+        """The record with every field, as JSON text (SQLite writes it)."""
+        sql, params = dialect.record_query(self.model, list(self.columns.values()))
+        return db.execute_sql(sql, [*params, record_id]).fetchone()[0]
+
+    def event_view(self, record_id):
+        return json.loads(self.event_json(record_id))
+
+    def answer_json(self, record, written):
+        """The record as the caller reads it: `written` (its event's JSON) when no field is hidden from them."""
+        columns = self.readable_list()
+        if len(columns) == len(self.columns) and not any(column.hidden for column in columns):
+            return written
+        return self.read_json(record.id)
+
+    def gig_of(self, record):
+        """The gig the record belongs to (a gig child's `gig_id`), for its history."""
+        return getattr(record, "gig_id", None)
