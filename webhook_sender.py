@@ -21,7 +21,8 @@ from models import db, now
 from routes.webhooks import switch_off
 
 log = logging.getLogger("band.webhooks")
-IN_FLIGHT = 16  # attempts on their way at once
+IN_FLIGHT = 32  # attempts on their way at once
+GATHER_SECONDS = 0.005
 SOONEST_SECONDS = 0.01  # the shortest wait between two looks at the queue
 AFTER_A_FAILED_ROUND_SECONDS = 1.0
 
@@ -80,35 +81,43 @@ class Sender:
 
     async def round(self):
         self.woken.clear()  # before looking: a commit from now on wakes the pause below
-        await self.record_finished()
         free = IN_FLIGHT - len(self.in_flight)
         wait = self.config["WORKER_INTERVAL"]
         if free:
             due = await self.in_database(webhooks.next_due)  # a read: the write lock is taken only for work
             if due is not None:
                 wait = min(wait, (webhooks.parse(due) - dt.datetime.now(dt.UTC)).total_seconds())
-            if wait <= 0:
-                lease = self.config["WEBHOOK_TIMEOUT"] + webhooks.LEASE_MARGIN_SECONDS
-                busy = collections.Counter(attempt.endpoint_id for attempt, _ in self.in_flight.values())
-                claimed = await self.in_database(webhooks.claim, free, lease, busy)
-                for attempt in claimed:
-                    self.in_flight[attempt.delivery_id] = (attempt, asyncio.create_task(self.send(attempt)))
-                if claimed:
-                    return  # there may be more due: look again at once
+        claiming = free if wait <= 0 else 0
+        if self.finished or claiming:
+            claimed = await self.settle(claiming)
+            for attempt in claimed:
+                self.in_flight[attempt.delivery_id] = (attempt, asyncio.create_task(self.send(attempt)))
+            if claimed:
+                await asyncio.sleep(GATHER_SECONDS)  # a moment for more attempts to end: one round records them all
+                return
+            if claiming:
                 wait = self.config["WORKER_INTERVAL"]  # all due go to endpoints at their limit: until one is done
         await self.pause(wait)
 
-    async def record_finished(self):
-        """Record what the finished attempts came to; if that fails (the database busy), they are kept for the
-        next round, so that no answer is forgotten."""
-        if not self.finished:
-            return
+    async def settle(self, claiming):
+        """In one write transaction: record what the finished attempts came to, and claim up to `claiming` due
+        deliveries. If it fails (the database busy), the outcomes are kept for the next round: no answer is
+        forgotten."""
         outcomes, self.finished = self.finished, []
+        lease = self.config["WEBHOOK_TIMEOUT"] + webhooks.LEASE_MARGIN_SECONDS
+        busy = collections.Counter(attempt.endpoint_id for attempt, _ in self.in_flight.values())
         try:
-            await self.in_database(self.record, outcomes)
+            return await self.in_database(self.record_and_claim, outcomes, claiming, lease, busy)
         except BaseException:
             self.finished = outcomes + self.finished
             raise
+
+    def record_and_claim(self, outcomes, claiming, lease, busy):
+        with writer.transaction():
+            if outcomes:
+                retries, failing_days = self.config["WEBHOOK_RETRIES"], self.config["WEBHOOK_FAILING_DAYS"]
+                switch_off(self.app, webhooks.record(outcomes, retries, failing_days))
+            return webhooks.claim(claiming, lease, busy) if claiming else []
 
     async def pause(self, seconds):
         """Until `seconds` pass, an attempt ends, a commit queues work or the service stops."""
@@ -152,12 +161,6 @@ class Sender:
         text = excerpt[: webhooks.EXCERPT_BYTES].decode("utf-8", "replace") or None
         return webhooks.Outcome(attempt, attempted_at, code, error, text, retry_after)
 
-    def record(self, outcomes):
-        """What the attempts came to, in one write transaction, with the endpoints it switches off."""
-        with writer.transaction():
-            retries, failing_days = self.config["WEBHOOK_RETRIES"], self.config["WEBHOOK_FAILING_DAYS"]
-            switch_off(self.app, webhooks.record(outcomes, retries, failing_days))
-
     async def in_database(self, function, *args):
         return await self.loop.run_in_executor(self.database, connected(function), *args)
 
@@ -167,7 +170,8 @@ class Sender:
         for _, task in self.in_flight.values():
             task.cancel()
         try:
-            await self.record_finished()
+            if self.finished:
+                await self.settle(0)
             if abandoned:
                 await self.in_database(webhooks.release, abandoned)
         except Exception:  # a claim not given back is simply due again when it runs out

@@ -26,7 +26,7 @@ JITTER = 0.1  # each wait is stretched or shrunk by up to this share, so retries
 # A claim outlives its attempt's timeout by this much: long enough to record the outcome even after waiting the
 # writer's whole busy timeout for the lock.
 LEASE_MARGIN_SECONDS = writer.BUSY_TIMEOUT_SECONDS + 5
-PER_ENDPOINT = 8  # attempts on their way to one endpoint at once
+PER_ENDPOINT = 16  # attempts on their way to one endpoint at once
 PING = "ping"  # an event queued to one endpoint alone, on request
 
 
@@ -104,26 +104,25 @@ class Attempt:
 
 
 def claim(limit, lease_seconds, busy):
-    """Up to `limit` due deliveries to active endpoints, claimed for `lease_seconds` in one write transaction (so
-    that no other server takes them meanwhile), as attempts ready to send. `busy` is {endpoint id: attempts on
-    their way}: no endpoint gets more than PER_ENDPOINT at once, so one that hangs holds up no other."""
-    with writer.transaction():
-        moment = now()
-        lease = timestamp(dt.datetime.now(dt.UTC) + dt.timedelta(seconds=lease_seconds))
-        claimed = []
-        for endpoint in WebhookEndpoint.select().where(WebhookEndpoint.is_active == True):  # noqa: E712
-            room = min(PER_ENDPOINT - busy.get(endpoint.id, 0), limit - len(claimed))
-            if room > 0:
-                due = claimable(moment).where(
-                    WebhookDelivery.endpoint == endpoint.id, WebhookDelivery.next_attempt_at <= moment
-                )
-                rows = due.select(WebhookDelivery.id, WebhookDelivery.event).order_by(WebhookDelivery.next_attempt_at)
-                claimed += [(row.id, row.event_id, endpoint) for row in rows.limit(room)]
-        if not claimed:
-            return []
-        ids = [delivery_id for delivery_id, _, _ in claimed]
-        WebhookDelivery.update(claimed_until=lease).where(WebhookDelivery.id.in_(ids)).execute()
-        found = {e.id: e for e in Event.select().where(Event.id.in_([event_id for _, event_id, _ in claimed]))}
+    """Up to `limit` due deliveries to active endpoints, claimed for `lease_seconds` in the write transaction under
+    way (so that no other server takes them meanwhile), as attempts ready to send. `busy` is {endpoint id:
+    attempts on their way}: no endpoint gets more than PER_ENDPOINT at once, so one that hangs holds up no other."""
+    moment = now()
+    lease = timestamp(dt.datetime.now(dt.UTC) + dt.timedelta(seconds=lease_seconds))
+    claimed = []
+    for endpoint in WebhookEndpoint.select().where(WebhookEndpoint.is_active == True):  # noqa: E712
+        room = min(PER_ENDPOINT - busy.get(endpoint.id, 0), limit - len(claimed))
+        if room > 0:
+            due = claimable(moment).where(
+                WebhookDelivery.endpoint == endpoint.id, WebhookDelivery.next_attempt_at <= moment
+            )
+            rows = due.select(WebhookDelivery.id, WebhookDelivery.event).order_by(WebhookDelivery.next_attempt_at)
+            claimed += [(row.id, row.event_id, endpoint) for row in rows.limit(room)]
+    if not claimed:
+        return []
+    ids = [delivery_id for delivery_id, _, _ in claimed]
+    WebhookDelivery.update(claimed_until=lease).where(WebhookDelivery.id.in_(ids)).execute()
+    found = {e.id: e for e in Event.select().where(Event.id.in_([event_id for _, event_id, _ in claimed]))}
     return [attempt(delivery_id, found[event_id], endpoint, lease) for delivery_id, event_id, endpoint in claimed]
 
 

@@ -11,6 +11,8 @@ from standardwebhooks import Webhook, WebhookVerificationError
 
 from tests.receiver import Answer, Receiver
 from tests.support import ServedOffice, wait_for
+from webhook_sender import IN_FLIGHT
+from webhooks import PER_ENDPOINT
 
 FAST = {"BAND_WEBHOOK_RETRY_SECONDS": "0.3,0.3,0.3", "BAND_WEBHOOK_TIMEOUT": "2"}
 # 0.00001 days are 0.864 s: an endpoint failing that long is switched off after a few attempts 0.3 s apart
@@ -221,13 +223,13 @@ def test_an_endpoint_that_hangs_holds_up_no_other(serve):
     office = serve(BAND_WEBHOOK_TIMEOUT="5")
     with Receiver(always(200, delay=30)) as hanging, Receiver() as quick:
         endpoint_for(office, hanging, event_types=["team.created"])
-        for n in range(20):
+        for n in range(IN_FLIGHT + 4):  # more than every slot of the sender
             office.call("POST", "/teams", {"name": f"Backlog {n}"})
-        assert wait_for(lambda: len(hanging.received) >= 8)
+        assert wait_for(lambda: len(hanging.received) >= PER_ENDPOINT)
         endpoint_for(office, quick, event_types=["team.created"])
         office.call("POST", "/teams", {"name": "Now"})
         assert wait_for(lambda: quick.received, timeout=2)
-        assert len(hanging.received) == 8  # at most 8 attempts on their way to one endpoint
+        assert len(hanging.received) == PER_ENDPOINT  # no more attempts on their way to one endpoint
 
 
 def test_a_receiver_answering_410_switches_the_endpoint_off(office):
