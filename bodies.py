@@ -5,7 +5,7 @@ OpenAPI document."""
 from marshmallow import fields, validate
 
 from field_types import Enum, Int, Str, Timestamp
-from models import DELIVERY_STATUSES
+from models import DELIVERY_STATUSES, PUSH_PLATFORMS
 from schemas import BaseSchema, GigEquipmentSchema, RecordSchema, WebhookEndpointSchema
 
 # --- sign-in, tokens and devices -----------------------------------------------------------------------
@@ -68,7 +68,7 @@ class NewApiKeySchema(ApiKeySchema):
 
 class DeviceSchema(RecordSchema):
     token = Str(4096, required=True, metadata={"description": "the push token; identifies the device"})
-    platform = Enum("ios", "android", "web", required=True)
+    platform = Enum(*PUSH_PLATFORMS, required=True)
     environment = Enum("production", "sandbox", required=True)
     app_version = Str(50, required=True)
     label = Str(100)

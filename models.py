@@ -158,10 +158,13 @@ class SignInLink(BaseModel):
     created_at = TimestampField(default=now, index=True)
 
 
+PUSH_PLATFORMS = ("ios", "android", "web", "unifiedpush")
+
+
 class Device(Record):
     user = ref(User, on_delete="CASCADE")
     token = TextField(unique=True)
-    platform = EnumField(("ios", "android", "web"))
+    platform = EnumField(PUSH_PLATFORMS)
     environment = EnumField(("production", "sandbox"))
     app_version = CharField(max_length=50)
     label = CharField(max_length=100, null=True)
@@ -607,6 +610,68 @@ class StaffMemberProductRate(Record):
         indexes = ((("staff_member", "product"), True),)
 
 
+# --- notifications (SPEC §9) ------------------------------------------------------------------------
+
+
+NOTIFICATION_TYPES = (
+    "invitation",
+    "invitation_reminder",
+    "invitation_withdrawn",
+    "gig_changed",
+    "role_removed",
+    "gig_reminder",
+    "office_digest",
+)
+CHANNEL_STATES = ("pending", "sent", "failed", "skipped")
+
+
+class Notification(Record):
+    """Someone told of their work (SPEC §9): in-app (this row, read under /me by its user), and by mail and push,
+    each channel with its own state; the worker's queue for those two. `due_at` holds it back (an invitation's
+    minute, a gig change's quiet time); `topic` names what a later one merges into while it is held."""
+
+    type = EnumField(NOTIFICATION_TYPES)
+    recipient_user = ref(User, on_delete="CASCADE", null=True, index=False)  # null: a member without a user (mail)
+    staff_member = ref(StaffMember, on_delete="CASCADE", null=True, index=False)  # whose work (null: the digest)
+    title = CharField(max_length=200)
+    body = TextField()  # the whole message, as mailed and shown in-app
+    summary = CharField(max_length=300)  # for a push: no address, no amount
+    data = JSONField(default=dict)  # ids only: gig_id, gig_role_id, invitation_id
+    topic = CharField(max_length=200, null=True)
+    due_at = TimestampField()
+    read_at = TimestampField(null=True)
+    email_to = CharField(max_length=254, null=True)
+    email_state = EnumField(CHANNEL_STATES)
+    email_attempts = IntegerField(default=0)
+    email_next_at = TimestampField(null=True)
+    email_error = TextField(null=True)
+    push_state = EnumField(CHANNEL_STATES)
+    push_attempts = IntegerField(default=0)
+    push_next_at = TimestampField(null=True)
+    push_error = TextField(null=True)
+    claimed_until = TimestampField(null=True)
+
+    class Meta:
+        indexes = (
+            (("recipient_user", "created_at"), False),
+            (("staff_member", "created_at"), False),
+            (("type", "created_at"), False),
+            (("created_at",), False),
+            (("topic", "due_at"), False),
+            (("email_state", "email_next_at"), False),
+            (("push_state", "push_next_at"), False),
+        )
+
+
+class NotificationSetting(BaseModel):
+    """A user's choice of channels (SPEC §9); a user without a row has every one on."""
+
+    user = ForeignKeyField(User, primary_key=True, on_delete="CASCADE")
+    email = BooleanField(default=True)
+    push = BooleanField(default=True)
+    office_digest = BooleanField(default=True)
+
+
 def index_every_sort(model):
     """An index on (column, id) for each column a list of `model` may sort or filter by: a page at any offset,
     in either direction, walks an index instead of sorting the table."""
@@ -668,11 +733,23 @@ MODELS = [
     EquipmentIssue,
     Rate,
     StaffMemberProductRate,
+    Notification,
+    NotificationSetting,
 ]
 
 MODELS_BY_TABLE = {model._meta.table_name: model for model in MODELS}
 
-# Tables that are not collections of the API: sign-in, devices, events and webhook deliveries (served by their own
-# routes), the service's own settings, the bytes of attachments. Every other model is a resource (a test keeps the
-# two lists whole).
-INTERNAL_MODELS = (Token, SignInLink, Device, Event, WebhookDelivery, Setting, AttachmentContent)
+# Tables that are not collections of the API: sign-in, devices, events, webhook deliveries and notifications
+# (served by their own routes), the service's own settings, the bytes of attachments. Every other model is a
+# resource (a test keeps the two lists whole).
+INTERNAL_MODELS = (
+    Token,
+    SignInLink,
+    Device,
+    Event,
+    WebhookDelivery,
+    Notification,
+    NotificationSetting,
+    Setting,
+    AttachmentContent,
+)

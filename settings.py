@@ -32,6 +32,11 @@ SETTINGS = {
     "BACKUP_TIME": ("03:00", str, "when the daily backup is taken, server local time HH:MM"),
     "WEBHOOK_TIMEOUT": (10.0, float, "seconds a webhook receiver has to answer"),
     "WEBHOOK_RETRY_SECONDS": ("5,300,1800,7200,18000,36000,36000", str, "waits between webhook attempts"),
+    "NOTIFY_DELAY_SECONDS": (60.0, float, "how long an invitation's message is held (withdrawn meanwhile: never sent)"),
+    "GIG_CHANGED_MINUTES": (10.0, float, "changes of a gig this close to each other make one message"),
+    "INVITATION_REMINDER_HOURS": (24.0, float, "a pending invitation is recalled this long before it expires"),
+    "GIG_REMINDER_TIME": ("10:00", str, "when the day-before reminder of a gig goes out, server local time HH:MM"),
+    "DIGEST_MINUTES": (15.0, float, "how often the office digest goes out, when something happened"),
     "WEBHOOK_FAILING_DAYS": (5.0, float, "days of nothing but failed deliveries before an endpoint is disabled"),
     "PUSH_TIMEOUT": (10.0, float, "seconds a push gateway has to answer"),
     "APNS_KEY_FILE": ("", str, "APNs: the .p8 signing key's file; with the three below, push to ios"),
@@ -84,8 +89,12 @@ def check_worker(config):
         raise ConfigError(f"BAND_WORKER={config['WORKER']!r}: expected on or off")
     if not config["WORKER_INTERVAL"] > 0 or config["EVENT_DAYS"] < 1 or config["BACKUP_KEEP"] < 1:
         raise ConfigError("BAND_WORKER_INTERVAL, BAND_EVENT_DAYS and BAND_BACKUP_KEEP must be above 0")
-    if not re.fullmatch(r"([01][0-9]|2[0-3]):[0-5][0-9]", config["BACKUP_TIME"]):
-        raise ConfigError(f"BAND_BACKUP_TIME={config['BACKUP_TIME']!r}: expected HH:MM (24 h)")
+    for name in ("BACKUP_TIME", "GIG_REMINDER_TIME"):
+        if not re.fullmatch(r"([01][0-9]|2[0-3]):[0-5][0-9]", config[name]):
+            raise ConfigError(f"BAND_{name}={config[name]!r}: expected HH:MM (24 h)")
+    timings = ("NOTIFY_DELAY_SECONDS", "GIG_CHANGED_MINUTES", "INVITATION_REMINDER_HOURS", "DIGEST_MINUTES")
+    if not all(0 < config[name] < float("inf") for name in timings):
+        raise ConfigError("BAND_" + ", BAND_".join(timings) + " must be above 0")
 
 
 def waits(name, text):
