@@ -1,5 +1,5 @@
 """Signed values: the service's secret key (BAND_SECRET_KEY, else generated once and kept in the database)
-and the calendar feed tokens made with it."""
+and the tokens made with it: calendar feeds, and the answer links of invitation messages (SPEC §9)."""
 
 import secrets
 
@@ -9,6 +9,7 @@ import sqlite_dialect as dialect
 from models import Setting
 
 FEED_SALT = "calendar-feed"
+ANSWER_SALT = "invitation-answer"
 
 
 def secret_key(config):
@@ -46,3 +47,20 @@ def rotate_office_feed():
     version = office_feed_version() + 1
     Setting.insert(key="office_feed_version", value=str(version)).on_conflict_replace().execute()
     return version
+
+
+def answer_link(config, invitation_id):
+    """`{public_url}/answer#token=...` for an invitation's message: the token names the invitation (it is the
+    credential of POST /v1/invitations/answer, good while the invitation is pending and unexpired). In the
+    fragment, as sign-in links: it never reaches a server log or a mail scanner's request."""
+    token = URLSafeSerializer(secret_key(config), salt=ANSWER_SALT).dumps(invitation_id)
+    return f"{config['PUBLIC_URL']}/answer#token={token}"
+
+
+def answered_invitation(config, token):
+    """The invitation id an answer token names, or None when the token is not one of ours."""
+    try:
+        found = URLSafeSerializer(secret_key(config), salt=ANSWER_SALT).loads(token)
+    except BadSignature:
+        return None
+    return found if isinstance(found, str) else None
