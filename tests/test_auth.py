@@ -345,6 +345,13 @@ def test_device_fields_are_validated(admin, change, field):
     assert field in error_of(admin.post("/devices", json={**DEVICE, **change}), 422, "validation_failed")["details"]
 
 
+def test_every_push_platform_registers_a_device(admin):
+    for n, platform in enumerate(("ios", "android", "web", "unifiedpush")):
+        r = admin.post("/devices", json={**DEVICE, "token": f"push-{platform}", "platform": platform})
+        assert r.status_code == 201 and r.get_json()["data"]["platform"] == platform
+    assert len(admin.get("/devices").get_json()["data"]) == 4
+
+
 def test_devices_are_removed_by_token_and_only_the_callers(admin, signed_in):
     web_token = "https://push.example.com/send/abc/def?x=1"
     admin.post("/devices", json={**DEVICE, "token": web_token, "platform": "web"})
