@@ -346,7 +346,7 @@ def test_device_fields_are_validated(admin, change, field):
 
 
 def test_every_push_platform_registers_a_device(admin):
-    for n, platform in enumerate(("ios", "android", "web", "unifiedpush")):
+    for platform in ("ios", "android", "web", "unifiedpush"):
         r = admin.post("/devices", json={**DEVICE, "token": f"push-{platform}", "platform": platform})
         assert r.status_code == 201 and r.get_json()["data"]["platform"] == platform
     assert len(admin.get("/devices").get_json()["data"]) == 4
