@@ -4,8 +4,8 @@ OpenAPI document."""
 
 from marshmallow import fields, validate
 
-from field_types import Enum, Int, Str, Timestamp
-from models import DELIVERY_STATUSES, PUSH_PLATFORMS
+from field_types import Bool, Enum, Int, Str, Timestamp
+from models import CHANNEL_STATES, DELIVERY_STATUSES, NOTIFICATION_TYPES, PUSH_PLATFORMS
 from schemas import BaseSchema, GigEquipmentSchema, RecordSchema, WebhookEndpointSchema
 
 # --- sign-in, tokens and devices -----------------------------------------------------------------------
@@ -192,3 +192,76 @@ class WebhookPayloadSchema(BaseSchema):
     type = fields.String(dump_only=True, metadata={"description": "the event's type, or `ping`"})
     timestamp = Timestamp(dump_only=True, allow_none=False, metadata={"description": "when the event occurred"})
     data = fields.Nested(EventSchema, dump_only=True, metadata={"description": "the event as GET /events shows it"})
+
+
+# --- notifications ---------------------------------------------------------------------------------------
+
+
+class NotificationDataSchema(BaseSchema):
+    gig_id = fields.UUID(dump_only=True, allow_none=True)
+    gig_role_id = fields.UUID(dump_only=True, allow_none=True)
+    invitation_id = fields.UUID(dump_only=True, allow_none=True)
+
+
+def notification_data():
+    description = "the ids it is about, each null when it is about no such thing"
+    return fields.Nested(NotificationDataSchema, dump_only=True, metadata={"description": description})
+
+
+class NotificationSchema(BaseSchema):
+    id = fields.UUID(dump_only=True)
+    type = Enum(*NOTIFICATION_TYPES, dump_only=True, allow_none=False)
+    title = fields.String(dump_only=True)
+    body = fields.String(dump_only=True, metadata={"description": "the whole message, as mailed"})
+    data = notification_data()
+    created_at = Timestamp(dump_only=True, allow_none=False, metadata={"description": "when it was written"})
+    read_at = Timestamp(dump_only=True, allow_none=True, metadata={"description": "null: unread"})
+
+
+class NotificationsMarkedSchema(BaseSchema):
+    marked = Int(dump_only=True, allow_none=False, metadata={"description": "how many were unread"})
+
+
+class NotificationSettingsSchema(BaseSchema):
+    email = Bool(load_default=True, metadata={"description": "mail to the user's address"})
+    push = Bool(load_default=True, metadata={"description": "push to each of the user's devices"})
+    office_digest = Bool(load_default=True, metadata={"description": "the office digest (holders of staffing.edit)"})
+
+
+class NotificationSettingsChangeSchema(NotificationSettingsSchema):
+    """Each key optional: what is left out stays as it was."""
+
+    email = Bool(allow_none=False, metadata={"description": "mail to the user's address"})
+    push = Bool(allow_none=False, metadata={"description": "push to each of the user's devices"})
+    office_digest = Bool(allow_none=False, metadata={"description": "the office digest (holders of staffing.edit)"})
+
+
+class ChannelSchema(BaseSchema):
+    state = Enum(*CHANNEL_STATES, dump_only=True, allow_none=False)
+    error = fields.String(dump_only=True, allow_none=True, metadata={"description": "the last attempt's"})
+    attempts = Int(dump_only=True, allow_none=False)
+
+
+class EmailChannelSchema(ChannelSchema):
+    to = fields.String(
+        dump_only=True,
+        allow_none=True,
+        metadata={"description": "the address: in full with admin.view, else masked (a***@example.com)"},
+    )
+
+
+class SentNotificationSchema(BaseSchema):
+    id = fields.UUID(dump_only=True)
+    type = Enum(*NOTIFICATION_TYPES, dump_only=True, allow_none=False)
+    title = fields.String(dump_only=True)
+    data = notification_data()
+    recipient_user_id = fields.UUID(
+        dump_only=True, allow_none=True, metadata={"description": "null: a staff member without a user (mail only)"}
+    )
+    staff_member_id = fields.UUID(
+        dump_only=True, allow_none=True, metadata={"description": "whose work it is about (null: the digest)"}
+    )
+    created_at = Timestamp(dump_only=True, allow_none=False)
+    due_at = Timestamp(dump_only=True, allow_none=False, metadata={"description": "held back until then"})
+    email = fields.Nested(EmailChannelSchema, dump_only=True)
+    push = fields.Nested(ChannelSchema, dump_only=True)
