@@ -671,6 +671,11 @@ class NotificationSetting(BaseModel):
     push = BooleanField(default=True)
     office_digest = BooleanField(default=True)
 
+    @classmethod
+    def of(cls, user_id):
+        """The user's settings: their row, or every channel on."""
+        return cls.get_or_none(cls.user == user_id) or cls(user=user_id)
+
 
 def index_every_sort(model):
     """An index on (column, id) for each column a list of `model` may sort or filter by: a page at any offset,

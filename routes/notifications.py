@@ -29,7 +29,7 @@ from schemas import load
 blueprint = Blueprint("notifications", __name__)
 
 DATA_KEYS = ("gig_id", "gig_role_id", "invitation_id")
-CHANNELS = ("email", "push", "office_digest")  # a user's settings; no row: every one on
+CHANNELS = ("email", "push", "office_digest")  # a user's settings
 
 
 def column(name, kind, expr=None):
@@ -150,8 +150,8 @@ def change_settings():
 
 
 def settings_of(user_id):
-    row = NotificationSetting.get_or_none(NotificationSetting.user == user_id)
-    return {name: getattr(row, name) if row else True for name in CHANNELS}
+    chosen = NotificationSetting.of(user_id)
+    return {name: getattr(chosen, name) for name in CHANNELS}
 
 
 # --- the office's view --------------------------------------------------------------------------------------
