@@ -3,7 +3,21 @@
 from flask import Blueprint
 
 from resources import register as register_resources
-from routes import account, admin, catalog, devices, events, gigs, pay, people, production, service, staffing, webhooks
+from routes import (
+    account,
+    admin,
+    answers,
+    catalog,
+    devices,
+    events,
+    gigs,
+    pay,
+    people,
+    production,
+    service,
+    staffing,
+    webhooks,
+)
 
 GROUP_MODULES = (gigs, catalog, staffing, production, people, pay, admin, webhooks)
 RESOURCES = [resource for module in GROUP_MODULES for resource in module.RESOURCES]
@@ -12,9 +26,10 @@ RESOURCES = [resource for module in GROUP_MODULES for resource in module.RESOURC
 def register(app):
     api = Blueprint("api", __name__, url_prefix="/v1")
     register_resources(api, *RESOURCES)
-    for module in (*GROUP_MODULES, account, devices, events, service):
+    for module in (*GROUP_MODULES, account, answers, devices, events, service):
         if hasattr(module, "blueprint"):
             api.register_blueprint(module.blueprint)
     app.register_blueprint(api)
     app.register_blueprint(account.pages)
+    app.register_blueprint(answers.pages)
     app.register_blueprint(service.root)
