@@ -138,7 +138,11 @@ class GeneratedEquipmentSchema(BaseSchema):
 class ActorSchema(BaseSchema):
     user_id = fields.UUID(dump_only=True)
     name = fields.String(dump_only=True)
-    token_kind = fields.String(dump_only=True, validate=validate.OneOf(["session", "api_key"]))
+    token_kind = fields.String(
+        dump_only=True,
+        validate=validate.OneOf(["session", "api_key", "link"]),
+        metadata={"description": "link: the invitee's user, answering with the link of an invitation's message"},
+    )
 
 
 class SubjectSchema(BaseSchema):

@@ -9,13 +9,15 @@ from models import db, now
 
 
 class RecordsEvents:
-    def record_event(self, verb, record, data=None, changes=None):
+    def record_event(self, verb, record, data=None, changes=None, actor=None):
         """An event `<record>.<verb>` about `record`, in the write's transaction: the record as the API shows
-        it (every field: what a reader may see is decided when the event is read). Returns that JSON text."""
+        it (every field: what a reader may see is decided when the event is read). Returns that JSON text.
+        `actor`: who did it, when not the caller (events.record)."""
         data = data if data is not None else self.event_json(record.id)
         event_type = f"{self.noun.replace(' ', '_')}.{verb}"
         table = self.model._meta.table_name
-        events.record(event_type, table, record.id, self.group, data, changes=changes, gig_id=self.gig_of(record))
+        gig_id = self.gig_of(record)
+        events.record(event_type, table, record.id, self.group, data, changes=changes, gig_id=gig_id, actor=actor)
         return data
 
     def change(self, record, **values):
@@ -29,14 +31,14 @@ class RecordsEvents:
         if changed := events.changes_between(before, json.loads(after)):
             self.record_event("updated", record, after, changes=changed)
 
-    def record_events(self, verb, record_ids):
+    def record_events(self, verb, record_ids, actor=None):
         """`<record>.<verb>` for each of `record_ids`, changed together (in bulk), in a few statements."""
         selection = dialect.as_json(self.model, list(self.columns.values()))
         gigs = self.gigs_of(record_ids)
         query = self.model.select(self.model.id, selection).where(self.model.id.in_(list(record_ids)))
         event_type, table = f"{self.noun.replace(' ', '_')}.{verb}", self.model._meta.table_name
         for record_id, data in query.tuples():
-            events.record(event_type, table, record_id, self.group, data, gig_id=gigs.get(record_id))
+            events.record(event_type, table, record_id, self.group, data, gig_id=gigs.get(record_id), actor=actor)
 
     def gigs_of(self, record_ids):
         """{record id: the gig it belongs to} of the records of a gig (their `gig_id`)."""

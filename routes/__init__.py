@@ -6,6 +6,7 @@ from resources import register as register_resources
 from routes import (
     account,
     admin,
+    answers,
     catalog,
     devices,
     events,
@@ -26,9 +27,10 @@ RESOURCES = [resource for module in GROUP_MODULES for resource in module.RESOURC
 def register(app):
     api = Blueprint("api", __name__, url_prefix="/v1")
     register_resources(api, *RESOURCES)
-    for module in (*GROUP_MODULES, account, devices, events, notifications, service):
+    for module in (*GROUP_MODULES, account, answers, devices, events, notifications, service):
         if hasattr(module, "blueprint"):
             api.register_blueprint(module.blueprint)
     app.register_blueprint(api)
     app.register_blueprint(account.pages)
+    app.register_blueprint(answers.pages)
     app.register_blueprint(service.root)

@@ -94,6 +94,8 @@ def test_every_operation_documents_its_errors_and_security(document):
         ("/auth/link", "post"),
         ("/auth/confirm", "post"),
         ("/calendar/{token}.ics", "get"),
+        ("/invitations/preview", "post"),
+        ("/invitations/answer", "post"),
     }
     assert document["security"] == [{"bearer": []}]
     assert document["components"]["securitySchemes"]["bearer"] == {"type": "http", "scheme": "bearer"}

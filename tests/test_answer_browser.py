@@ -1,0 +1,143 @@
+"""SPEC §9, answer links in a real browser: a served office invites two members; the first's link, opened in
+headless Chromium (Debian's, driven by Playwright), shows the gig and answers only when Accept is clicked, then
+says so in plain words; the second's link then says someone else took the role. The page's script runs under
+its Content-Security-Policy, as a person's browser enforces it: a violation fails the test."""
+
+import datetime as dt
+import os
+import shutil
+import sqlite3
+
+import pytest
+from playwright.sync_api import expect, sync_playwright
+
+import signing
+from models import timestamp
+from tests.support import ServedOffice
+
+SECRET_KEY = "answer-browser-test-key"
+
+
+def chromium():
+    """Debian's chromium, or a skip when there is none here (CI installs it: .ci/run)."""
+    found = os.environ.get("BAND_TEST_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+    if found is None and os.environ.get("CI"):
+        pytest.fail("no chromium in CI: .ci/run installs Debian's chromium package")
+    if found is None:
+        pytest.skip("no chromium on this machine (apt-get install chromium) to run the answer page in a browser")
+    return found
+
+
+@pytest.fixture(scope="module")
+def browser():
+    executable = chromium()
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=executable)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def context(browser):
+    """A browser context in British English; the errors its pages' scripts meet (a CSP refusal, say) fail the test."""
+    context = browser.new_context(locale="en-GB")
+    problems = []
+    context.on("console", lambda message: message.type == "error" and problems.append(message.text))
+    context.on("weberror", lambda error: problems.append(str(error.error)))
+    yield context
+    context.close()
+    # Chromium logs every answer of 4xx as an error: the page expects those
+    assert [problem for problem in problems if not problem.startswith("Failed to load resource:")] == []
+
+
+@pytest.fixture
+def office(tmp_path):
+    office = ServedOffice(tmp_path, BAND_SECRET_KEY=SECRET_KEY).start()
+    yield office
+    office.service.stop()
+
+
+def invitations(office, *first_names):
+    """Invitations to sing at a wedding at a venue, one for each first name, all to one gig role."""
+    singer = office.call("POST", "/roles", {"name": "Singer"})
+    venue = office.call("POST", "/venues", {"name": "Schloss Hof", "city": "Marchegg"})
+    gig = office.call(
+        "POST",
+        "/gigs",
+        {"gig_date": "2027-06-12", "title": "Anna & Ben", "venue_id": venue["id"], "start_time": "18:00"},
+    )
+    role = office.call("POST", "/gig-roles", {"gig_id": gig["id"], "role_id": singer["id"], "pay_cents": 30000})
+    made = []
+    for first in first_names:
+        member = office.call("POST", "/staff-members", {"first_name": first, "last_name": "Player"})
+        office.call("POST", "/staff-member-roles", {"staff_member_id": member["id"], "role_id": singer["id"]})
+        body = {"gig_role_id": role["id"], "staff_member_id": member["id"], "message": "<b>Black tie</b>, please."}
+        made.append(office.call("POST", "/gig-role-invitations", body))
+    return made
+
+
+def link(office, invitation):
+    config = {"SECRET_KEY": SECRET_KEY, "PUBLIC_URL": office.service.public_url}
+    return signing.answer_link(config, invitation["id"])
+
+
+def opened(context, office, invitation):
+    page = context.new_page()  # a link that differs only in its fragment would not load the page again
+    page.goto(link(office, invitation) if isinstance(invitation, dict) else invitation)
+    return page
+
+
+def status(office, invitation):
+    return office.call("GET", f"/gig-role-invitations/{invitation['id']}")["status"]
+
+
+def test_an_answer_link_opened_in_chromium_shows_the_gig_and_accepts_on_the_click(office, context):
+    sam, alex = invitations(office, "Sam", "Alex")
+    page = opened(context, office, sam)
+    gig = page.locator("#gig")
+    expect(gig).to_be_visible()
+    for words in ("Anna & Ben", "Saturday, 12 June 2027", "18:00", "Schloss Hof, Marchegg", "Singer", "€300.00"):
+        expect(gig).to_contain_text(words)
+    expect(page.locator("#message")).to_have_text("<b>Black tie</b>, please.")  # text, never markup
+    expect(page.get_by_role("button", name="Decline")).to_be_visible()
+    assert status(office, sam) == "pending"  # opening the link answers nothing
+
+    page.get_by_role("button", name="Accept").click()
+    expect(page.locator("#outcome")).to_have_text(
+        "Accepted. You are playing Singer on Saturday, 12 June 2027. The office sees your answer."
+    )
+    expect(page.locator("#buttons")).to_be_hidden()
+    assert status(office, sam) == "accepted"
+
+    page = opened(context, office, alex)
+    expect(page.locator("#outcome")).to_contain_text("Someone else has taken this role")
+    expect(page.locator("#gig")).to_contain_text("Anna & Ben")
+    expect(page.locator("#buttons")).to_be_hidden()
+    assert status(office, alex) == "withdrawn"
+
+
+def test_the_page_says_in_plain_words_what_became_of_every_other_answer(office, context):
+    kim, lee, max_ = invitations(office, "Kim", "Lee", "Max")
+    page = opened(context, office, kim)
+    page.get_by_role("button", name="Decline").click()
+    declined = "Declined. The office sees your answer; thank you for letting them know."
+    expect(page.locator("#outcome")).to_have_text(declined)
+    assert status(office, kim) == "declined"
+    expect(opened(context, office, kim).locator("#outcome")).to_have_text("You have already declined this invitation.")
+
+    page = opened(context, office, lee)
+    expect(page.locator("#buttons")).to_be_visible()
+    office.call("POST", f"/gig-role-invitations/{lee['id']}/withdraw")  # while the page is open
+    page.get_by_role("button", name="Accept").click()
+    expect(page.locator("#outcome")).to_contain_text("The office has withdrawn this invitation")
+
+    past = timestamp(dt.datetime.now(dt.UTC) - dt.timedelta(seconds=1))
+    with sqlite3.connect(office.db, timeout=10) as db:
+        db.execute("UPDATE gig_role_invitations SET expires_at = ? WHERE id = ?", (past, max_["id"]))
+    page = opened(context, office, max_)
+    expect(page.locator("#outcome")).to_contain_text("This invitation has expired")
+    expect(page.locator("#gig")).to_be_hidden()
+
+    page = opened(context, office, f"{office.service.public_url}/answer#token=cut-sho")
+    expect(page.locator("#outcome")).to_contain_text("This link is not valid")
+    assert [status(office, invitation) for invitation in (lee, max_)] == ["withdrawn", "expired"]
