@@ -213,6 +213,11 @@ def test_withdrawing_by_hand_or_by_cancelling_the_gig_tells_the_invitees_told_an
     office.post(f"/gig-role-invitations/{again['id']}/withdraw")
     assert [row.data["invitation_id"] for row in rows("invitation_withdrawn")] == [alex["id"], again["id"]]
     assert "withdrawn." in rows("invitation_withdrawn")[1].summary
+    unheard = GigRoleInvitation.create(  # made before anyone was told of invitations: no message of it
+        gig_role=office.drums_role["id"], staff_member=office.sam["id"], expires_at=from_now(hours=2)
+    )
+    office.post(f"/gig-role-invitations/{unheard.id}/withdraw")
+    assert len(rows("invitation_withdrawn")) == 2
 
 
 def test_a_refused_write_tells_nobody(app, office):
@@ -357,7 +362,7 @@ def test_an_answered_invitation_is_not_reminded(app, office):
     kim = office.invite(office.kim, expires_at=from_now(hours=3))
     office.post(f"/gig-role-invitations/{kim['id']}/decline")
     run_timed(config(app, INVITATION_REMINDER_HOURS=1), now + dt.timedelta(hours=2.1))
-    assert rows() == []
+    assert rows("invitation_reminder") == []
 
 
 def local_moment(date, hour, minute):
@@ -448,6 +453,12 @@ def test_the_office_digest_goes_out_only_when_something_happened(app, admin, bui
     assert {row.recipient_user_id for row in newest} == readers and len(newest) == 2
     assert newest[0].title == "Office digest: 1 accepted" and "Sam Adams: Drums" in newest[0].body
     assert "No open roles on gigs of the next 14 days." in newest[0].body
+    late = build("gig-roles", gig_id=office.gig["id"], role_id=office.bass["id"])
+    office.post(f"/gig-role-invitations/{office.invite(office.alex, gig_role_id=late['id'])['id']}/decline")
+    run_timed(settings, start + dt.timedelta(minutes=35))  # 14 minutes after the last one: not yet
+    assert len(rows("office_digest")) == 4
+    run_timed(settings, start + dt.timedelta(minutes=36))
+    assert [row.title for row in rows("office_digest")[4:]] == ["Office digest: 1 declined"] * 2
 
 
 # --- the worker: two servers on one database ---------------------------------------------------------------------
