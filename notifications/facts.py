@@ -109,7 +109,11 @@ def answer_link(config, invitation_id):
         return signing.answer_link(config, invitation_id)
     scratch = dict(config)
     link = signing.answer_link(scratch, invitation_id)
-    writer.after_commit(lambda: config.setdefault("SECRET_KEY", scratch["SECRET_KEY"]))
+
+    def keep_key():
+        config["SECRET_KEY"] = config.get("SECRET_KEY") or scratch["SECRET_KEY"]
+
+    writer.after_commit(keep_key)
     return link
 
 

@@ -17,6 +17,7 @@ ENDED = ("accepted", "declined", "withdrawn", "expired")
 
 def register():
     events.listen("gig_role_invitation.created", invitation_created)
+    events.listen("gig_role_invitation.updated", invitation_updated)
     for verb in ENDED:
         events.listen(f"gig_role_invitation.{verb}", invitation_ended)
     events.listen("gig.updated", gig_updated)
@@ -39,6 +40,16 @@ def invitation_created(happened):
     due_at = queue.later(config["NOTIFY_DELAY_SECONDS"])
     topic = invitation_topic(happened.subject_id)
     queue.add("invitation", message, ids_of(about), member=about.member, topic=topic, due_at=due_at)
+
+
+def invitation_updated(happened):
+    """A new message or expiry while the invitation's message is held: it says the new one."""
+    held = queue.held("invitation", invitation_topic(happened.subject_id))
+    if held is not None:
+        config = current_app.config
+        about = facts.invited(GigRoleInvitation.get_by_id(happened.subject_id))
+        message = messages.invitation(config, about, facts.answer_link(config, about.invitation.id))
+        queue.rewrite(held, message, held.due_at)
 
 
 def invitation_ended(happened):

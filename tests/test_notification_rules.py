@@ -14,7 +14,7 @@ import pytest
 import signing
 import worker
 import writer
-from models import GigRoleInvitation, Notification, NotificationSetting, timestamp
+from models import GigRoleInvitation, Notification, NotificationSetting, Setting, timestamp
 from notifications import run_timed
 from notifications.words import day
 from routes.staffing import INVITATIONS
@@ -163,6 +163,21 @@ def test_an_invitation_is_held_and_tells_the_gig_the_pay_and_the_answer_link(app
     assert answer_by in row.summary
 
 
+def test_a_held_invitation_changed_says_the_new_message_and_expiry_and_stays_held(office):
+    invitation = office.invite(office.kim, message="Can you play?")
+    [held] = rows()
+    expires = (dt.datetime.now(dt.UTC) + dt.timedelta(days=20)).replace(hour=12, minute=0)
+    changed = {"message": "Can you play two sets?", "expires_at": expires.isoformat()}
+    assert office.admin.patch(f"/gig-role-invitations/{invitation['id']}", changed).status_code == 200
+    [row] = rows()
+    assert row.id == held.id and row.due_at == held.due_at and row.title == held.title
+    assert "Can you play two sets?" in row.body and "Can you play?" not in row.body
+    assert f"Please answer by {day(expires.date().isoformat())}" in row.summary
+    make_due(row)
+    assert office.admin.patch(f"/gig-role-invitations/{invitation['id']}", {"message": "Later"}).status_code == 200
+    assert "Later" not in Notification.get_by_id(row.id).body  # told already: it stays as it was
+
+
 def test_a_member_without_a_user_is_told_by_mail_only(office):
     office.invite(office.alex)
     [row] = rows()
@@ -240,6 +255,9 @@ def test_a_refused_write_tells_nobody(app, office):
         assert len(rows("invitation")) == 1  # written in the event's transaction...
         raise RuntimeError("the write fails after its event")
     assert rows() == []  # ...and undone with it
+    assert not app.config["SECRET_KEY"]  # the key it made for its answer link was not kept either
+    office.invite(office.alex)
+    assert app.config["SECRET_KEY"] == Setting.get_by_id("secret_key").value  # a key kept is the key stored
 
 
 # --- gig_changed and role_removed -------------------------------------------------------------------------------
