@@ -69,19 +69,15 @@ def record(event_type, collection, subject_id, group, data, *, changes=None, gig
     actor = actor or (g.get("caller") if has_request_context() else None)
     who = (actor.user_id, actor.name, actor.kind) if actor else (None, None, None)
     request_id = g.get("request_id") if has_request_context() else None
-    given = data
-    data = data if isinstance(data, str) or data is None else json.dumps(data, separators=(",", ":"))
-    changes_json = None if changes is None else json.dumps(changes, separators=(",", ":"))
+    text = data if isinstance(data, str) or data is None else json.dumps(data, separators=(",", ":"))
+    changes_text = None if changes is None else json.dumps(changes, separators=(",", ":"))
     # written as plain SQL: the insert builder would cost a write more than the rest of the event does
     event = Recorded(new_id(), event_type, now())
     row = (event.id, event_type, event.occurred_at, *who, request_id, collection, subject_id, group, gig_id)
-    if dialect.rows_written(INSERT, (*row, data, changes_json)) > 1:  # the event, and the deliveries it queued
+    if dialect.rows_written(INSERT, (*row, text, changes_text)) > 1:  # the event, and the deliveries it queued
         writer.after_commit(wake_senders)
-    if listeners := LISTENERS.get(event_type):
-        as_dict = json.loads(data) if isinstance(given, str) else given
-        happened = Happened(*event, subject_id, gig_id, as_dict, changes)
-        for listener in listeners:
-            listener(happened)
+    for listener in LISTENERS.get(event_type, ()):
+        listener(Happened(*event, subject_id, gig_id, text and json.loads(text), changes and json.loads(changes_text)))
     return event
 
 

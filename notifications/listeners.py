@@ -158,11 +158,8 @@ def role_removed(happened, member_id):
         return
     member, role = StaffMember.get_by_id(member_id), Role.get_by_id(happened.data["role_id"]).name
     message = messages.role_removed(view, member, role)
-    topic, due_at = (
-        removed_topic(happened.subject_id, member_id),
-        queue.later(current_app.config["NOTIFY_DELAY_SECONDS"]),
-    )
-    data = queue.ids(gig_id, happened.subject_id)
+    topic, data = removed_topic(happened.subject_id, member_id), queue.ids(gig_id, happened.subject_id)
+    due_at = queue.later(current_app.config["NOTIFY_DELAY_SECONDS"])
     queue.add("role_removed", message, data, member=member, topic=topic, due_at=due_at)
     if member_id not in facts.holders(gig_id, except_gig_role=happened.subject_id):
         queue.drop_held("gig_changed", f"gig_changed:{gig_id}:{member_id}")

@@ -2,6 +2,8 @@
 plain-text body with the facts, and a summary for a push. Titles and summaries never carry an amount or an
 address (a push may show on a lock screen); the body may (it is the person's own mail and in-app message)."""
 
+import collections
+
 from notifications.queue import Message
 from notifications.words import (
     address,
@@ -22,8 +24,13 @@ MOST_LINES = 100  # of a digest's lists: a catch-up of thousands still makes a m
 
 
 def message(title, paragraphs, summary):
+    """A title and a summary on one line each (a mail's subject, a push), the body's paragraphs apart."""
     body = "\n\n".join(paragraph for paragraph in paragraphs if paragraph) + "\n"
-    return Message(short(title, 200), body, short(summary, SUMMARY_CHARS))
+    return Message(short(one_line(title), 200), body, short(one_line(summary), SUMMARY_CHARS))
+
+
+def one_line(text):
+    return " ".join(text.split())
 
 
 def greeting(member):
@@ -141,9 +148,7 @@ def gig_reminder(view, holder, lineup):
 def office_digest(answered, open_roles):
     """`answered`: (what: accepted|declined|expired, member name, role, gig title, gig date) since the last
     digest; `open_roles`: (gig date, gig title, [(role, pending invitations)]) of the next 14 days."""
-    counts = {}
-    for what, *_ in answered:
-        counts[what] = counts.get(what, 0) + 1
+    counts = collections.Counter(what for what, *_ in answered)
     said = ", ".join(f"{count} {what}" for what, count in counts.items())
     open_count = sum(len(roles) for _, _, roles in open_roles)
     lines = [
@@ -164,7 +169,7 @@ def office_digest(answered, open_roles):
 
 def pending_words(count):
     if not count:
-        return "nobody invited"
+        return "no invitation pending"
     return f"{count} invitation{'s' if count != 1 else ''} pending"
 
 

@@ -69,7 +69,8 @@ def invitations_to_remind(config, moment):
     made closer to it had its own message since) and have had no reminder."""
     window = dt.timedelta(hours=config["INVITATION_REMINDER_HOURS"])
     pending = GigRoleInvitation.select().where(
-        INVITATION_STATUS == "pending", GigRoleInvitation.expires_at <= timestamp(moment + window)
+        GigRoleInvitation.status == "pending",
+        GigRoleInvitation.expires_at.between(timestamp(moment), timestamp(moment + window)),
     )
     old_enough = [one for one in pending if parse(one.created_at) <= parse(one.expires_at) - window]
     reminded = told(reminder_topic(invitation.id) for invitation in old_enough)
@@ -146,10 +147,12 @@ def digest_due(config, moment):
 
 
 def send_digest(moment, happened):
-    message = messages.office_digest(answered(happened), open_roles(moment))
-    topic = f"office_digest:{happened[-1].seq}"
-    for user_id in digest_readers():
-        queue.add("office_digest", message, queue.ids(), user_id=user_id, topic=topic)
+    """The digest to each of its readers (none when the records of what happened are gone since)."""
+    if told_of := answered(happened):
+        message = messages.office_digest(told_of, open_roles(moment))
+        topic = f"office_digest:{happened[-1].seq}"
+        for user_id in digest_readers():
+            queue.add("office_digest", message, queue.ids(), user_id=user_id, topic=topic)
     store(DIGEST_SEQ, str(happened[-1].seq))
     store(DIGEST_AT, timestamp(moment))
 

@@ -457,7 +457,7 @@ def test_the_office_digest_goes_out_only_when_something_happened(app, admin, bui
         f"  Accepted Kim Low: Bass at Müller wedding, {on}",
         f"  Declined Sam Adams: Drums at Müller wedding, {on}",
         f"  Expired  Alex Brown: Drums at Müller wedding, {on}",
-        f"Open roles on gigs of the next 14 days:\n\n  {on}, Müller wedding: Drums (nobody invited)\n",
+        f"Open roles on gigs of the next 14 days:\n\n  {on}, Müller wedding: Drums (no invitation pending)\n",
     ):
         assert line in digest.body, line
     assert "Later gig" not in digest.body and "Off" not in digest.body and "Alex Brown: Bass" not in digest.body
