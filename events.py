@@ -2,7 +2,8 @@
 kept without the other. An event names its subject (collection and id), the gig it belongs to, who did it in
 which request, the subject as the API shows it, and for an update what changed. The database queues an
 event's webhook deliveries as it stores the event (a trigger of `sql/0006_webhooks.sql`), in the same statement;
-once such a commit is done, the senders waiting for work are woken."""
+once such a commit is done, the senders waiting for work are woken. Listeners registered for an event type
+(`listen`) are called with each such event as it is written, in the same transaction (the notifications of §9)."""
 
 import json
 from typing import NamedTuple
@@ -20,6 +21,13 @@ INSERT = f"""INSERT INTO "{Event._meta.table_name}" ("id", "type", "occurred_at"
 
 
 SENDERS = set()  # the running webhook senders' wake-ups
+LISTENERS = {}  # event type: [listener], called in the event's transaction
+
+
+def listen(event_type, listener):
+    """Call `listener(Happened)` with each event of `event_type` as it is written, in its transaction: what the
+    listener writes is kept or undone with the event."""
+    LISTENERS.setdefault(event_type, []).append(listener)
 
 
 class Recorded(NamedTuple):
@@ -33,6 +41,18 @@ class Recorded(NamedTuple):
 def wake_senders():
     for wake in list(SENDERS):
         wake()
+
+
+class Happened(NamedTuple):
+    """An event just written, as its listeners hear of it: `data` and `changes` as dicts (or None)."""
+
+    id: str
+    type: str
+    occurred_at: str
+    subject_id: str
+    gig_id: str | None
+    data: dict | None
+    changes: dict | None
 
 
 class Actor(NamedTuple):
@@ -49,13 +69,15 @@ def record(event_type, collection, subject_id, group, data, *, changes=None, gig
     actor = actor or (g.get("caller") if has_request_context() else None)
     who = (actor.user_id, actor.name, actor.kind) if actor else (None, None, None)
     request_id = g.get("request_id") if has_request_context() else None
-    data = data if isinstance(data, str) or data is None else json.dumps(data, separators=(",", ":"))
-    changes = None if changes is None else json.dumps(changes, separators=(",", ":"))
+    text = data if isinstance(data, str) or data is None else json.dumps(data, separators=(",", ":"))
+    changes_text = None if changes is None else json.dumps(changes, separators=(",", ":"))
     # written as plain SQL: the insert builder would cost a write more than the rest of the event does
     event = Recorded(new_id(), event_type, now())
     row = (event.id, event_type, event.occurred_at, *who, request_id, collection, subject_id, group, gig_id)
-    if dialect.rows_written(INSERT, (*row, data, changes)) > 1:  # the event, and the deliveries it queued
+    if dialect.rows_written(INSERT, (*row, text, changes_text)) > 1:  # the event, and the deliveries it queued
         writer.after_commit(wake_senders)
+    for listener in LISTENERS.get(event_type, ()):
+        listener(Happened(*event, subject_id, gig_id, text and json.loads(text), changes and json.loads(changes_text)))
     return event
 
 

@@ -1,7 +1,8 @@
 """The background worker of `serve` (SPEC §8): one thread that looks for timed work every
 `BAND_WORKER_INTERVAL` seconds, beside the webhook sender (`webhook_sender.py`). It records the expiry of
 invitations as events (the stored status catching up with what reads already show), prunes events older than
-`BAND_EVENT_DAYS` once a day, and takes the daily backup into `BAND_BACKUP_DIR`. The database is the queue: each
+`BAND_EVENT_DAYS` once a day, takes the daily backup into `BAND_BACKUP_DIR`, and makes the timed notifications
+(reminders, the office digest: `notifications.timed`). The database is the queue: each
 piece of work is one write transaction that claims what it does, so two servers on one database never do it
 twice; work not done before a stop is simply found again on the next start."""
 
@@ -11,6 +12,7 @@ import threading
 import time
 from pathlib import Path
 
+import notifications
 import sqlite_dialect as dialect
 import webhooks
 import writer
@@ -66,6 +68,7 @@ class Worker:
         if self.app.config["BACKUP_DIR"]:
             take_daily_backup(Path(self.app.config["BACKUP_DIR"]), self.app.config["BACKUP_TIME"])
             keep_newest(Path(self.app.config["BACKUP_DIR"]), self.app.config["BACKUP_KEEP"])
+        notifications.run_timed(self.app.config)
 
 
 def expire_invitations():

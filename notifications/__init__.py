@@ -1,0 +1,17 @@
+"""Notifications (SPEC §9): who is told what, when, as rows of `Notification` that the sender takes to each
+channel once they are due.
+
+- `listeners`: the rules driven by events (invitation, invitation_withdrawn, gig_changed, role_removed), written
+  in the event's own transaction (registered with `events.listen` on import of this package);
+- `timed`: the worker's rules (invitation_reminder, gig_reminder, office_digest): `run_timed(config)`;
+- `messages` and `words`: what each says, in plain English; `facts`: what it says, read from the database;
+- `queue`: the rows, and `SENDERS`: wake-ups called once a commit gave the senders work.
+"""
+
+from notifications import listeners
+from notifications.queue import SENDERS
+from notifications.timed import run as run_timed
+
+__all__ = ["SENDERS", "run_timed"]
+
+listeners.register()

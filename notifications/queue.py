@@ -1,0 +1,83 @@
+"""Notifications as rows (SPEC §9): a new one with the state of each channel, the one still held under a
+topic, and the wake-up of the senders once a commit has given them work. Which channels a notification
+actually takes (a user's settings, an address, devices) is the sender's to decide when it is due."""
+
+import datetime as dt
+from typing import NamedTuple
+
+import writer
+from models import Notification, now, timestamp
+
+SENDERS = set()  # wake-ups of the running notification senders, called once a commit gave them work
+
+
+class Message(NamedTuple):
+    title: str  # a mail's subject: what, where, when at a glance; never an amount or an address
+    body: str  # the whole message, as mailed and shown in-app
+    summary: str  # for a push (a lock screen): never an amount or an address
+
+
+def ids(gig_id=None, gig_role_id=None, invitation_id=None):
+    """A notification's `data`: the ids an app opens it with, and nothing else."""
+    return {"gig_id": gig_id, "gig_role_id": gig_role_id, "invitation_id": invitation_id}
+
+
+def later(seconds):
+    return timestamp(dt.datetime.now(dt.UTC) + dt.timedelta(seconds=seconds))
+
+
+def add(kind, message, data, *, member=None, user_id=None, topic=None, due_at=None, created_at=None):
+    """A new notification for a staff member (told through their linked user, else by mail to their own
+    address) or for a user, in the transaction under way."""
+    recipient = user_id or (member.user_id if member else None)
+    due_at, stamp = due_at or now(), created_at or now()
+    notification = Notification.create(
+        type=kind,
+        recipient_user=recipient,
+        staff_member=member.id if member else None,
+        title=message.title,
+        body=message.body,
+        summary=message.summary,
+        data=data,
+        topic=topic,
+        due_at=due_at,
+        created_at=stamp,
+        updated_at=stamp,
+        email_state="pending",
+        email_next_at=due_at,
+        push_state="pending" if recipient else "skipped",
+        push_next_at=due_at if recipient else None,
+    )
+    writer.after_commit(wake_senders)
+    return notification
+
+
+def rewrite(notification, message, due_at):
+    """A held notification says something new, and waits until `due_at`."""
+    notification.title, notification.body, notification.summary = message
+    notification.due_at = notification.email_next_at = due_at
+    notification.push_next_at = due_at if notification.push_state == "pending" else None
+    notification.updated_at = now()
+    notification.save()
+    writer.after_commit(wake_senders)
+
+
+def held(kind, topic):
+    """The notification of `kind` under `topic` that is not due yet (nobody was told), or None."""
+    query = Notification.select().where(Notification.topic == topic, Notification.type == kind)
+    return query.where(Notification.due_at > now()).first()
+
+
+def drop_held(kind, topic):
+    """Delete what is held under `topic`: how many there were."""
+    query = Notification.delete().where(Notification.topic == topic, Notification.type == kind)
+    return query.where(Notification.due_at > now()).execute()
+
+
+def exists(kind, topic):
+    return Notification.select().where(Notification.topic == topic, Notification.type == kind).exists()
+
+
+def wake_senders():
+    for wake in list(SENDERS):
+        wake()
