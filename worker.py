@@ -1,10 +1,10 @@
 """The background worker of `serve` (SPEC §8): one thread that looks for timed work every
-`BAND_WORKER_INTERVAL` seconds, beside the webhook sender (`webhook_sender.py`). It records the expiry of
-invitations as events (the stored status catching up with what reads already show), prunes events older than
-`BAND_EVENT_DAYS` once a day, takes the daily backup into `BAND_BACKUP_DIR`, and makes the timed notifications
-(reminders, the office digest: `notifications.timed`). The database is the queue: each
-piece of work is one write transaction that claims what it does, so two servers on one database never do it
-twice; work not done before a stop is simply found again on the next start."""
+`BAND_WORKER_INTERVAL` seconds, beside the webhook sender (`webhook_sender.py`) and the notification sender
+(`notification_sender.py`). It records the expiry of invitations as events (the stored status catching up with
+what reads already show), prunes events older than `BAND_EVENT_DAYS` once a day, takes the daily backup into
+`BAND_BACKUP_DIR`, and makes the timed notifications (reminders, the office digest: `notifications.timed`). The
+database is the queue: each piece of work is one write transaction that claims what it does, so two servers on
+one database never do it twice; work not done before a stop is simply found again on the next start.
 
 import datetime as dt
 import logging
@@ -12,6 +12,7 @@ import threading
 import time
 from pathlib import Path
 
+import notification_sender
 import notifications
 import sqlite_dialect as dialect
 import webhooks
@@ -31,19 +32,23 @@ class Worker:
         self.app, self.stopping = app, threading.Event()
         self.thread = threading.Thread(target=self.run, name="worker", daemon=True)
         self.sender = Sender(app)
+        self.notifier = notification_sender.Sender(app)
         self.pruned_on = None
 
     def start(self):
         self.thread.start()
         self.sender.start()
+        self.notifier.start()
         return self
 
     def stop(self, timeout=5):
-        """Abandon the webhook attempts in flight, let the current piece of timed work finish (each is short),
-        then end."""
+        """Abandon the webhook and notification attempts in flight, let the current piece of timed work finish (each
+        is short), then end; all within one `timeout`."""
         deadline = time.monotonic() + timeout
         self.stopping.set()
+        self.notifier.halt_soon()  # both senders stop at once
         self.sender.stop(timeout)
+        self.notifier.stop(max(deadline - time.monotonic(), 0))
         self.thread.join(max(deadline - time.monotonic(), 0))
 
     def run(self):

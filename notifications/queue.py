@@ -48,7 +48,7 @@ def add(kind, message, data, *, member=None, user_id=None, topic=None, due_at=No
         push_state="pending" if recipient else "skipped",
         push_next_at=due_at if recipient else None,
     )
-    writer.after_commit(wake_senders)
+    queued()
     return notification
 
 
@@ -59,7 +59,7 @@ def rewrite(notification, message, due_at):
     notification.push_next_at = due_at if notification.push_state == "pending" else None
     notification.updated_at = now()
     notification.save()
-    writer.after_commit(wake_senders)
+    queued()
 
 
 def held(kind, topic):
@@ -78,6 +78,12 @@ def exists(kind, topic):
     return Notification.select().where(Notification.topic == topic, Notification.type == kind).exists()
 
 
+def queued():
+    """In the write transaction that queues notifications: the senders are woken once it commits."""
+    writer.after_commit(wake_senders)
+
+
 def wake_senders():
+    """From any thread: every running sender looks at the queue now."""
     for wake in list(SENDERS):
         wake()
