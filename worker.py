@@ -4,7 +4,7 @@
 what reads already show), prunes events older than `BAND_EVENT_DAYS` once a day, takes the daily backup into
 `BAND_BACKUP_DIR`, and makes the timed notifications (reminders, the office digest: `notifications.timed`). The
 database is the queue: each piece of work is one write transaction that claims what it does, so two servers on
-one database never do it twice; work not done before a stop is simply found again on the next start.
+one database never do it twice; work not done before a stop is simply found again on the next start."""
 
 import datetime as dt
 import logging
