@@ -1,0 +1,114 @@
+"""SPEC §9 end to end, as a band lives it, with every part real: `app.py serve`, an SMTP server (aiosmtpd) and a
+UnifiedPush receiver on 127.0.0.1, and headless Chromium. The office invites two members to one role; within
+the hold the first's mail and push arrive and the second's mail; the first's mail's answer link, opened in the
+browser, accepts; the second is told the invitation was withdrawn; the office digest reports the answer."""
+
+import json
+import re
+
+import pytest
+from playwright.sync_api import expect, sync_playwright
+
+from tests.receiver import Receiver
+from tests.smtp_server import smtp_server
+from tests.support import ServedOffice, wait_for
+from tests.test_answer_browser import chromium
+
+SETTINGS = {"BAND_NOTIFY_DELAY_SECONDS": "1", "BAND_DIGEST_MINUTES": "0.05", "BAND_WORKER_INTERVAL": "0.2"}
+HOLD_AND_A_FEW_SECONDS = 1 + 5
+
+
+@pytest.fixture
+def inbox():
+    with smtp_server() as (inbox, port):
+        yield inbox, port
+
+
+@pytest.fixture
+def office(tmp_path, inbox):
+    office = ServedOffice(tmp_path, **SETTINGS, BAND_MAIL_URL=f"smtp://127.0.0.1:{inbox[1]}").start()
+    yield office
+    office.service.stop()
+
+
+def as_user(office, email):
+    """An API key of a new user with the staff role: (user, key)."""
+    office.service.run("create-user", email, "--name", email.split("@")[0].title(), "--role", "staff")
+    key = office.service.run("create-api-key", email, "--label", "phone").stdout.strip()
+    [user] = office.call("GET", f"/users?filter[email]={email}")
+    return user, key
+
+
+def call_as(office, key, method, path, body):
+    headers = {"Authorization": f"Bearer {key}", "Content-Type": "application/json"}
+    status, _, answer = office.service.request(method, path, json.dumps(body).encode(), headers)
+    assert status < 300, answer
+    return json.loads(answer)["data"]
+
+
+def answer_link(message):
+    return re.search(r"(http://\S+/answer#token=\S+)", message.get_content())[1]
+
+
+def test_an_invitation_reaches_its_member_by_mail_and_push_and_is_answered_from_the_mail(office, inbox):
+    inbox = inbox[0]
+    kim, kim_key = as_user(office, "kim@example.com")
+    with Receiver() as phone:
+        call_as(
+            office,
+            kim_key,
+            "POST",
+            "/devices",
+            {"token": phone.url, "platform": "unifiedpush", "environment": "production", "app_version": "1.0"},
+        )
+        singer = office.call("POST", "/roles", {"name": "Singer"})
+        members = [
+            office.call("POST", "/staff-members", {"first_name": "Kim", "last_name": "Low", "user_id": kim["id"]}),
+            office.call(
+                "POST", "/staff-members", {"first_name": "Lee", "last_name": "Hart", "email": "lee@example.com"}
+            ),
+        ]
+        venue = office.call("POST", "/venues", {"name": "Schloss Hof", "city": "Marchegg"})
+        gig = office.call("POST", "/gigs", {"gig_date": "2027-06-12", "title": "Anna & Ben", "venue_id": venue["id"]})
+        role = office.call("POST", "/gig-roles", {"gig_id": gig["id"], "role_id": singer["id"], "pay_cents": 30000})
+        invitations = []
+        for member in members:
+            office.call("POST", "/staff-member-roles", {"staff_member_id": member["id"], "role_id": singer["id"]})
+            body = {"gig_role_id": role["id"], "staff_member_id": member["id"]}
+            invitations.append(office.call("POST", "/gig-role-invitations", body))
+
+        [kims_mail] = wait_for(lambda: inbox.messages("kim@example.com"), timeout=HOLD_AND_A_FEW_SECONDS)
+        [lees_mail] = wait_for(lambda: inbox.messages("lee@example.com"), timeout=HOLD_AND_A_FEW_SECONDS)
+        for message in (kims_mail, lees_mail):
+            assert "Singer" in message["Subject"] and "Anna & Ben" in message.get_content()
+        [push] = wait_for(lambda: phone.received, timeout=HOLD_AND_A_FEW_SECONDS)
+        pushed = push.payload
+        assert pushed["type"] == "invitation" and pushed["data"]["invitation_id"] == invitations[0]["id"]
+        assert "300" not in json.dumps(pushed) and "Marchegg" not in json.dumps(pushed)  # no amount, no address
+
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=chromium())
+            page = browser.new_page(locale="en-GB")
+            page.goto(answer_link(kims_mail))
+            expect(page.locator("#gig")).to_contain_text("Anna & Ben")
+            page.get_by_role("button", name="Accept").click()
+            expect(page.locator("#outcome")).to_contain_text("Accepted")
+            browser.close()
+        assert office.call("GET", f"/gig-role-invitations/{invitations[0]['id']}")["status"] == "accepted"
+
+        withdrawn = wait_for(lambda: inbox.messages("lee@example.com")[1:], timeout=HOLD_AND_A_FEW_SECONDS)
+        assert "withdrawn" in withdrawn[0]["Subject"].lower()
+        told = office.call("GET", f"/notifications?filter[staff_member_id]={members[1]['id']}")
+        assert {n["type"] for n in told} == {"invitation", "invitation_withdrawn"}
+        assert all(n["email"]["state"] == "sent" and "body" not in n for n in told)
+
+        def digest_telling_of_kim():
+            return [m for m in inbox.messages("ops@example.com") if "Kim" in m.get_content()]
+
+        [digest, *_] = wait_for(digest_telling_of_kim, timeout=10)
+        assert "accepted" in digest.get_content().lower()
+        status, _, answer = office.service.request(
+            "GET", "/me/notifications", None, {"Authorization": f"Bearer {kim_key}"}
+        )
+        [in_app] = json.loads(answer)["data"]
+        assert status == 200 and in_app["type"] == "invitation" and "Anna & Ben" in in_app["body"]
