@@ -14,6 +14,7 @@ from flask import current_app
 
 import demo as demo_data
 import migrations
+import push
 import server as hardened
 import settings
 import sqlite_dialect as dialect
@@ -63,6 +64,7 @@ def serve(host, port, threads):
     app = current_app._get_current_object()
     prepare_database()
     try:
+        push.check(app.config)
         server, port = hardened.create(app, host, port, threads)
     except OSError as e:
         fail(f"cannot listen on {host}:{port} ({e.strerror}): is another server there? Choose one with --port.")

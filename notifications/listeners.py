@@ -37,7 +37,8 @@ def invitation_created(happened):
     config = current_app.config
     about = facts.invited(GigRoleInvitation.get_by_id(happened.subject_id))
     message = messages.invitation(config, about, facts.answer_link(config, about.invitation.id))
-    due_at = queue.later(config["NOTIFY_DELAY_SECONDS"])
+    # one held for the same member already: this one goes with it, so that they make one mail
+    due_at = queue.held_until("invitation", about.member) or queue.later(config["NOTIFY_DELAY_SECONDS"])
     topic = invitation_topic(happened.subject_id)
     queue.add("invitation", message, ids_of(about), member=about.member, topic=topic, due_at=due_at)
 

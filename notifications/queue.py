@@ -46,6 +46,7 @@ def add(kind, message, data, *, member=None, user_id=None, topic=None, due_at=No
         email_state="pending",
         email_next_at=due_at,
         push_state="pending" if recipient else "skipped",
+        push_error=None if recipient else "No user is linked to the staff member: told by mail only.",
         push_next_at=due_at if recipient else None,
     )
     queued()
@@ -66,6 +67,14 @@ def held(kind, topic):
     """The notification of `kind` under `topic` that is not due yet (nobody was told), or None."""
     query = Notification.select().where(Notification.topic == topic, Notification.type == kind)
     return query.where(Notification.due_at > now()).first()
+
+
+def held_until(kind, member):
+    """When the earliest notification of `kind` held for `member` goes out, or None."""
+    query = Notification.select(Notification.due_at).where(
+        Notification.type == kind, Notification.staff_member == member.id
+    )
+    return query.where(Notification.due_at > now()).order_by(Notification.due_at).limit(1).scalar()
 
 
 def drop_held(kind, topic):

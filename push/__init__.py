@@ -26,7 +26,7 @@ MESSAGE_BYTES = 3072  # as compact JSON: each platform's framing (and Web Push's
 TTL_SECONDS = 24 * 3600  # how long a gateway keeps a push for a device that is offline
 ELLIPSIS = "…"
 
-__all__ = ["DEAD", "FAILED", "PLATFORMS", "RETRY", "SENT", "Gateways", "PushResult", "fit"]
+__all__ = ["DEAD", "FAILED", "PLATFORMS", "RETRY", "SENT", "Gateways", "PushResult", "check", "fit"]
 
 
 class Gateways:
@@ -96,6 +96,17 @@ class Gateways:
 
     async def __aexit__(self, *exc_info):
         await self.aclose()
+
+
+def check(config):
+    """Raise ConfigError when the push settings are half made or a key cannot be used: `serve` then refuses to
+    start, rather than run without push."""
+
+    async def built():
+        async with Gateways(config):
+            pass
+
+    asyncio.run(built())
 
 
 def fit(message):

@@ -186,6 +186,19 @@ def test_a_member_without_a_user_is_told_by_mail_only(office):
     assert row.body.startswith("Hello Alex,")
 
 
+def test_an_invitation_made_while_another_is_held_for_the_member_goes_with_it(office, build):
+    first = office.invite(office.kim)
+    other_gig = build("gigs", gig_date=in_days(41), title="Second wedding")
+    second_role = build("gig-roles", gig_id=other_gig["id"], role_id=office.bass["id"])
+    second = office.admin.create(
+        "gig-role-invitations", {"gig_role_id": second_role["id"], "staff_member_id": office.kim["id"]}
+    )
+    held = {row.data["invitation_id"]: row.due_at for row in rows("invitation")}
+    assert set(held) == {first["id"], second["id"]} and held[first["id"]] == held[second["id"]]
+    office.invite(office.alex)  # another member's is held on its own
+    assert len({row.due_at for row in rows("invitation")}) == 2
+
+
 @pytest.mark.parametrize("answer", ["accept", "decline", "withdraw"])
 def test_an_invitation_answered_or_withdrawn_while_held_is_never_sent(office, answer):
     kim, alex = office.invite(office.kim), office.invite(office.alex)

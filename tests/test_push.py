@@ -25,6 +25,7 @@ from tests.push_servers import (
     fcm_error,
     free_port,
 )
+from tests.support import Service
 
 MESSAGE = {
     "type": "invitation",
@@ -419,3 +420,9 @@ def test_an_apns_key_that_is_not_es256_stops_the_start(tmp_path):
     rsa_key = written(tmp_path / "rsa.p8", pem(rsa.generate_private_key(public_exponent=65537, key_size=2048)))
     with pytest.raises(ConfigError, match="not an ES256"):
         Gateways(configured(APNS_KEY_FILE=rsa_key, **names))
+
+
+def test_serve_refuses_to_start_with_a_half_made_push_configuration(tmp_path):
+    result = Service(tmp_path, BAND_APNS_KEY_ID="KEY1234567").run("serve", "--port", "0")
+    assert result.returncode != 0
+    assert "needs BAND_APNS_KEY_FILE, BAND_APNS_TEAM_ID, BAND_APNS_TOPIC as well" in result.stderr + result.stdout
