@@ -17,6 +17,7 @@ import migrations
 import push
 import server as hardened
 import settings
+import signing
 import sqlite_dialect as dialect
 import writer
 from auth import digest, expiry, new_secret
@@ -43,6 +44,7 @@ def prepare_database():
         before, after = migrations.upgrade()
     except ConfigError as e:
         fail(str(e))
+    signing.make_secret_key()  # this installation's own (never the demo's: band.db.example holds none)
     if before == 0:
         log.info("created %s (schema version %d) with the default access roles", db.database, after)
     return after

@@ -12,14 +12,20 @@ FEED_SALT = "calendar-feed"
 ANSWER_SALT = "invitation-answer"
 
 
+def make_secret_key():
+    """Keep a new secret key in the database unless it holds one: done as `serve` and `init-db` prepare the
+    database, so that no request ever writes it inside a transaction of its own that may be undone."""
+    with dialect.write_transaction():
+        Setting.insert(key="secret_key", value=secrets.token_urlsafe(48)).on_conflict_ignore().execute()
+
+
 def secret_key(config):
-    """The configured key, else the one kept in the database (made on first use)."""
+    """The configured key, else the one kept in the database (made with the schema)."""
     if config.get("SECRET_KEY"):
         return config["SECRET_KEY"]
     stored = Setting.get_or_none(Setting.key == "secret_key")
-    if stored is None:
-        with dialect.write_transaction():
-            Setting.insert(key="secret_key", value=secrets.token_urlsafe(48)).on_conflict_ignore().execute()
+    if stored is None:  # a database not prepared by serve or init-db (a test's)
+        make_secret_key()
         stored = Setting.get(Setting.key == "secret_key")
     config["SECRET_KEY"] = stored.value
     return stored.value

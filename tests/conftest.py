@@ -10,6 +10,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import migrations
+import signing
 from app import configure, create_app
 from models import AccessRole, db
 from tests.support import Api, Builder, make_token, make_user
@@ -21,6 +22,7 @@ def template_db(tmp_path_factory):
     app = create_app({"DB": str(path)})
     with app.app_context():
         migrations.upgrade()
+        signing.make_secret_key()  # as serve and init-db prepare a database
     db.close()
     return path
 

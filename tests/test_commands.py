@@ -9,6 +9,9 @@ import pytest
 
 import migrations
 from models import AccessRole, Token, User
+from tests.support import PROJECT, Service
+
+EXAMPLE = PROJECT / "band.db.example"
 
 
 @pytest.fixture
@@ -20,6 +23,18 @@ def cli(app):
 def test_init_db_reports_the_schema_version(cli):
     result = cli("init-db")
     assert result.exit_code == 0 and f"schema version {len(migrations.steps())}" in result.output
+
+
+def test_each_installation_keeps_a_secret_key_of_its_own_and_the_example_none(tmp_path):
+    keys = []
+    for name in ("one.db", "two.db"):
+        shutil.copy(EXAMPLE, tmp_path / name)
+        Service(tmp_path, BAND_DB=str(tmp_path / name)).run("init-db")
+        with sqlite3.connect(tmp_path / name) as c:
+            keys += c.execute("SELECT value FROM settings WHERE key = 'secret_key'").fetchall()
+    assert len(keys) == 2 and keys[0] != keys[1]
+    with sqlite3.connect(EXAMPLE) as c:
+        assert c.execute("SELECT count(*) FROM settings WHERE key = 'secret_key'").fetchone() == (0,)
 
 
 def test_create_user_adds_then_updates_a_user(cli):
