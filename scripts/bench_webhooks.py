@@ -1,6 +1,7 @@
 """The webhook part of the benchmark (SPEC §8): POST /v1/teams with events against the code of the last commit
 before events (served from `git archive`, each on a fresh database), the deliveries per second of a queue of 2 000
-to a local receiver (a process of its own), and the delay from commit to delivery while wrk runs the list load."""
+to a local receiver (a process of its own), the delay from commit to delivery while wrk runs the list load, and
+what the worker (its webhook and notification senders, its timed rounds) costs the list load: on against off."""
 
 import concurrent.futures
 import datetime as dt
@@ -21,7 +22,7 @@ from pathlib import Path
 from bench_support import PROJECT, Server, database, list_path, office, post_teams_script, sample_ids, serve, wrk
 
 BEFORE_EVENTS = "0f2ac9e"  # the last commit before issue 12's events
-WRITE_RATIO, DELIVERIES_PER_S, DELAY_P99_MS = 0.85, 200, 1000
+WRITE_RATIO, DELIVERIES_PER_S, DELAY_P99_MS, WORKER_RATIO = 0.85, 200, 1000, 0.90
 CHANGES, LOAD_SECONDS, PACE_SECONDS = 2000, 15, 0.05  # queued deliveries; the list load; one change per pace
 
 
@@ -31,7 +32,30 @@ def measure_webhooks(options, workdir):
         "write": measure_write_path(options, workdir),
         "deliveries": measure_deliveries(workdir),
         "delay": measure_delay(options, workdir),
+        "worker": measure_worker_cost(options, workdir),
     }
+
+
+def measure_worker_cost(options, workdir):
+    """The list's requests/s on the 1 000 gig database with the worker on (its senders and timed rounds running)
+    and off, measured in turns (on, off, off, on): {"on", "off"}."""
+    servers, rates = {}, {}
+    try:
+        for setting in ("on", "off"):
+            path = Path(workdir) / f"worker-{setting}.db"
+            shutil.copy(database(1000), path)
+            env, key = office(path, workdir, BAND_WORKER=setting)
+            servers[setting] = Server(serve, env, "/v1/health"), key, sample_ids(path)[0]
+            rates[setting] = []
+        for setting in ("on", "off", "off", "on"):
+            server, key, status = servers[setting]
+            wrk(server.base + list_path(status), 1, options.connections, key)  # warm the caches
+            half = max(options.seconds // 2, 1)
+            rates[setting].append(wrk(server.base + list_path(status), half, options.connections, key)[0])
+    finally:
+        for server, _, _ in servers.values():
+            server.stop()
+    return {setting: statistics.mean(found) for setting, found in rates.items()}
 
 
 def measure_write_path(options, workdir):
@@ -239,6 +263,8 @@ def report_webhooks(ceiling, webhooks, connections):
         f"  deliveries: {deliveries['delivered']} of {CHANGES} queued in {deliveries['seconds']:.1f} s, "
         f"{deliveries['rate']:.0f}/s"
     )
+    worker = webhooks["worker"]
+    print(f"  the list (1000 gigs): {worker['on']:.0f} req/s with the worker on, {worker['off']:.0f} with it off")
     print(
         f"  commit to delivery: {delay['delivered']} of {delay['made']} changes (one per {PACE_SECONDS * 1000:.0f} "
         f"ms), p50 {delay['p50']:.0f} ms, p99 {delay['p99']:.0f} ms, the list meanwhile {delay['list_rate']:.0f} req/s"
@@ -247,7 +273,9 @@ def report_webhooks(ceiling, webhooks, connections):
 
 def webhook_targets(webhooks):
     write, deliveries, delay = webhooks["write"], webhooks["deliveries"], webhooks["delay"]
-    checks = []
+    worker = webhooks["worker"]
+    ratio = worker["on"] / worker["off"]
+    checks = [(f"the list with the worker on {ratio:.2f} x with it off (>= {WORKER_RATIO:.2f})", ratio >= WORKER_RATIO)]
     if write["before"] is not None:
         ratio = write["now"] / write["before"]
         text = f"POST /v1/teams with events {ratio:.2f} x before events ({BEFORE_EVENTS}) (>= {WRITE_RATIO:.2f})"
