@@ -4,7 +4,7 @@ OpenAPI document."""
 
 from marshmallow import fields, validate
 
-from field_types import Bool, Enum, Int, Str, Timestamp
+from field_types import Bool, Date, Enum, Int, Str, Time, Timestamp
 from models import CHANNEL_STATES, DELIVERY_STATUSES, NOTIFICATION_TYPES, PUSH_PLATFORMS
 from schemas import BaseSchema, GigEquipmentSchema, RecordSchema, WebhookEndpointSchema
 
@@ -167,6 +167,73 @@ class EventSchema(BaseSchema):
 
 class CalendarUrlSchema(BaseSchema):
     url = fields.Url(dump_only=True, metadata={"description": "an iCalendar feed; its address is its only key"})
+
+
+# --- answer links (§9) ------------------------------------------------------------------------------------
+
+ANSWER_TOKEN = fields.String(
+    required=True,
+    metadata={
+        "description": "the answer link's token (after `#token=`); past the invitation's expires_at it is refused "
+        "(401, details.reason invitation_expired, or link_expired when the invitation was answered or withdrawn), "
+        "and while the invited staff member or their user is inactive (401, details.reason member_inactive)"
+    },
+)
+
+
+class InvitationTokenSchema(BaseSchema):
+    token = ANSWER_TOKEN
+
+
+class InvitationAnswerSchema(BaseSchema):
+    token = ANSWER_TOKEN
+    answer = Enum(
+        "accept",
+        "decline",
+        required=True,
+        metadata={"description": "a 409 invitation_not_pending names the invitation's status in details.status"},
+    )
+
+
+class PlaceSchema(BaseSchema):
+    name = fields.String(dump_only=True)
+    address = fields.String(dump_only=True, allow_none=True, metadata={"description": "one line; null: none known"})
+    timezone = fields.String(dump_only=True, allow_none=True)
+
+
+class TimesSchema(BaseSchema):
+    name = fields.String(dump_only=True)
+    start_time = Time(dump_only=True)
+    end_time = Time(dump_only=True)
+
+
+class GigSummarySchema(TimesSchema):
+    gig_date = Date(dump_only=True, allow_none=False)
+
+
+class PaySchema(BaseSchema):
+    amount_cents = fields.Integer(dump_only=True, allow_none=True, metadata={"description": "null: not agreed yet"})
+    currency = fields.String(dump_only=True)
+
+
+class InvitationPreviewSchema(BaseSchema):
+    """The first four fields always; the others only while the invitation is pending (once it is answered,
+    withdrawn or expired, its link no longer shows the gig, its place or the pay)."""
+
+    invitation_id = fields.UUID(dump_only=True)
+    status = Enum("pending", "accepted", "declined", "withdrawn", "expired", dump_only=True, allow_none=False)
+    role_taken = fields.Boolean(
+        dump_only=True, metadata={"description": "someone else holds the gig role (the invitation was withdrawn)"}
+    )
+    expires_at = Timestamp(dump_only=True, allow_none=False)
+    message = fields.String(dump_only=True, allow_none=True)
+    first_name = fields.String(dump_only=True, metadata={"description": "the invited staff member's"})
+    gig = fields.Nested(GigSummarySchema, dump_only=True, metadata={"description": "`name`: the gig's title"})
+    venue = fields.Nested(PlaceSchema, dump_only=True, allow_none=True)
+    role = fields.String(dump_only=True, metadata={"description": "the role's name"})
+    product = fields.Nested(TimesSchema, dump_only=True, allow_none=True, metadata={"description": "what is played"})
+    call_time = Time(dump_only=True)
+    pay = fields.Nested(PaySchema, dump_only=True)
 
 
 # --- webhooks --------------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ import zoneinfo
 import icalendar
 from peewee import JOIN
 
+from addresses import one_line
 from models import NOT_CANCELLED, Gig, GigProduct, GigRole, GigStatus, Product, Role, StaffMember, User, Venue, db
 from rules import window
 from sqlite_dialect import ChangeWatch
@@ -133,23 +134,7 @@ def gig_event(gig, products, default_timezone, details, uid):
     status = gig.gig_status if gig.gig_status_id else None
     event.add("status", EVENT_STATUS.get(status.kind if status else None, "CONFIRMED"))
     if venue:
-        event.add(
-            "location",
-            ", ".join(
-                filter(
-                    None,
-                    [
-                        venue.name,
-                        venue.address_line1,
-                        venue.address_line2,
-                        venue.postal_code,
-                        venue.city,
-                        venue.region,
-                        venue.country,
-                    ],
-                )
-            ),
-        )
+        event.add("location", one_line(venue))
     lines = [*details, *(product_line(p) for p in products.get(gig.id, []))]
     if gig.load_in_time:
         lines.append(f"Load-in: {gig.load_in_time}")
@@ -171,7 +156,8 @@ def finish(calendar):
 
 
 def active_member(member_id):
-    """The staff member whose feed may be served: active, and with their linked user (if any) active too."""
+    """The staff member, when active and with their linked user (if any) active too: whose feed may be served,
+    who may answer an invitation by its link; else None."""
     query = StaffMember.select().join(User, JOIN.LEFT_OUTER, on=StaffMember.user == User.id)
     return query.where(
         StaffMember.id == member_id,

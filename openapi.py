@@ -52,7 +52,7 @@ ERROR_STATUSES = {  # the codes of each status come from errors.CODES
     413: "The body is over the limit",
     415: "The body is not of the expected media type",
     422: "Invalid fields (details: field -> messages)",
-    429: "Too many sign-in requests (see Retry-After)",
+    429: "Too many requests from this address to sign in or answer by link (see Retry-After)",
     503: "The database is busy or the service is stopping (see Retry-After)",
 }
 # An example answer for each code, shown by the reference page; a code missing here gets a plain message.
@@ -68,7 +68,7 @@ ERROR_EXAMPLES = {
     "payload_too_large": ("The body is larger than the limit of 1024 KB.", None),
     "unsupported_media_type": ("Send the body as application/json.", None),
     "validation_failed": ("The request body has invalid fields.", {"title": ["Missing data for required field."]}),
-    "rate_limited": ("Too many sign-in requests; retry in 42 s.", None),
+    "rate_limited": ("Too many requests from this address; try again in 42 s.", None),
     "unavailable": ("The database is busy; retry in a moment.", None),
 }
 READ = (400, 401, 403)

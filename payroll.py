@@ -42,6 +42,14 @@ def roles_with_products(query):
     )
 
 
+def pay_of(gig_role, staff_member_id):
+    """What `staff_member_id` earns on `gig_role` (a GigRole), in cents, in the order of RateBook.pay; None
+    when nothing applies."""
+    found = roles_with_products(GigRole.select(GigRole).where(GigRole.id == gig_role.id)).objects().get()
+    book = RateBook({found.role_id}, {found.product_id} - {None}, {staff_member_id})
+    return book.pay(found.role_id, found.product_id, staff_member_id, found.pay_cents)[0]
+
+
 def gig_pay_sheet(gig_id):
     """One line per gig role of the gig: {gig_role_id, role_id, staff_member_id, amount_cents, source}."""
     query = GigRole.select(GigRole).where(GigRole.gig == gig_id).order_by(GigRole.created_at, GigRole.id)

@@ -1,4 +1,4 @@
-"""A per-client-address rate limit for the endpoints that take a secret without a bearer (sign-in)."""
+"""A per-client-address rate limit for the endpoints that take a secret without a bearer (sign-in, answer links)."""
 
 import collections
 import math
@@ -40,6 +40,5 @@ class RateLimiter:
 def limit_rate():
     wait = current_app.extensions["auth_rate"].retry_after(request.remote_addr or "-")
     if wait:
-        raise ApiError(
-            429, "rate_limited", f"Too many sign-in requests; retry in {wait} s.", headers={"Retry-After": str(wait)}
-        )
+        message = f"Too many requests from this address; try again in {wait} s."
+        raise ApiError(429, "rate_limited", message, headers={"Retry-After": str(wait)})

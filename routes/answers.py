@@ -5,86 +5,28 @@ about, and the answer itself, through the same domain code and events as the inv
 import contextlib
 import secrets
 
-from flask import Blueprint, current_app, render_template
-from marshmallow import fields
+from flask import Blueprint, current_app, render_template, request
 
 import conventions
 import events
 import invitations
 import signing
+from addresses import one_line
 from auth import public
+from bodies import InvitationAnswerSchema, InvitationPreviewSchema, InvitationTokenSchema
+from calendar_feed import active_member
 from conventions import json_body
 from errors import ApiError
-from field_types import Date, Enum, Time, Timestamp
-from models import Gig, GigProduct, GigRole, GigRoleInvitation, Product, Role, StaffMember, User, Venue, now
+from models import Gig, GigProduct, GigRole, GigRoleInvitation, Product, Role, User, Venue, now
 from openapi import operation
-from payroll import RateBook
+from payroll import pay_of
 from rate_limit import limit_rate
-from routes.staffing import INVITATIONS
-from schemas import BaseSchema, GigRoleInvitationSchema, load
+from resources import reject_parameters
+from routes.staffing import INVITATIONS, answer_invitation
+from schemas import GigRoleInvitationSchema, load
 
 blueprint = Blueprint("answers", __name__)
 pages = Blueprint("answer_pages", __name__)
-
-TOKEN = fields.String(
-    required=True,
-    metadata={
-        "description": "the answer link's token (after `#token=`); past the invitation's expires_at it is refused "
-        "(401, details.reason invitation_expired, or link_expired when the invitation was answered or withdrawn)"
-    },
-)
-
-
-class InvitationTokenSchema(BaseSchema):
-    token = TOKEN
-
-
-class InvitationAnswerSchema(BaseSchema):
-    token = TOKEN
-    answer = Enum(
-        "accept",
-        "decline",
-        required=True,
-        metadata={"description": "a 409 invitation_not_pending names the invitation's status in details.status"},
-    )
-
-
-class PlaceSchema(BaseSchema):
-    name = fields.String(dump_only=True)
-    address = fields.String(dump_only=True, allow_none=True, metadata={"description": "one line; null: none known"})
-    timezone = fields.String(dump_only=True, allow_none=True)
-
-
-class TimesSchema(BaseSchema):
-    name = fields.String(dump_only=True)
-    start_time = Time(dump_only=True)
-    end_time = Time(dump_only=True)
-
-
-class GigSummarySchema(TimesSchema):
-    gig_date = Date(dump_only=True, allow_none=False)
-
-
-class PaySchema(BaseSchema):
-    amount_cents = fields.Integer(dump_only=True, allow_none=True, metadata={"description": "null: not agreed yet"})
-    currency = fields.String(dump_only=True)
-
-
-class InvitationPreviewSchema(BaseSchema):
-    invitation_id = fields.UUID(dump_only=True)
-    status = Enum("pending", "accepted", "declined", "withdrawn", "expired", dump_only=True, allow_none=False)
-    role_taken = fields.Boolean(
-        dump_only=True, metadata={"description": "someone else holds the gig role (the invitation was withdrawn)"}
-    )
-    expires_at = Timestamp(dump_only=True, allow_none=False)
-    message = fields.String(dump_only=True, allow_none=True)
-    first_name = fields.String(dump_only=True, metadata={"description": "the invited staff member's"})
-    gig = fields.Nested(GigSummarySchema, dump_only=True, metadata={"description": "`name`: the gig's title"})
-    venue = fields.Nested(PlaceSchema, dump_only=True, allow_none=True)
-    role = fields.String(dump_only=True, metadata={"description": "the role's name"})
-    product = fields.Nested(TimesSchema, dump_only=True, allow_none=True, metadata={"description": "what is played"})
-    call_time = Time(dump_only=True)
-    pay = fields.Nested(PaySchema, dump_only=True)
 
 
 @blueprint.post("/invitations/preview")
@@ -98,8 +40,9 @@ def preview():
     """Read the gig an answer link's invitation is about, with the link's token instead of a bearer; answers
     nothing."""
     limit_rate()
-    token = load(InvitationTokenSchema(), json_body(), blanks=False)["token"]
-    return {"data": invitation_summary(invitation_of(token), current_app.config["CURRENCY"])}
+    reject_parameters(request.args)
+    invitation, member = invitation_of(load(InvitationTokenSchema(), json_body())["token"])
+    return {"data": invitation_summary(invitation, member, current_app.config["CURRENCY"])}
 
 
 @blueprint.post("/invitations/answer")
@@ -112,26 +55,22 @@ def preview():
 def answer():
     """Accept or decline an invitation with its answer link's token instead of a bearer, as its invitee may."""
     limit_rate()
-    values = load(InvitationAnswerSchema(), json_body(), blanks=False)
-    invitation = invitation_of(values["token"])
-    actor = invitee(invitation)
+    reject_parameters(request.args)
+    values = load(InvitationAnswerSchema(), json_body())
+    invitation, member = invitation_of(values["token"])
     with status_told(invitation):
-        if values["answer"] == "accept":
-            invitation, withdrawn = invitations.accept(invitation)
-            INVITATIONS.record_event("accepted", invitation, actor=actor)
-            INVITATIONS.record_events("withdrawn", withdrawn, actor=actor)
-        else:
-            invitation = invitations.answer(invitation, "declined")
-            INVITATIONS.record_event("declined", invitation, actor=actor)
+        invitation = answer_invitation(invitation, values["answer"], invitee(member))
     return {"data": INVITATIONS.read(invitation.id, list(INVITATIONS.columns.values()))}
 
 
 def invitation_of(token):
-    """The invitation an answer token names while the link is good (until the invitation's expires_at), or 401."""
+    """The invitation an answer token names while the link is good (until the invitation's expires_at) and its
+    staff member, active (and their user, if any), or 401."""
     found = signing.answered_invitation(current_app.config, token)
     invitation = GigRoleInvitation.get_or_none(GigRoleInvitation.id == found) if found else None
-    if invitation is not None and invitation.expires_at > now():
-        return invitation
+    member = invitation and active_member(invitation.staff_member_id)
+    if invitation is not None and invitation.expires_at > now() and member is not None:
+        return invitation, member
     # This request may have made the service's secret key (signing.secret_key): kept, or links made with it
     # later by this process would stop working at its next start.
     conventions.keep_writes_despite_error()
@@ -140,14 +79,16 @@ def invitation_of(token):
     if invitations.state(invitation) == "expired":
         message = f"This invitation expired at {invitation.expires_at}: it can no longer be answered."
         raise ApiError(401, "unauthenticated", message, {"reason": "invitation_expired"})
-    message = f"This answer link expired with its invitation at {invitation.expires_at}."
-    raise ApiError(401, "unauthenticated", message, {"reason": "link_expired"})
+    if invitation.expires_at <= now():
+        message = f"This answer link expired with its invitation at {invitation.expires_at}."
+        raise ApiError(401, "unauthenticated", message, {"reason": "link_expired"})
+    message = "This answer link is for a staff member who is no longer active. Ask the office."
+    raise ApiError(401, "unauthenticated", message, {"reason": "member_inactive"})
 
 
-def invitee(invitation):
+def invitee(member):
     """Who answers with the link, for the events: the invited staff member's user, if they have one."""
-    user = User.select().join(StaffMember, on=StaffMember.user == User.id)
-    user = user.where(StaffMember.id == invitation.staff_member_id).first()
+    user = User.get_or_none(User.id == member.user_id) if member.user_id else None
     return events.Actor(user.id, user.name, "link") if user else None
 
 
@@ -163,21 +104,24 @@ def status_told(invitation):
         raise
 
 
-def invitation_summary(invitation, currency):
+def invitation_summary(invitation, member, currency):
     """What the invited member needs to answer: the gig (date, times, venue), the role, what is played, their pay,
-    the office's message, and the invitation's state."""
+    the office's message, and the invitation's state; once it is no longer pending, its state only."""
     gig_role = GigRole.get_by_id(invitation.gig_role_id)
+    status = invitations.state(invitation)
+    summary = {
+        "invitation_id": invitation.id,
+        "status": status,
+        "role_taken": gig_role.staff_member_id not in (None, member.id),
+        "expires_at": invitation.expires_at,
+    }
+    if status != "pending":
+        return summary
     gig = Gig.get_by_id(gig_role.gig_id)
     gig_product = GigProduct.get_or_none(GigProduct.id == gig_role.gig_product_id)
     product = Product.get_by_id(gig_product.product_id) if gig_product else None
-    member = StaffMember.get_by_id(invitation.staff_member_id)
-    book = RateBook([gig_role.role_id], [product.id] if product else [], [member.id])
-    amount, _ = book.pay(gig_role.role_id, product and product.id, member.id, gig_role.pay_cents)
     return {
-        "invitation_id": invitation.id,
-        "status": invitations.state(invitation),
-        "role_taken": gig_role.staff_member_id not in (None, member.id),
-        "expires_at": invitation.expires_at,
+        **summary,
         "message": invitation.message,
         "first_name": member.first_name,
         "gig": {"name": gig.title, "gig_date": gig.gig_date, "start_time": gig.start_time, "end_time": gig.end_time},
@@ -185,17 +129,14 @@ def invitation_summary(invitation, currency):
         "role": Role.get_by_id(gig_role.role_id).name,
         "product": product and {"name": product.name, **times(gig_product)},
         "call_time": gig_role.call_time,
-        "pay": {"amount_cents": amount, "currency": currency},
+        "pay": {"amount_cents": pay_of(gig_role, member.id), "currency": currency},
     }
 
 
 def place(venue):
     if venue is None:
         return None
-    town = " ".join(part for part in (venue.postal_code, venue.city) if part)
-    parts = (venue.address_line1, venue.address_line2, town, venue.region, venue.country)
-    address = ", ".join(part for part in parts if part)
-    return {"name": venue.name, "address": address or None, "timezone": venue.timezone}
+    return {"name": venue.name, "address": one_line(venue, named=False), "timezone": venue.timezone}
 
 
 def times(record):

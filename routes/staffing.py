@@ -125,6 +125,20 @@ def invitation_for_invitee(id):
     return INVITATIONS.get_own_or(id, "edit", lambda invitation: invitation.staff_member_id)
 
 
+def answer_invitation(invitation, answer, actor=None):
+    """The invitee's answer, `accept` or `decline`, with its events: an accept fills the gig role and withdraws
+    its other pending invitations. `actor`: who answered, when not the caller (events.record). Returns the
+    invitation."""
+    if answer == "accept":
+        invitation, withdrawn = invitations.accept(invitation)
+        INVITATIONS.record_event("accepted", invitation, actor=actor)
+        INVITATIONS.record_events("withdrawn", withdrawn, actor=actor)
+    else:
+        invitation = invitations.answer(invitation, "declined")
+        INVITATIONS.record_event("declined", invitation, actor=actor)
+    return invitation
+
+
 @blueprint.post("/gig-role-invitations/<id>/accept")
 @operation(
     response=GigRoleInvitationSchema,
@@ -134,9 +148,7 @@ def accept_invitation(id):
     """Accept (staffing.edit, or the invitee's own user): the invitee fills the gig role, and its other pending
     invitations are withdrawn."""
     reject_parameters(request.args)
-    invitation, withdrawn = invitations.accept(invitation_for_invitee(id))
-    INVITATIONS.record_event("accepted", invitation)
-    INVITATIONS.record_events("withdrawn", withdrawn)
+    invitation = answer_invitation(invitation_for_invitee(id), "accept")
     return {"data": INVITATIONS.read(invitation.id)}
 
 
@@ -148,8 +160,7 @@ def accept_invitation(id):
 def decline_invitation(id):
     """Decline a pending invitation (staffing.edit, or the invitee's own user)."""
     reject_parameters(request.args)
-    invitation = invitations.answer(invitation_for_invitee(id), "declined")
-    INVITATIONS.record_event("declined", invitation)
+    invitation = answer_invitation(invitation_for_invitee(id), "decline")
     return {"data": INVITATIONS.read(invitation.id)}
 
 

@@ -111,13 +111,13 @@ def test_an_answer_link_opened_in_chromium_shows_the_gig_and_accepts_on_the_clic
 
     page = opened(context, office, alex)
     expect(page.locator("#outcome")).to_contain_text("Someone else has taken this role")
-    expect(page.locator("#gig")).to_contain_text("Anna & Ben")
+    expect(page.locator("#gig")).to_be_hidden()  # once answered, the link shows no gig, place or pay
     expect(page.locator("#buttons")).to_be_hidden()
     assert status(office, alex) == "withdrawn"
 
 
 def test_the_page_says_in_plain_words_what_became_of_every_other_answer(office, context):
-    kim, lee, max_ = invitations(office, "Kim", "Lee", "Max")
+    kim, lee, max_, noa = invitations(office, "Kim", "Lee", "Max", "Noa")
     page = opened(context, office, kim)
     page.get_by_role("button", name="Decline").click()
     declined = "Declined. The office sees your answer; thank you for letting them know."
@@ -138,6 +138,11 @@ def test_the_page_says_in_plain_words_what_became_of_every_other_answer(office, 
     expect(page.locator("#outcome")).to_contain_text("This invitation has expired")
     expect(page.locator("#gig")).to_be_hidden()
 
+    office.call("PATCH", f"/staff-members/{noa['staff_member_id']}", {"active": False})
+    page = opened(context, office, noa)
+    expect(page.locator("#outcome")).to_contain_text("no longer on the office's active staff")
+    expect(page.locator("#gig")).to_be_hidden()
+
     page = opened(context, office, f"{office.service.public_url}/answer#token=cut-sho")
     expect(page.locator("#outcome")).to_contain_text("This link is not valid")
-    assert [status(office, invitation) for invitation in (lee, max_)] == ["withdrawn", "expired"]
+    assert [status(office, invitation) for invitation in (lee, max_, noa)] == ["withdrawn", "expired", "pending"]

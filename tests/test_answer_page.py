@@ -115,6 +115,18 @@ def test_the_preview_says_when_someone_else_took_the_role(office, anon):
     assert (accepted["status"], accepted["role_taken"]) == ("accepted", False)
 
 
+def test_once_answered_the_preview_shows_only_the_status(office, anon):
+    invitation = office.invite(office.sam, message="Black tie, please.")
+    token = office.token(invitation["id"])
+    assert answer(anon, token, "decline").status_code == 200
+    assert preview(anon, token).get_json()["data"] == {
+        "invitation_id": invitation["id"],
+        "status": "declined",
+        "role_taken": False,
+        "expires_at": invitation["expires_at"],
+    }
+
+
 # --- answering ---------------------------------------------------------------------------------------------------
 
 
@@ -241,6 +253,36 @@ def test_a_bad_body_is_422_naming_the_field(office, anon, body, field):
     assert office.status(invitation) == "pending"
 
 
+@pytest.mark.parametrize("path, body", [("answer", {"answer": "accept"}), ("preview", {})])
+def test_an_empty_token_is_422_naming_it(anon, path, body):
+    for token in ("", " "):
+        r = anon.post(f"/invitations/{path}", json={"token": token, **body})
+        assert list(error_of(r, 422, "validation_failed")["details"]) == ["token"]
+
+
+@pytest.mark.parametrize("path", ["/invitations/answer", "/invitations/preview"])
+def test_an_unknown_query_parameter_is_400(office, anon, path):
+    invitation = office.invite(office.sam)
+    body = {"token": office.token(invitation["id"]), "answer": "accept"}
+    error = error_of(anon.post(f"{path}?as=admin", json=body), 400, "invalid_query")
+    assert list(error["details"]) == ["as"]
+    assert office.status(invitation) == "pending"
+
+
+@pytest.mark.parametrize("inactive", ["staff_member", "user"])
+def test_a_member_no_longer_active_cannot_use_the_link(office, anon, inactive):
+    user = make_user(roles=["staff"], name="Sam Player")
+    office.admin.patch(f"/staff-members/{office.sam['id']}", json={"user_id": user.id})
+    invitation = office.invite(office.sam)
+    path = f"/staff-members/{office.sam['id']}" if inactive == "staff_member" else f"/users/{user.id}"
+    assert office.admin.patch(path, json={"active": False}).status_code == 200
+    token = office.token(invitation["id"])
+    for r in (answer(anon, token, "accept"), preview(anon, token)):
+        error = error_of(r, 401, "unauthenticated")
+        assert error["details"] == {"reason": "member_inactive"}
+    assert office.status(invitation) == "pending"
+
+
 def test_answers_are_rate_limited_in_the_budget_of_sign_in(app, office, anon):
     invitation = office.invite(office.sam)
     token = office.token(invitation["id"])
@@ -248,8 +290,8 @@ def test_answers_are_rate_limited_in_the_budget_of_sign_in(app, office, anon):
     assert anon.post("/auth/link", json={"email": "nobody@example.com"}).status_code == 200
     assert preview(anon, token).status_code == 200
     for r in (answer(anon, token, "accept"), preview(anon, token)):
-        error_of(r, 429, "rate_limited")
-        assert r.headers["Retry-After"].isdigit()
+        error = error_of(r, 429, "rate_limited")
+        assert r.headers["Retry-After"].isdigit() and "sign-in" not in error["message"]
     assert office.status(invitation) == "pending"
 
 
