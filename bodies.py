@@ -2,10 +2,11 @@
 domain operations of §5. Used to load requests where there are any, and to describe every answer in the
 OpenAPI document."""
 
-from marshmallow import fields, validate
+from marshmallow import ValidationError, fields, validate, validates_schema
 
 from field_types import Bool, Date, Enum, Int, Str, Time, Timestamp
 from models import CHANNEL_STATES, DELIVERY_STATUSES, NOTIFICATION_TYPES, PUSH_PLATFORMS
+from push import tokens as push_tokens
 from schemas import BaseSchema, GigEquipmentSchema, RecordSchema, WebhookEndpointSchema
 
 # --- sign-in, tokens and devices -----------------------------------------------------------------------
@@ -72,6 +73,13 @@ class DeviceSchema(RecordSchema):
     environment = Enum("production", "sandbox", required=True)
     app_version = Str(50, required=True)
     label = Str(100)
+
+    @validates_schema
+    def token_fits_platform(self, data, **kwargs):
+        try:
+            push_tokens.check(data.get("platform"), data.get("token"))
+        except ValueError as error:
+            raise ValidationError(str(error), "token") from None
 
 
 # --- the service and the domain operations -------------------------------------------------------------

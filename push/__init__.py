@@ -17,7 +17,7 @@ from errors import ConfigError
 from push.apns import SETTINGS as APNS_SETTINGS
 from push.apns import Apns
 from push.fcm import Fcm
-from push.outcome import DEAD, FAILED, RETRY, SENT, PushResult
+from push.outcome import DEAD, FAILED, IDENTITY, RETRY, SENT, PushResult
 from push.web import UnifiedPush, WebPush
 
 PLATFORMS = ("ios", "android", "web", "unifiedpush")
@@ -46,7 +46,7 @@ class Gateways:
         self.unset = {platform: missing for platform, missing in unset.items() if missing}
         # the whole of a send is cut off at the timeout (below); httpx's own, a little later, is a backstop
         self.client = httpx.AsyncClient(
-            timeout=self.timeout + 1, trust_env=False, headers={"user-agent": "Band-Office"}
+            timeout=self.timeout + 1, trust_env=False, headers={"user-agent": "Band-Office", **IDENTITY}
         )
         self.gateways = {"unifiedpush": UnifiedPush(self.client, TTL_SECONDS)}
         if "ios" not in self.unset:

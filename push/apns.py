@@ -2,6 +2,7 @@
 signed with the team's .p8 key, made once and renewed every 50 minutes (Apple refuses one older than an hour,
 and one renewed more often than every 20 minutes)."""
 
+import json
 import time
 from urllib.parse import quote
 
@@ -11,6 +12,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.serialization import load_pem_private_key
 
 from errors import ConfigError
+from push import outcome
 from push.outcome import RETRY, PushResult, answered, unreachable
 
 HOSTS = {"production": "https://api.push.apple.com", "sandbox": "https://api.sandbox.push.apple.com"}
@@ -30,7 +32,9 @@ class Apns:
         self.ttl, self.clock = ttl, clock
         self.token, self.made_at = None, None
         # http1=False: HTTP/2 only, negotiated by ALPN over TLS (prior knowledge on an http:// URL)
-        self.client = httpx.AsyncClient(http1=False, http2=True, timeout=timeout, trust_env=False)
+        self.client = httpx.AsyncClient(
+            http1=False, http2=True, timeout=timeout, trust_env=False, headers=outcome.IDENTITY
+        )
 
     def host(self, environment):
         return self.url or HOSTS[environment]
@@ -56,10 +60,10 @@ class Apns:
         }
         url = f"{self.host(environment)}/3/device/{quote(token, safe='')}"
         try:
-            response = await self.client.post(url, json=payload, headers=headers)
+            response, excerpt = await outcome.post(self.client, url, json=payload, headers=headers)
         except httpx.TransportError as error:
             return unreachable(self.name, error)
-        reason = reason_of(response)
+        reason = reason_of(excerpt)
         if reason in STALE_TOKEN_REASONS:
             self.token = None
             return PushResult(RETRY, f"{self.name} answered {response.status_code} {reason}.")
@@ -69,10 +73,10 @@ class Apns:
         await self.client.aclose()
 
 
-def reason_of(response):
+def reason_of(excerpt):
     """APNs says why in a JSON body `{"reason": ...}`."""
     try:
-        reason = response.json().get("reason")
+        reason = json.loads(excerpt).get("reason")
     except (ValueError, AttributeError):
         return None
     return reason if isinstance(reason, str) else None

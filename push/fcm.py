@@ -4,6 +4,7 @@ refreshes it with blocking HTTP (requests), so that runs in a thread, one refres
 
 import asyncio
 import functools
+import json
 
 import google.auth.exceptions
 import google.auth.transport.requests
@@ -12,6 +13,7 @@ import requests
 from google.oauth2 import service_account
 
 from errors import ConfigError
+from push import outcome
 from push.outcome import FAILED, RETRY, PushResult, answered, unreachable
 
 SCOPE = "https://www.googleapis.com/auth/firebase.messaging"
@@ -46,23 +48,26 @@ class Fcm:
         body = {"message": {"token": token, "notification": notification, "data": data}}
         body["message"]["android"] = {"ttl": f"{self.ttl}s", "priority": "high"}
         try:
-            response = await self.client.post(self.url, json=body, headers={"authorization": f"Bearer {bearer}"})
+            response, excerpt = await outcome.post(
+                self.client, self.url, json=body, headers={"authorization": f"Bearer {bearer}"}
+            )
         except httpx.TransportError as error:
             return unreachable(self.name, error)
         if response.status_code == 401:  # the access token was revoked or has run out early: get another
             self.credentials.token = None
             return PushResult(RETRY, f"{self.name} answered 401.")
-        code = error_code(response)
-        return answered(self.name, response, response.status_code == 404 or code in DEAD_CODES, code)
+        # only FCM's own word: a wrong BAND_FCM_URL or project answers a bare 404 too, for every token
+        code = error_code(excerpt)
+        return answered(self.name, response, code in DEAD_CODES, code)
 
     async def aclose(self):
         pass
 
 
-def error_code(response):
+def error_code(excerpt):
     """FCM's reason: the FcmError detail's `errorCode` (UNREGISTERED, QUOTA_EXCEEDED, ...), else the `status`."""
     try:
-        error = response.json()["error"]
+        error = json.loads(excerpt)["error"]
         codes = [d.get("errorCode") for d in error.get("details", []) if isinstance(d, dict)]
         return next((c for c in codes if isinstance(c, str)), None) or error.get("status")
     except (ValueError, KeyError, TypeError, AttributeError):

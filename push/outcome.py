@@ -1,6 +1,7 @@
 """What one push came to, as the notification worker needs it: sent, the token is dead (delete the device), try
-again later (with the gateway's Retry-After, if it gave one), or failed for good; and how an HTTP answer or a
-transport error maps onto that, shared by the four gateways."""
+again later (with the gateway's Retry-After, if it gave one), or failed for good; how an HTTP answer or a
+transport error maps onto that, shared by the four gateways; and `post`, which reads no more of an answer than
+its start."""
 
 import datetime as dt
 from dataclasses import dataclass
@@ -10,6 +11,8 @@ import httpx
 from webhooks import retry_after_seconds
 
 SENT, DEAD, RETRY, FAILED = "sent", "dead", "retry", "failed"
+EXCERPT_BYTES = 4096  # of an answer's body: room for any gateway's reason
+IDENTITY = {"accept-encoding": "identity"}  # so that the bytes read are the body, not a compressed bomb of it
 
 
 @dataclass(frozen=True)
@@ -17,6 +20,22 @@ class PushResult:
     outcome: str  # SENT, DEAD, RETRY or FAILED
     error: str | None = None  # one short line for the log and the notification's channel state
     retry_after: float | None = None  # seconds the gateway asked us to wait (RETRY only), at most an hour
+
+
+async def post(client, url, **request):
+    """POST and read at most EXCERPT_BYTES of the answer's body, then close it: the answer (its body unread)
+    and the excerpt. A push endpoint may be a user's own, and one answering without end must not fill memory
+    nor hold the push until the timeout."""
+    response = await client.send(client.build_request("POST", url, **request), stream=True)
+    try:
+        excerpt = b""
+        async for chunk in response.aiter_raw():
+            excerpt += chunk
+            if len(excerpt) >= EXCERPT_BYTES:
+                break
+    finally:
+        await response.aclose()
+    return response, excerpt[:EXCERPT_BYTES]
 
 
 def answered(gateway, response, dead=False, reason=None):

@@ -12,6 +12,7 @@ from py_vapid import Vapid, VapidException
 from pywebpush import WebPusher, WebPushException
 
 from errors import ConfigError
+from push import outcome, tokens
 from push.outcome import FAILED, PushResult, answered, unreachable
 
 VAPID_SECONDS = 12 * 3600  # how long a VAPID signature holds (push services accept up to 24 hours)
@@ -29,8 +30,8 @@ class WebPush:
 
     async def send(self, token, environment, message):
         try:
-            subscription = json.loads(token)
-            endpoint = endpoint_url(subscription["endpoint"])
+            subscription = tokens.subscription(token)
+            endpoint = subscription["endpoint"]
             body = WebPusher(subscription).encode(compact(message), "aes128gcm")["body"]
         except (ValueError, TypeError, KeyError, WebPushException) as error:
             return PushResult(FAILED, f"Not a usable PushSubscription: {error}"[:300])
@@ -55,7 +56,7 @@ class UnifiedPush:
 
     async def send(self, token, environment, message):
         try:
-            endpoint = endpoint_url(token)
+            endpoint = tokens.endpoint(token)
         except ValueError as error:
             return PushResult(FAILED, str(error))
         headers = {"content-type": "application/json", "ttl": str(self.ttl)}
@@ -68,16 +69,10 @@ class UnifiedPush:
 async def post(client, name, endpoint, body, headers):
     """POST to a push endpoint: 404 and 410 mean the subscription is gone (RFC 8030)."""
     try:
-        response = await client.post(endpoint, content=body, headers=headers)
+        response, _ = await outcome.post(client, endpoint, content=body, headers=headers)
     except httpx.TransportError as error:
         return unreachable(name, error)
     return answered(name, response, response.status_code in (404, 410))
-
-
-def endpoint_url(text):
-    if not isinstance(text, str) or urlsplit(text).scheme not in ("http", "https") or not urlsplit(text).netloc:
-        raise ValueError("The push endpoint is not an http(s) URL.")
-    return text
 
 
 def compact(message):

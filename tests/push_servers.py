@@ -31,6 +31,7 @@ class Answer:
     headers: dict = field(default_factory=dict)
     body: bytes = b""
     delay: float = 0.0  # seconds before answering
+    endless: bool = False  # after the body, blank filler until the client hangs up (at most FILLER_CAP bytes)
 
     @classmethod
     def json(cls, status, document, headers=None):
@@ -45,6 +46,10 @@ class Request:
     body: bytes
     protocol: str  # HTTP/1.1 or HTTP/2
     seen: dict = field(default_factory=dict)  # what the server made of it: claims, the decrypted message, ...
+
+
+FILLER = b" " * 65536
+FILLER_CAP = 1 << 30  # bytes of filler after an endless answer's body, should the client never hang up
 
 
 def b64url(data):
@@ -96,9 +101,26 @@ class Http1Server(Server):
                 self.send_response(answer.status)
                 for name, value in answer.headers.items():
                     self.send_header(name, value)
+                if answer.endless:
+                    self.send_header("transfer-encoding", "chunked")
+                    self.end_headers()
+                    self.stream(answer.body)
+                    return
                 self.send_header("content-length", str(len(answer.body)))
                 self.end_headers()
                 self.wfile.write(answer.body)
+
+            def stream(self, body):
+                chunks = [body] * bool(body) + [FILLER] * (FILLER_CAP // len(FILLER))  # an empty chunk ends it
+                try:
+                    for chunk in chunks:
+                        if owner.closing.is_set():
+                            break
+                        self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+                    self.wfile.write(b"0\r\n\r\n")
+                except OSError:  # the client hung up, as it should
+                    pass
+                self.close_connection = True
 
             def log_message(self, *args):
                 pass
@@ -135,7 +157,7 @@ class Http2Server(Server):
         connection = h2.connection.H2Connection(h2.config.H2Configuration(client_side=False, header_encoding="utf-8"))
         connection.initiate_connection()
         sock.sendall(connection.data_to_send())
-        streams = {}
+        streams, endless = {}, {}  # endless: stream id -> bytes of filler still to send
         while not self.closing.is_set():
             try:
                 data = sock.recv(65536)
@@ -145,11 +167,30 @@ class Http2Server(Server):
             if not data:
                 return
             for event in events:
-                self.on(connection, streams, event)
-            sock.sendall(connection.data_to_send())
+                self.on(connection, streams, endless, event)
+            self.fill(connection, endless)
+            try:
+                sock.sendall(connection.data_to_send())
+            except OSError:
+                return
 
-    def on(self, connection, streams, event):
-        if isinstance(event, h2.events.RequestReceived):
+    def fill(self, connection, endless):
+        """Filler on each endless stream, as much as the client's flow-control window takes now."""
+        for stream_id, left in list(endless.items()):
+            room = min(left, connection.local_flow_control_window(stream_id), connection.max_outbound_frame_size)
+            while room > 0:
+                connection.send_data(stream_id, FILLER[:room])
+                left -= room
+                room = min(left, connection.local_flow_control_window(stream_id), connection.max_outbound_frame_size)
+            endless[stream_id] = left
+            if not left:
+                connection.end_stream(stream_id)
+                del endless[stream_id]
+
+    def on(self, connection, streams, endless, event):
+        if isinstance(event, h2.events.StreamReset):
+            endless.pop(event.stream_id, None)
+        elif isinstance(event, h2.events.RequestReceived):
             streams[event.stream_id] = (dict(event.headers), bytearray())
         elif isinstance(event, h2.events.DataReceived):
             streams[event.stream_id][1].extend(event.data)
@@ -158,9 +199,13 @@ class Http2Server(Server):
             headers, body = streams.pop(event.stream_id)
             request = Request(headers[":method"], headers[":path"], headers, bytes(body), "HTTP/2")
             answer = self.respond(request)
-            reply = [(":status", str(answer.status)), ("content-length", str(len(answer.body)))]
+            reply = [(":status", str(answer.status))]
+            if not answer.endless:
+                reply.append(("content-length", str(len(answer.body))))
             connection.send_headers(event.stream_id, reply + list(answer.headers.items()))
-            connection.send_data(event.stream_id, answer.body, end_stream=True)
+            connection.send_data(event.stream_id, answer.body, end_stream=not answer.endless)
+            if answer.endless:
+                endless[event.stream_id] = FILLER_CAP
 
     def close(self):
         self.closing.set()

@@ -1,6 +1,7 @@
 """SPEC §3: sign-in links, sessions, API keys, /me, devices, capabilities and the rate limit."""
 
 import datetime as dt
+import json
 import threading
 import urllib.parse
 
@@ -345,16 +346,57 @@ def test_device_fields_are_validated(admin, change, field):
     assert field in error_of(admin.post("/devices", json={**DEVICE, **change}), 422, "validation_failed")["details"]
 
 
+P256DH = "B" + "A" * 86  # base64url of a 65-byte uncompressed P-256 point (starts with 0x04)
+AUTH = "c2l4dGVlbiBieXRlIGtleQ"  # base64url of 16 bytes
+
+
+def subscription(endpoint="https://push.example.com/send/abc/def?x=1", **keys):
+    """A browser's PushSubscription, as JSON.stringify gives it."""
+    return json.dumps({"endpoint": endpoint, "expirationTime": None, "keys": {"p256dh": P256DH, "auth": AUTH, **keys}})
+
+
+TOKENS = {
+    "ios": "a3f0" * 16,
+    "android": "fcm:registration-token_1",
+    "web": subscription(),
+    "unifiedpush": "http://nas.local:8080/up/abc?x=1",  # a distributor on the LAN is fine
+}
+
+
 def test_every_push_platform_registers_a_device(admin):
-    for platform in ("ios", "android", "web", "unifiedpush"):
-        r = admin.post("/devices", json={**DEVICE, "token": f"push-{platform}", "platform": platform})
+    for platform, token in TOKENS.items():
+        r = admin.post("/devices", json={**DEVICE, "token": token, "platform": platform})
         assert r.status_code == 201 and r.get_json()["data"]["platform"] == platform
     assert len(admin.get("/devices").get_json()["data"]) == 4
 
 
+@pytest.mark.parametrize(
+    "platform, token",
+    [
+        ("unifiedpush", "push-1"),
+        ("unifiedpush", "ftp://nas.local/up"),
+        ("unifiedpush", "https://user:secret@ntfy.example.com/up"),
+        ("web", "https://push.example.com/send/abc"),  # the endpoint alone: no keys to encrypt with
+        ("web", "{"),
+        ("web", "[]"),
+        ("web", subscription("http://push.example.com/send/abc")),
+        ("web", subscription("https://user@push.example.com/send/abc")),
+        ("web", json.dumps({"endpoint": "https://push.example.com/send/abc"})),
+        ("web", subscription(p256dh="not base64!")),
+        ("web", subscription(auth="")),
+        ("web", subscription(p256dh=AUTH)),  # 16 bytes: not a P-256 point
+        ("web", subscription(auth=P256DH)),
+    ],
+)
+def test_a_push_token_of_the_wrong_shape_for_its_platform_is_refused(admin, platform, token):
+    r = admin.post("/devices", json={**DEVICE, "token": token, "platform": platform})
+    assert set(error_of(r, 422, "validation_failed")["details"]) == {"token"}
+    assert admin.get("/devices").get_json()["data"] == []
+
+
 def test_devices_are_removed_by_token_and_only_the_callers(admin, signed_in):
-    web_token = "https://push.example.com/send/abc/def?x=1"
-    admin.post("/devices", json={**DEVICE, "token": web_token, "platform": "web"})
+    web_token = subscription()
+    assert admin.post("/devices", json={**DEVICE, "token": web_token, "platform": "web"}).status_code == 201
     other = signed_in("staff")
     error_of(other.delete("/devices/" + urllib.parse.quote(web_token, safe="")), 404, "not_found")
     assert admin.delete("/devices/" + urllib.parse.quote(web_token, safe="")).status_code == 204

@@ -330,7 +330,9 @@ def test_a_push_no_device_got_after_three_attempts_fails(served, receiver):
 def test_devices_on_platforms_not_configured_are_skipped_said_once_at_start(served, receiver):
     someone = person(served, key=True)
     register_device(served, someone, uuid.uuid4().hex * 2, platform="ios")
-    register_device(served, someone, json.dumps({"endpoint": f"{receiver.origin}/wp"}), platform="web")
+    keys = {"p256dh": "B" + "A" * 86, "auth": "A" * 22}  # the shapes of a P-256 point and a 16-byte secret
+    subscription = {"endpoint": f"https://{receiver.origin.removeprefix('http://')}/wp", "keys": keys}
+    register_device(served, someone, json.dumps(subscription), platform="web")
     notification = queue(served, someone)
     row = reading(served, notification, push_state="skipped", email_state="sent")
     assert row["push_error"] == "No device on a platform this server pushes to." and receiver.received == []

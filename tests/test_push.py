@@ -208,6 +208,9 @@ def test_an_fcm_push_is_sent_with_an_access_token_from_the_service_account(fcm):
     ("answer", "outcome", "retry_after"),
     [
         (fcm_error(404, "UNREGISTERED"), "dead", None),
+        # a wrong BAND_FCM_URL or project answers 404 too: that must not delete every android device
+        (Answer(404, {"content-type": "text/html"}, b"<html>Not Found</html>"), "failed", None),
+        (Answer.json(404, {"error": {"code": 404, "status": "NOT_FOUND", "message": "Not found."}}), "failed", None),
         (fcm_error(400, "INVALID_ARGUMENT"), "failed", None),
         (fcm_error(429, "QUOTA_EXCEEDED", {"retry-after": "30"}), "retry", 30),
         (fcm_error(503, "UNAVAILABLE"), "retry", None),
@@ -336,12 +339,48 @@ def test_a_gateway_that_is_down_or_silent_is_tried_again_later(servers):
 
 @pytest.mark.parametrize(
     ("platform", "token"),
-    [("unifiedpush", "not a url"), ("unifiedpush", "ftp://127.0.0.1/up"), ("web", '{"endpoint": "x"}'), ("web", "{")],
+    [
+        ("unifiedpush", "not a url"),
+        ("unifiedpush", "ftp://127.0.0.1/up"),
+        ("unifiedpush", "http://user:secret@127.0.0.1/up"),
+        ("web", '{"endpoint": "x"}'),
+        ("web", "{"),
+    ],
 )
 def test_a_token_that_names_no_endpoint_fails_without_a_request(web, platform, token):
     server, config = web()
     [result] = push(config, (platform, token, "production"))
     assert result.outcome == "failed" and server.received == []
+
+
+# Answers
+
+
+@pytest.mark.parametrize("platform", ["ios", "android", "web", "unifiedpush"])
+def test_an_endless_answer_is_read_no_further_than_its_start(apns, fcm, web, servers, platform):
+    """An endpoint (a user's own, for web and unifiedpush) streaming without end neither fills memory nor
+    holds the push until the timeout: its first bytes are read, enough for the gateway's reason."""
+    endless = {
+        "ios": Answer(400, {"content-type": "application/json"}, b'{"reason": "BadDeviceToken"}', endless=True),
+        "android": Answer(**{**vars(fcm_error(404, "UNREGISTERED")), "endless": True}),
+        "web": Answer(201, endless=True),
+        "unifiedpush": Answer(201, endless=True),
+    }[platform]
+    if platform == "ios":
+        (server, config), token = apns(lambda n: endless), DEVICE
+    elif platform == "android":
+        (server, config), token = fcm(lambda n: endless), "fcm-token-1"
+    else:
+        server, config = web(lambda n: endless)
+        token = server.subscription()
+        if platform == "unifiedpush":
+            server = UnifiedPushServer(lambda n: endless)
+            servers.append(server)
+            token = f"{server.origin}/up/abc"
+    started = time.monotonic()
+    [result] = push(config, (platform, token, "production"))
+    assert result.outcome == ("sent" if endless.status == 201 else "dead"), result.error
+    assert time.monotonic() - started < config["PUSH_TIMEOUT"] and len(server.received) == 1
 
 
 # The message and the configuration
