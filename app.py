@@ -15,6 +15,7 @@ import auth
 import commands
 import conventions
 import errors
+import notifications
 import routes
 import settings
 import sqlite_dialect as dialect
@@ -37,6 +38,7 @@ def create_app(config=None):
     errors.register(app)
     routes.register(app)
     commands.register(app)
+    notifications.register()
     configure(app, config)
     return app
 

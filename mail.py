@@ -7,7 +7,6 @@ import heapq
 import itertools
 import logging
 import os
-import random
 import re
 import smtplib
 import ssl
@@ -18,6 +17,7 @@ from email.message import EmailMessage
 from email.utils import formatdate, getaddresses, make_msgid
 from urllib.parse import parse_qs, unquote, urlsplit
 
+import backoff
 from errors import ConfigError
 
 log = logging.getLogger("band.mail")
@@ -142,7 +142,7 @@ class Delivery:
         if moment >= self.deadline:
             self.give_up(f"the last of {self.attempts} attempts failed ({reason})")
             return None
-        wait = self.waits[min(self.attempts, len(self.waits)) - 1] * random.uniform(1 - JITTER, 1 + JITTER)
+        wait = backoff.jittered(backoff.nth_wait(self.waits, self.attempts), JITTER)
         due = min(moment + wait, self.deadline)
         to, attempts = self.recipients(), self.attempts
         log.warning("mail to %s not sent yet, attempt %d: %s; next in %.1f s", to, attempts, reason, due - moment)

@@ -649,6 +649,7 @@ class Notification(Record):
     push_attempts = IntegerField(default=0)
     push_next_at = TimestampField(null=True)
     push_error = TextField(null=True)
+    push_devices = JSONField(null=True)  # {device id: what its last push came to}; null: none tried yet
     claimed_until = TimestampField(null=True)
 
     class Meta:

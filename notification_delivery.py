@@ -7,15 +7,17 @@ and address, or a member without a user at the member's own address; a channel w
 
 import datetime as dt
 import logging
-import random
 from dataclasses import dataclass
 
 from peewee import fn
 
+import backoff
 import mail
 import push
+import sqlite_dialect as dialect
 import writer
 from models import Device, Notification, NotificationSetting, StaffMember, User, now, timestamp
+from notifications import queue
 
 log = logging.getLogger("band.notifications")
 CHANNELS = ("email", "push")
@@ -88,7 +90,7 @@ def next_due():
     moment, found = now(), []
     for channel in CHANNELS:
         state, next_at = columns(channel)
-        earliest = fn.MIN(fn.MAX(Notification.due_at, fn.COALESCE(next_at, Notification.due_at)))
+        earliest = fn.MIN(dialect.greater_of(Notification.due_at, fn.COALESCE(next_at, Notification.due_at)))
         found.append(Notification.select(earliest).where((state == "pending") & claimable(moment)).scalar())
     return min((at for at in found if at), default=None)
 
@@ -144,8 +146,7 @@ class Recipients:
         user_ids = {row.recipient_user_id for row in rows if row.recipient_user_id}
         member_ids = {row.staff_member_id for row in rows if row.staff_member_id and not row.recipient_user_id}
         self.users = {user.id: user for user in User.select().where(User.id.in_(user_ids))}
-        chosen = NotificationSetting.select().where(NotificationSetting.user.in_(user_ids))
-        self.settings = {setting.user_id: setting for setting in chosen}
+        self.settings = {user_id: NotificationSetting.of(user_id) for user_id in self.users}
         members = StaffMember.select(StaffMember.id, StaffMember.email).where(StaffMember.id.in_(member_ids))
         self.members = {member.id: member.email for member in members}
         self.by_user = {}
@@ -154,34 +155,42 @@ class Recipients:
             found = Target(device.id, device.platform, device.token, device.environment)
             self.by_user.setdefault(device.user_id, []).append(found)
 
-    def chose(self, user_id, channel):
-        setting = self.settings.get(user_id)
-        return setting is None or getattr(setting, channel)
+    def refusal(self, row, channel):
+        """Why the recipient user takes nothing on `channel` (None: they do)."""
+        user = self.users.get(row.recipient_user_id)
+        if user is None:
+            return "No user to mail." if channel == "email" else "No user to push to."
+        if not user.active:
+            return "The recipient's user is inactive."
+        if not getattr(self.settings[user.id], channel):
+            return f"{'Mail' if channel == 'email' else 'Push'} is off in the recipient's settings."
+        return None
 
     def address(self, row):
         """The address to mail `row` to, or None (the channel then reads skipped)."""
-        if row.recipient_user_id:
-            user = self.users.get(row.recipient_user_id)
-            if not self.chose(row.recipient_user_id, "email"):
-                return skip(row, "email", "Mail is off in the recipient's settings.")
-            return user.email if user else skip(row, "email", "No user to mail.")
-        return self.members.get(row.staff_member_id) or skip(row, "email", "No address to mail.")
+        if not row.recipient_user_id:
+            return self.members.get(row.staff_member_id) or skip(row, "email", "No address to mail.")
+        if why := self.refusal(row, "email"):
+            return skip(row, "email", why)
+        return self.users[row.recipient_user_id].email
 
     def devices(self, row):
-        """The devices to push `row` to, or None (the channel then reads skipped)."""
-        if not row.recipient_user_id:
-            return skip(row, "push", "No user to push to.")
-        if not self.chose(row.recipient_user_id, "push"):
-            return skip(row, "push", "Push is off in the recipient's settings.")
-        devices = self.by_user.get(row.recipient_user_id)
-        return tuple(devices) if devices else skip(row, "push", "No device on a platform this server pushes to.")
+        """The devices to push `row` to, or None (the channel then reads skipped, or settled when a device got it
+        before and those still to try are gone)."""
+        if why := self.refusal(row, "push"):
+            return skip(row, "push", why)
+        devices = self.by_user.get(row.recipient_user_id, [])
+        if row.push_devices is None:
+            return tuple(devices) or skip(row, "push", "No device on a platform this server pushes to.")
+        still = tuple(device for device in devices if row.push_devices.get(device.id) == push.RETRY)
+        if not still:
+            row.push_error = "The devices still to try are gone."
+            return settle_push(row)
+        return still
 
 
 def skip(row, channel, reason):
-    if getattr(row, f"{channel}_state") == "pending":
-        setattr(row, f"{channel}_state", "skipped")
-        setattr(row, f"{channel}_next_at", None)
-        setattr(row, f"{channel}_error", reason)
+    queue.skip(row, channel, reason)
     return None
 
 
@@ -271,8 +280,7 @@ def mail_wait(attempts, waits):
     spent = sum(waits[: attempts - 1]) + max(attempts - 1 - len(waits), 0) * waits[-1]
     if spent >= MAIL_WINDOW_SECONDS:
         return None
-    wait = waits[min(attempts, len(waits)) - 1] * random.uniform(1 - mail.JITTER, 1 + mail.JITTER)
-    return min(wait, MAIL_WINDOW_SECONDS - spent)
+    return min(backoff.jittered(backoff.nth_wait(waits, attempts), mail.JITTER), MAIL_WINDOW_SECONDS - spent)
 
 
 @dataclass(frozen=True)
@@ -283,26 +291,30 @@ class Pushed:
     results: tuple
 
     def apply(self, row, moment):
-        """Sent if any device got it; a dead token deletes its device; else tried again (PUSH_ATTEMPTS in all)
-        while a gateway said to, then failed."""
+        """A dead token deletes its device; the devices a gateway asked to try again are tried again
+        (PUSH_ATTEMPTS in all); then the push is sent if any device got it, else failed."""
         row.push_attempts += 1
         for device, result in self.results:
             if result.outcome == push.DEAD:
                 Device.delete().where(Device.id == device.id, Device.token == device.token).execute()
                 log.info("notification %s: push device %s removed: %s", row.id, device.id, result.error)
-        outcomes = [result.outcome for _, result in self.results]
+        row.push_devices = {**(row.push_devices or {}), **{d.id: result.outcome for d, result in self.results}}
         errors = dict.fromkeys(result.error for _, result in self.results if result.error)
         row.push_error = "; ".join(errors)[:ERROR_CHARS] or None
-        if push.SENT in outcomes:
-            row.push_state, row.push_next_at = "sent", None
-            return
-        asked = [r.retry_after for _, r in self.results if r.outcome == push.RETRY and r.retry_after is not None]
-        wait = push_wait(row.push_attempts, asked) if push.RETRY in outcomes else None
-        if wait is None:
-            row.push_state, row.push_next_at = "failed", None
-            log.warning("notification %s: push failed after %d attempts: %s", row.id, row.push_attempts, row.push_error)
-        else:
+        retried = [result for _, result in self.results if result.outcome == push.RETRY]
+        wait = push_wait(row.push_attempts, [r.retry_after for r in retried if r.retry_after is not None])
+        if retried and wait is not None:
             row.push_next_at = later(moment, wait)
+            return
+        settle_push(row)
+        if row.push_state == "failed":
+            log.warning("notification %s: push failed after %d attempts: %s", row.id, row.push_attempts, row.push_error)
+
+
+def settle_push(row):
+    """Nothing more to try: the push is sent if any device got it, else failed."""
+    got_it = push.SENT in (row.push_devices or {}).values()
+    row.push_state, row.push_next_at = ("sent" if got_it else "failed"), None
 
 
 def push_wait(attempts, asked):
@@ -312,8 +324,7 @@ def push_wait(attempts, asked):
         return None
     if asked:
         return max(asked)
-    wait = PUSH_RETRY_SECONDS[min(attempts, len(PUSH_RETRY_SECONDS)) - 1]
-    return wait * random.uniform(1 - PUSH_JITTER, 1 + PUSH_JITTER)
+    return backoff.jittered(backoff.nth_wait(PUSH_RETRY_SECONDS, attempts), PUSH_JITTER)
 
 
 def later(stored, seconds):

@@ -10,6 +10,7 @@ What a dialect provides (a PostgreSQL module would offer the same names):
 - `json_field(expr, key)`, `json_has(expr, key)`: a key of a JSON column (custom fields).
 - `rows_written(sql, params)`: one write statement, and how many rows it and its triggers wrote.
 - `NOW`: the current UTC time as SQL, in the stored form (comparable with stored timestamps).
+- `greater_of(a, b)`: the greater of two values in one row (a scalar, not the aggregate MAX).
 - `as_json`, `record_query`, `json_page`, `packed_rows`, `counted`, `all_of`: records and pages written as
   JSON by the database, one statement each, and totals remembered until the database changes.
 - `copy_database(path)`, `inspect_file(path)`: an online, consistent copy; what a copy holds (integrity,
@@ -315,6 +316,11 @@ def unique_violation(error):
 
 # The current UTC time in the stored form: SQLite gives milliseconds, the three zeros pad them to microseconds.
 NOW = SQL("strftime('%Y-%m-%dT%H:%M:%f000Z', 'now')")
+
+
+def greater_of(first, second):
+    """The greater of two values of a row: SQLite's MAX with two arguments (elsewhere: GREATEST)."""
+    return fn.MAX(first, second)
 
 
 def json_field(expr, key):

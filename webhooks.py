@@ -7,12 +7,12 @@ import base64
 import datetime as dt
 import email.utils
 import json
-import random
 import secrets
 from dataclasses import dataclass
 
 from standardwebhooks import Webhook
 
+import backoff
 import events
 import writer
 from models import Event, WebhookDelivery, WebhookEndpoint, new_id, now, timestamp
@@ -262,7 +262,7 @@ def next_wait(attempts, waits, retry_after):
     """Seconds until the next attempt after `attempts` failed ones, with jitter; None when they are all used."""
     if attempts > len(waits):
         return None
-    wait = waits[attempts - 1] * random.uniform(1 - JITTER, 1 + JITTER)
+    wait = backoff.jittered(waits[attempts - 1], JITTER)
     return max(wait, retry_after or 0.0)
 
 

@@ -2,16 +2,14 @@
 channel once they are due.
 
 - `listeners`: the rules driven by events (invitation, invitation_withdrawn, gig_changed, role_removed), written
-  in the event's own transaction (registered with `events.listen` on import of this package);
+  in the event's own transaction (`register()`, called by the app factory, has them listen);
 - `timed`: the worker's rules (invitation_reminder, gig_reminder, office_digest): `run_timed(config)`;
 - `messages` and `words`: what each says, in plain English; `facts`: what it says, read from the database;
 - `queue`: the rows, and `SENDERS`: wake-ups called once a commit gave the senders work.
 """
 
-from notifications import listeners
+from notifications.listeners import register
 from notifications.queue import SENDERS
 from notifications.timed import run as run_timed
 
-__all__ = ["SENDERS", "run_timed"]
-
-listeners.register()
+__all__ = ["SENDERS", "register", "run_timed"]

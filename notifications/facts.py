@@ -1,6 +1,7 @@
 """What a notification tells, read from the database in the transaction under way: a gig with its venue and
 status, a gig role's role and product, a member's pay for it, who holds the roles of a gig."""
 
+import functools
 from typing import NamedTuple
 
 import signing
@@ -41,11 +42,6 @@ def gig_view(gig_id):
     venue = Venue.get_or_none(Venue.id == gig.venue_id) if gig.venue_id else None
     status = GigStatus.get_or_none(GigStatus.id == gig.gig_status_id) if gig.gig_status_id else None
     return GigView(gig, venue, status)
-
-
-def venue_name(venue_id):
-    venue = Venue.get_or_none(Venue.id == venue_id) if venue_id else None
-    return venue.name if venue else None
 
 
 def status_of(status_id):
@@ -117,9 +113,12 @@ def answer_link(config, invitation_id):
     return link
 
 
-def called(record_id):
-    """What a venue or a gig status is called, by its id (None: none; gone since: said so)."""
+def called(model, record_id):
+    """What a record of `model` (a venue, a gig status) is called, by its id (None: none; gone since: said so)."""
     if record_id is None:
         return None
-    found = Venue.get_or_none(Venue.id == record_id) or GigStatus.get_or_none(GigStatus.id == record_id)
+    found = model.get_or_none(model.id == record_id)
     return found.name if found else "(no longer on record)"
+
+
+NAMES = {"venue_id": functools.partial(called, Venue), "gig_status_id": functools.partial(called, GigStatus)}

@@ -10,12 +10,17 @@ from flask import current_app
 import events
 from models import Event, GigRoleInvitation, Role, StaffMember
 from notifications import facts, messages, queue
+from notifications.timed import reminder_topic
 
 WATCHED = {"gig_date", "start_time", "end_time", "venue_id", "gig_status_id"}
-ENDED = ("accepted", "declined", "withdrawn", "expired")
+ENDED = ("accepted", "declined", "withdrawn", "expired", "deleted")
+UNSENT = "Withdrawn before it went out."
 
 
 def register():
+    """Listen to the events the rules follow (once, however often it is called)."""
+    if invitation_created in events.LISTENERS.get("gig_role_invitation.created", ()):
+        return
     events.listen("gig_role_invitation.created", invitation_created)
     events.listen("gig_role_invitation.updated", invitation_updated)
     for verb in ENDED:
@@ -54,12 +59,18 @@ def invitation_updated(happened):
 
 
 def invitation_ended(happened):
-    """An invitation's message still held is dropped; a member told of it hears of its withdrawal."""
-    topic = invitation_topic(happened.subject_id)
-    if queue.drop_held("invitation", topic) or happened.type != "gig_role_invitation.withdrawn":
+    """An invitation's message still held is dropped, and what of it (or of its reminder) has not gone out yet
+    never goes; a member told of it hears of its withdrawal."""
+    topics = {
+        "invitation": invitation_topic(happened.subject_id),
+        "invitation_reminder": reminder_topic(happened.subject_id),
+    }
+    if queue.drop_held("invitation", topics["invitation"]):
         return
-    if not queue.exists("invitation", topic):
+    told = [queue.unsend(kind, topic, UNSENT) for kind, topic in topics.items()]
+    if happened.type != "gig_role_invitation.withdrawn" or not any(told):
         return
+    topic = topics["invitation"]
     about = facts.invited(GigRoleInvitation.get_by_id(happened.subject_id))
     message = messages.invitation_withdrawn(about, withdrawal_reason(about))
     queue.add("invitation_withdrawn", message, ids_of(about), member=about.member, topic=f"withdrawn:{topic}")
@@ -94,7 +105,7 @@ def gig_updated(happened):
             if held:
                 held.delete_instance()
             continue
-        message = messages.gig_changed(view, holder, changes, facts.called, status_word)
+        message = messages.gig_changed(view, holder, changes, facts.NAMES, status_word)
         if held:
             queue.rewrite(held, message, due_at)
         else:

@@ -95,15 +95,15 @@ def role_removed(view, member, role):
 
 
 def changed_lines(changes, names):
-    """[(`Date`, `Sat 12 June 2027 → Sun 13 June 2027`), ...] in a fixed order; `names` says what an id is
-    called."""
+    """[(`Date`, `Sat 12 June 2027 → Sun 13 June 2027`), ...] in a fixed order; `names` ({field: function})
+    says what an id of `venue_id` and of `gig_status_id` is called."""
     lines = []
     for field, label, shown in (
         ("gig_date", "Date", lambda value: day(value) if value else None),
         ("start_time", "Starts", lambda value: value),
         ("end_time", "Ends", lambda value: value),
-        ("venue_id", "Venue", names),
-        ("gig_status_id", "Status", names),
+        ("venue_id", "Venue", names["venue_id"]),
+        ("gig_status_id", "Status", names["gig_status_id"]),
     ):
         if field in changes:
             lines.append((label, change(shown(changes[field]["from"]), shown(changes[field]["to"]))))

@@ -83,8 +83,28 @@ def drop_held(kind, topic):
     return query.where(Notification.due_at > now()).execute()
 
 
-def exists(kind, topic):
-    return Notification.select().where(Notification.topic == topic, Notification.type == kind).exists()
+def unsend(kind, topic, reason):
+    """The channels of the notifications of `kind` under `topic` that have not gone out never go (`reason` says
+    why). Whether their recipient may have been told: a channel sent or on its way, or the message in-app."""
+    moment, told = now(), False
+    for row in Notification.select().where(Notification.topic == topic, Notification.type == kind):
+        in_app = row.recipient_user_id is not None and row.due_at <= moment
+        on_its_way = row.claimed_until is not None and row.claimed_until > moment
+        told = told or in_app or on_its_way or "sent" in (row.email_state, row.push_state)
+        for channel in ("email", "push"):
+            skip(row, channel, reason)
+        if row.is_dirty():
+            row.updated_at = moment
+            row.save()
+    return told
+
+
+def skip(row, channel, reason):
+    """A channel still pending is skipped, `reason` its error (the row is saved by the caller)."""
+    if getattr(row, f"{channel}_state") == "pending":
+        setattr(row, f"{channel}_state", "skipped")
+        setattr(row, f"{channel}_next_at", None)
+        setattr(row, f"{channel}_error", reason)
 
 
 def queued():

@@ -111,13 +111,14 @@ def gigs_to_remind(config, moment):
         .distinct()
     )
     pairs = sorted(held.tuples())
-    reminded = told(itertools.starmap(gig_reminder_topic, pairs))
-    due = [pair for pair in pairs if gig_reminder_topic(*pair) not in reminded][:AT_ONCE]
+    reminded = told(gig_reminder_topic(gig_id, tomorrow, member_id) for gig_id, member_id in pairs)
+    due = [pair for pair in pairs if gig_reminder_topic(pair[0], tomorrow, pair[1]) not in reminded][:AT_ONCE]
     return [(gig_id, [member for _, member in of_gig]) for gig_id, of_gig in itertools.groupby(due, lambda p: p[0])]
 
 
-def gig_reminder_topic(gig_id, member_id):
-    return f"gig_reminder:{gig_id}:{member_id}"
+def gig_reminder_topic(gig_id, gig_date, member_id):
+    """A gig moved to another day is reminded again the day before that one."""
+    return f"gig_reminder:{gig_id}:{gig_date}:{member_id}"
 
 
 def remind_gigs(found):
@@ -126,7 +127,7 @@ def remind_gigs(found):
         lineup = list(holders.values())
         for member_id in member_ids:
             message = messages.gig_reminder(view, holders[member_id], lineup)
-            topic = gig_reminder_topic(gig_id, member_id)
+            topic = gig_reminder_topic(gig_id, view.gig.gig_date, member_id)
             queue.add("gig_reminder", message, queue.ids(gig_id), member=holders[member_id].member, topic=topic)
 
 
@@ -200,10 +201,13 @@ def open_roles(moment):
 
 
 def digest_readers():
-    """The active users holding staffing.edit who did not turn the digest off (no settings: on)."""
-    off = NotificationSetting.select(NotificationSetting.user).where(NotificationSetting.office_digest == False)  # noqa: E712
-    users = User.select(User.id).where(User.active == True, User.id.not_in(off))  # noqa: E712
-    return [user_id for (user_id,) in users.tuples() if "staffing.edit" in held_capabilities(user_id)]
+    """The active users holding staffing.edit who did not turn the digest off."""
+    users = User.select(User.id).where(User.active == True)  # noqa: E712
+    return [
+        user_id
+        for (user_id,) in users.tuples()
+        if "staffing.edit" in held_capabilities(user_id) and NotificationSetting.of(user_id).office_digest
+    ]
 
 
 def setting(key):

@@ -23,6 +23,7 @@ CREATE TABLE "notifications" (
   "push_attempts" INTEGER NOT NULL,
   "push_next_at" VARCHAR(27),
   "push_error" TEXT,
+  "push_devices" TEXT,
   "claimed_until" VARCHAR(27),
   FOREIGN KEY ("recipient_user_id") REFERENCES "users" ("id") ON DELETE CASCADE,
   FOREIGN KEY ("staff_member_id") REFERENCES "staff_members" ("id") ON DELETE CASCADE

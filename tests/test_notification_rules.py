@@ -11,6 +11,8 @@ import zoneinfo
 
 import pytest
 
+import notification_sender
+import notifications
 import signing
 import worker
 import writer
@@ -18,7 +20,7 @@ from models import GigRoleInvitation, Notification, NotificationSetting, Setting
 from notifications import run_timed
 from notifications.words import day
 from routes.staffing import INVITATIONS
-from tests.support import ServedOffice, Service, error_of, make_user, wait_for
+from tests.support import ServedOffice, Service, error_of, mails, make_user, wait_for
 
 
 def in_days(days):
@@ -101,9 +103,10 @@ def office(app, admin, build):
     return Office(app, admin, build)
 
 
-def rows(kind=None):
+def rows(kind=None, member_id=None):
     query = Notification.select().order_by(Notification.created_at, Notification.id)
-    return list(query.where(Notification.type == kind) if kind else query)
+    query = query.where(Notification.type == kind) if kind else query
+    return list(query.where(Notification.staff_member == member_id) if member_id else query)
 
 
 def kinds_and_members():
@@ -118,9 +121,26 @@ def assert_private(row, *secrets):
 
 
 def make_due(*notifications):
-    """Time passes: what was held is due (told)."""
+    """Time passes: what was held is due (in-app: told)."""
     ids = [notification.id for notification in notifications]
     Notification.update(due_at=from_now(seconds=-1)).where(Notification.id.in_(ids)).execute()
+
+
+def make_sent(*notifications):
+    """Time passes and the sender mails them: their members were told."""
+    make_due(*notifications)
+    ids = [notification.id for notification in notifications]
+    Notification.update(email_state="sent").where(Notification.id.in_(ids)).execute()
+
+
+def send_what_is_due(app):
+    """The worker's sender, in the process, until nothing is left to send: mail goes to the app's mail folder."""
+    sender = notification_sender.Sender(app).start()
+    pending = (Notification.email_state == "pending") | (Notification.push_state == "pending")
+    try:
+        wait_for(lambda: not Notification.select().where(pending & (Notification.due_at <= from_now())).exists())
+    finally:
+        sender.stop()
 
 
 # --- invitation ----------------------------------------------------------------------------------------------
@@ -213,7 +233,7 @@ def test_an_invitation_answered_or_withdrawn_while_held_is_never_sent(office, an
 
 def test_a_member_told_of_an_invitation_hears_of_its_withdrawal_and_why(office):
     kim, alex = office.invite(office.kim), office.invite(office.alex)
-    make_due(*rows("invitation"))
+    make_sent(*rows("invitation"))
     office.post(f"/gig-role-invitations/{kim['id']}/accept")
     [withdrawn] = rows("invitation_withdrawn")
     assert withdrawn.staff_member_id == office.alex["id"] and withdrawn.recipient_user_id is None
@@ -229,7 +249,7 @@ def test_a_member_told_of_an_invitation_hears_of_its_withdrawal_and_why(office):
 
 def test_withdrawing_by_hand_or_by_cancelling_the_gig_tells_the_invitees_told_and_a_decline_tells_nobody(office):
     kim, alex = office.invite(office.kim), office.invite(office.alex)
-    make_due(*rows("invitation"))
+    make_sent(*rows("invitation"))
     office.post(f"/gig-role-invitations/{kim['id']}/decline")
     assert rows("invitation_withdrawn") == []
     office.change_gig(gig_status_id=office.cancelled["id"])
@@ -237,7 +257,7 @@ def test_withdrawing_by_hand_or_by_cancelling_the_gig_tells_the_invitees_told_an
     assert withdrawn.staff_member_id == office.alex["id"] and "the gig is cancelled" in withdrawn.summary
     office.change_gig(gig_status_id=office.confirmed["id"])
     again = office.invite(office.alex)
-    make_due(*rows("invitation"))
+    make_sent(*rows("invitation"))
     office.post(f"/gig-role-invitations/{again['id']}/withdraw")
     assert [row.data["invitation_id"] for row in rows("invitation_withdrawn")] == [alex["id"], again["id"]]
     assert "withdrawn." in rows("invitation_withdrawn")[1].summary
@@ -246,6 +266,46 @@ def test_withdrawing_by_hand_or_by_cancelling_the_gig_tells_the_invitees_told_an
     )
     office.post(f"/gig-role-invitations/{unheard.id}/withdraw")
     assert len(rows("invitation_withdrawn")) == 2
+
+
+def test_an_invitation_withdrawn_before_its_mail_went_out_never_goes_and_only_those_told_hear_of_it(app, office):
+    """The mail server was down when the invitations fell due: withdrawn, they never go out. Kim, who could read
+    hers in the app, hears of the withdrawal; Alex, told by mail only, was never told and hears nothing."""
+    kim, alex = office.invite(office.kim), office.invite(office.alex)
+    make_due(*rows("invitation"))
+    for invitation in (kim, alex):
+        office.post(f"/gig-role-invitations/{invitation['id']}/withdraw")
+    send_what_is_due(app)
+    [withdrawn] = mails(app)
+    assert withdrawn["To"] == office.kim_user.email and withdrawn["Subject"].startswith("Withdrawn: Bass at")
+    for row in rows("invitation"):
+        assert (row.email_state, row.email_error) == ("skipped", "Withdrawn before it went out.")
+    assert {row.push_state for row in rows("invitation")} == {"skipped"}
+
+
+def test_a_reminder_not_sent_when_its_invitation_is_answered_never_goes(app, office):
+    now = dt.datetime.now(dt.UTC)
+    invitation = office.invite(office.alex, expires_at=(now + dt.timedelta(hours=3)).isoformat())
+    make_sent(*rows("invitation"))
+    run_timed(config(app, INVITATION_REMINDER_HOURS=1), now + dt.timedelta(hours=2.1))
+    office.post(f"/gig-role-invitations/{invitation['id']}/decline")
+    [reminder] = rows("invitation_reminder")
+    assert (reminder.email_state, reminder.email_error) == ("skipped", "Withdrawn before it went out.")
+
+
+def test_a_deleted_invitation_is_never_sent(office):
+    held, due = office.invite(office.kim), office.invite(office.alex)
+    make_due(*rows("invitation", office.alex["id"]))
+    for invitation in (held, due):
+        assert office.admin.delete(f"/gig-role-invitations/{invitation['id']}").status_code == 204
+    [row] = rows()
+    assert row.staff_member_id == office.alex["id"] and row.email_state == "skipped"
+
+
+def test_listening_again_tells_nobody_twice(office):
+    notifications.register()  # the app factory has done so already
+    office.invite(office.kim)
+    assert len(rows()) == 1
 
 
 def test_a_refused_write_tells_nobody(app, office):
@@ -427,6 +487,18 @@ def test_the_day_before_a_gig_its_people_are_reminded_once(app, admin, build):
     assert kim.data == {"gig_id": office.gig["id"], "gig_role_id": None, "invitation_id": None}
     run_timed(settings, local_moment(eve, 15, 0))
     assert len(rows()) == 2
+
+
+def test_a_gig_moved_after_its_reminder_is_reminded_the_day_before_its_new_date(app, office):
+    office.put(office.bass_role, office.kim)
+    settings, first = config(app, GIG_REMINDER_TIME="10:00"), office.gig["gig_date"]
+    run_timed(settings, local_moment(first, 10, 0) - dt.timedelta(days=1))
+    moved = (dt.date.fromisoformat(first) + dt.timedelta(days=7)).isoformat()
+    office.change_gig(gig_date=moved)
+    run_timed(settings, local_moment(moved, 10, 0) - dt.timedelta(days=1))
+    assert [row.title for row in rows("gig_reminder")] == [
+        f"Tomorrow: Müller wedding, {day(d)}" for d in (first, moved)
+    ]
 
 
 def test_the_office_digest_goes_out_only_when_something_happened(app, admin, build, role):

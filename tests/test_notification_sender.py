@@ -222,6 +222,16 @@ def test_channels_turned_off_in_the_settings_are_skipped(served, inbox, receiver
     assert inbox.messages(someone.address) == [] and receiver.received == []
 
 
+def test_an_inactive_user_is_neither_mailed_nor_pushed(served, inbox, receiver):
+    someone = person(served, key=True)
+    register_device(served, someone, f"{receiver.origin}/up/{uuid.uuid4().hex}")
+    served.call("PATCH", f"/users/{someone.user_id}", {"active": False})
+    notification = queue(served, someone)
+    row = reading(served, notification, email_state="skipped", push_state="skipped")
+    assert row["email_error"] == row["push_error"] == "The recipient's user is inactive."
+    assert inbox.messages(someone.address) == [] and receiver.received == []
+
+
 def test_invitations_due_together_for_one_address_make_one_mail(served, inbox):
     someone = person(served)
     due = {"due_at": later(1.0)}  # held until the same moment, as the rules hold invitations to one person
@@ -316,6 +326,20 @@ def test_a_push_the_gateway_cannot_take_now_is_retried_when_it_asks_and_sent(ser
     row = reading(served, notification, timeout=8, push_state="sent")  # the back-off alone would be 15 s
     assert row["push_attempts"] == 3 and row["push_error"] is None and len(receiver.received) == 3
     assert devices_of(served, someone) == [token]
+
+
+def test_a_device_that_could_not_take_a_push_is_tried_again_though_another_got_it(served, receiver):
+    someone = person(served, key=True)
+    busy = UnifiedPushServer(lambda number: Answer(503, {"retry-after": "0"}) if number == 1 else None)
+    try:
+        register_device(served, someone, f"{receiver.origin}/up/{uuid.uuid4().hex}")
+        register_device(served, someone, f"{busy.origin}/up/{uuid.uuid4().hex}")
+        notification = queue(served, someone)
+        row = reading(served, notification, push_state="sent")
+        assert row["push_attempts"] == 2 and row["push_error"] is None
+        assert len(receiver.received) == 1 and len(busy.received) == 2
+    finally:
+        busy.close()
 
 
 def test_a_push_no_device_got_after_three_attempts_fails(served, receiver):
