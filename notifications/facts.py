@@ -4,10 +4,8 @@ status, a gig role's role and product, a member's pay for it, who holds the role
 import functools
 from typing import NamedTuple
 
-import signing
-import writer
 from models import Gig, GigProduct, GigRole, GigStatus, Product, Role, StaffMember, Venue
-from payroll import RateBook, roles_with_products
+from payroll import pay_of
 
 
 class GigView(NamedTuple):
@@ -57,13 +55,6 @@ def part(gig_role):
     return Part(gig_role, role, product)
 
 
-def pay(gig_role, member_id):
-    """What `member_id` earns on the gig role (SPEC §5.5's order), in cents, or None."""
-    found = roles_with_products(GigRole.select(GigRole).where(GigRole.id == gig_role.id)).objects().get()
-    book = RateBook({found.role_id}, {found.product_id} - {None}, {member_id})
-    return book.pay(found.role_id, found.product_id, member_id, found.pay_cents)[0]
-
-
 def holders(gig_id, except_gig_role=None):
     """{member id: Holder} of the members holding a role on the gig (but `except_gig_role`), their parts in
     the order the roles were made."""
@@ -94,23 +85,7 @@ class Invited(NamedTuple):
 def invited(invitation):
     gig_role = GigRole.get_by_id(invitation.gig_role_id)
     member = StaffMember.get_by_id(invitation.staff_member_id)
-    return Invited(invitation, member, gig_view(gig_role.gig_id), part(gig_role), pay(gig_role, member.id))
-
-
-def answer_link(config, invitation_id):
-    """The invitation's answer link (signing.answer_link). A secret key made for it is stored by the
-    transaction under way, so the service keeps it in memory only once that commits: a rolled-back key is
-    never the one that signs."""
-    if config.get("SECRET_KEY"):
-        return signing.answer_link(config, invitation_id)
-    scratch = dict(config)
-    link = signing.answer_link(scratch, invitation_id)
-
-    def keep_key():
-        config["SECRET_KEY"] = config.get("SECRET_KEY") or scratch["SECRET_KEY"]
-
-    writer.after_commit(keep_key)
-    return link
+    return Invited(invitation, member, gig_view(gig_role.gig_id), part(gig_role), pay_of(gig_role, member.id))
 
 
 def called(model, record_id):

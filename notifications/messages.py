@@ -4,9 +4,9 @@ address (a push may show on a lock screen); the body may (it is the person's own
 
 import collections
 
+import addresses
 from notifications.queue import Message
 from notifications.words import (
-    address,
     change,
     day,
     facts,
@@ -50,7 +50,7 @@ def gig_facts(view, part=None, pay=None):
         [
             ("When", when(gig)),
             ("Call time", call_time),
-            ("Where", address(view.venue)),
+            ("Where", addresses.one_line(view.venue)),
             ("Role", part.role if part else None),
             ("Product", part.product if part else None),
             ("Pay", pay),
@@ -137,7 +137,7 @@ def gig_reminder(view, holder, lineup):
     paragraphs = [
         greeting(holder.member),
         f"Tomorrow is {gig.title}, where you are down as {roles}.",
-        facts([("Call time", call), ("When", when(gig)), ("Where", address(view.venue))]),
+        facts([("Call time", call), ("When", when(gig)), ("Where", addresses.one_line(view.venue))]),
         "Lineup:\n" + "\n".join(who),
     ]
     venue = view.venue.name if view.venue else None

@@ -9,6 +9,7 @@ import itertools
 
 from peewee import JOIN, fn
 
+import signing
 import writer
 from auth import held_capabilities
 from models import (
@@ -84,7 +85,7 @@ def reminder_topic(invitation_id):
 def remind_invitations(config, found):
     for invitation in found:
         about = facts.invited(invitation)
-        message = messages.invitation(config, about, facts.answer_link(config, invitation.id), reminder=True)
+        message = messages.invitation(config, about, signing.answer_link(config, invitation.id), reminder=True)
         data = queue.ids(about.gig.gig.id, invitation.gig_role_id, invitation.id)
         queue.add("invitation_reminder", message, data, member=about.member, topic=reminder_topic(invitation.id))
 

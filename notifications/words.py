@@ -39,15 +39,6 @@ def moment(stamp, zone_name=None):
     return f"{day(local.date().isoformat())}, {local:%H:%M} {local.tzname()}"
 
 
-def address(venue):
-    """A venue's name and address on one line, or None without a venue."""
-    if venue is None:
-        return None
-    town = " ".join(part for part in (venue.postal_code, venue.city) if part)
-    parts = (venue.name, venue.address_line1, venue.address_line2, town, venue.region, venue.country)
-    return ", ".join(part for part in parts if part)
-
-
 def money(cents, currency):
     """`35000, "EUR"` -> `350.00 EUR`; None when the pay is not known."""
     return None if cents is None else f"{cents / 100:,.2f} {currency}"

@@ -7,7 +7,6 @@ import secrets
 
 from flask import Blueprint, current_app, render_template, request
 
-import conventions
 import events
 import invitations
 import signing
@@ -71,9 +70,6 @@ def invitation_of(token):
     member = invitation and active_member(invitation.staff_member_id)
     if invitation is not None and invitation.expires_at > now() and member is not None:
         return invitation, member
-    # This request may have made the service's secret key (signing.secret_key): kept, or links made with it
-    # later by this process would stop working at its next start.
-    conventions.keep_writes_despite_error()
     if invitation is None:
         raise ApiError(401, "unauthenticated", "This answer link is not valid. Ask the office for a new invitation.")
     if invitations.state(invitation) == "expired":
