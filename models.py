@@ -689,6 +689,8 @@ def index_every_sort(model):
 # The big, busy lists: gigs, their roles and the invitations to them.
 for _model in (Gig, GigRole, GigRoleInvitation):
     index_every_sort(_model)
+# The worker's look for pending invitations due to expire or to be recalled reads only those, not every pending one.
+GigRoleInvitation.add_index(GigRoleInvitation.index(GigRoleInvitation.status, GigRoleInvitation.expires_at))
 
 
 # Songs are unique by (title, artist) and rates by (role, product): one song "Shout" without an artist, one

@@ -7,7 +7,7 @@ two servers on one database never make the same reminder twice (a topic names ea
 import datetime as dt
 import itertools
 
-from peewee import JOIN, fn
+from peewee import JOIN, Value, fn
 
 import signing
 import writer
@@ -69,13 +69,19 @@ def invitations_to_remind(config, moment):
     """Pending invitations expiring within the reminder's hours that were pending that long before expiry (one
     made closer to it had its own message since) and have had no reminder."""
     window = dt.timedelta(hours=config["INVITATION_REMINDER_HOURS"])
+    topic = Value(reminder_topic("")).concat(GigRoleInvitation.id)
+    reminded = Notification.select(Notification.id).where(Notification.topic == topic)
     pending = GigRoleInvitation.select().where(
         GigRoleInvitation.status == "pending",
         GigRoleInvitation.expires_at.between(timestamp(moment), timestamp(moment + window)),
+        ~fn.EXISTS(reminded),
     )
-    old_enough = [one for one in pending if parse(one.created_at) <= parse(one.expires_at) - window]
-    reminded = told(reminder_topic(invitation.id) for invitation in old_enough)
-    return [invitation for invitation in old_enough if reminder_topic(invitation.id) not in reminded][:AT_ONCE]
+    old_enough = (one for one in pending.order_by(GigRoleInvitation.expires_at) if made_before_window(one, window))
+    return list(itertools.islice(old_enough, AT_ONCE))
+
+
+def made_before_window(invitation, window):
+    return parse(invitation.created_at) <= parse(invitation.expires_at) - window
 
 
 def reminder_topic(invitation_id):

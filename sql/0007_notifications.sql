@@ -1,5 +1,6 @@
 -- Step 7: notifications (SPEC §9): who is told what on which channel, each channel with its state; a user's
--- choice of channels; devices take the `unifiedpush` platform (the column is rebuilt wider).
+-- choice of channels; devices take the `unifiedpush` platform (the column is rebuilt wider); pending invitations
+-- by their expiry, for the worker's looks.
 CREATE TABLE "notifications" (
   "id" VARCHAR(36) NOT NULL PRIMARY KEY,
   "created_at" VARCHAR(27) NOT NULL,
@@ -60,3 +61,4 @@ DROP TABLE "devices";
 ALTER TABLE "devices_new" RENAME TO "devices";
 CREATE INDEX "device_user_id" ON "devices" ("user_id");
 CREATE UNIQUE INDEX "device_token" ON "devices" ("token");
+CREATE INDEX "gigroleinvitation_status_expires_at" ON "gig_role_invitations" ("status", "expires_at");
