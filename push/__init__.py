@@ -14,14 +14,15 @@ import time
 import httpx
 
 from errors import ConfigError
-from push.apns import SETTINGS as APNS_SETTINGS
-from push.apns import Apns
-from push.fcm import Fcm
 from push.outcome import DEAD, FAILED, IDENTITY, RETRY, SENT, PushResult
-from push.web import UnifiedPush, WebPush
+from push.unifiedpush import UnifiedPush
 
 PLATFORMS = ("ios", "android", "web", "unifiedpush")
-NEEDS = {"ios": APNS_SETTINGS, "android": ("FCM_CREDENTIALS",), "web": ("VAPID_PRIVATE_KEY", "VAPID_SUBJECT")}
+NEEDS = {
+    "ios": ("APNS_KEY_FILE", "APNS_KEY_ID", "APNS_TEAM_ID", "APNS_TOPIC"),
+    "android": ("FCM_CREDENTIALS",),
+    "web": ("VAPID_PRIVATE_KEY", "VAPID_SUBJECT"),
+}
 MESSAGE_BYTES = 3072  # as compact JSON: each platform's framing (and Web Push's encryption) fits in 4 KB beside it
 TTL_SECONDS = 24 * 3600  # how long a gateway keeps a push for a device that is offline
 ELLIPSIS = "…"
@@ -48,12 +49,20 @@ class Gateways:
         self.client = httpx.AsyncClient(
             timeout=self.timeout + 1, trust_env=False, headers={"user-agent": "Band-Office", **IDENTITY}
         )
+        # A platform's libraries are loaded only when it is configured: together they weigh some 40 MB, a lot
+        # on a Raspberry Pi that pushes to one platform or none.
         self.gateways = {"unifiedpush": UnifiedPush(self.client, TTL_SECONDS)}
         if "ios" not in self.unset:
+            from push.apns import Apns
+
             self.gateways["ios"] = Apns(config, self.timeout + 1, TTL_SECONDS, clock)
         if "android" not in self.unset:
+            from push.fcm import Fcm
+
             self.gateways["android"] = Fcm(config, self.client, self.timeout, TTL_SECONDS)
         if "web" not in self.unset:
+            from push.web import WebPush
+
             self.gateways["web"] = WebPush(config, self.client, TTL_SECONDS)
 
     @property

@@ -16,7 +16,6 @@ from push import outcome
 from push.outcome import RETRY, PushResult, answered, unreachable
 
 HOSTS = {"production": "https://api.push.apple.com", "sandbox": "https://api.sandbox.push.apple.com"}
-SETTINGS = ("APNS_KEY_FILE", "APNS_KEY_ID", "APNS_TEAM_ID", "APNS_TOPIC")
 TOKEN_SECONDS = 50 * 60
 DEAD_REASONS = {"BadDeviceToken", "Unregistered"}
 STALE_TOKEN_REASONS = {"ExpiredProviderToken"}  # renewed at once; the next attempt carries a fresh one

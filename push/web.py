@@ -1,19 +1,18 @@
-"""The two gateways that POST to a URL the device gave (SPEC §9): Web Push (platform `web`; the token is the
-browser's PushSubscription JSON; the message is encrypted for it with pywebpush and signed with our VAPID key,
-RFC 8291 and 8292) and UnifiedPush (platform `unifiedpush`; the token is the endpoint URL; a plain POST)."""
+"""Web Push (SPEC §9, platform `web`): the token is the browser's PushSubscription JSON; the message is
+encrypted for it with pywebpush and signed with our VAPID key (RFC 8291 and 8292), then POSTed to its endpoint
+as UnifiedPush posts (push/unifiedpush.py)."""
 
-import json
 import os
 import time
 from urllib.parse import urlsplit
 
-import httpx
 from py_vapid import Vapid, VapidException
 from pywebpush import WebPusher, WebPushException
 
 from errors import ConfigError
-from push import outcome, tokens
-from push.outcome import FAILED, PushResult, answered, unreachable
+from push import tokens
+from push.outcome import FAILED, PushResult
+from push.unifiedpush import compact, post
 
 VAPID_SECONDS = 12 * 3600  # how long a VAPID signature holds (push services accept up to 24 hours)
 
@@ -46,37 +45,6 @@ class WebPush:
 
     async def aclose(self):
         pass
-
-
-class UnifiedPush:
-    name = "The UnifiedPush server"
-
-    def __init__(self, client, ttl):
-        self.client, self.ttl = client, ttl
-
-    async def send(self, token, environment, message):
-        try:
-            endpoint = tokens.endpoint(token)
-        except ValueError as error:
-            return PushResult(FAILED, str(error))
-        headers = {"content-type": "application/json", "ttl": str(self.ttl)}
-        return await post(self.client, self.name, endpoint, compact(message), headers)
-
-    async def aclose(self):
-        pass
-
-
-async def post(client, name, endpoint, body, headers):
-    """POST to a push endpoint: 404 and 410 mean the subscription is gone (RFC 8030)."""
-    try:
-        response, _ = await outcome.post(client, endpoint, content=body, headers=headers)
-    except httpx.TransportError as error:
-        return unreachable(name, error)
-    return answered(name, response, response.status_code in (404, 410))
-
-
-def compact(message):
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=False).encode()
 
 
 def read_vapid(value):

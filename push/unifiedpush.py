@@ -1,0 +1,40 @@
+"""UnifiedPush (SPEC §9, platform `unifiedpush`): the token is the endpoint URL the device's distributor gave; the
+message is a plain POST of its JSON. Also how Web Push posts once it has encrypted the message."""
+
+import json
+
+import httpx
+
+from push import outcome, tokens
+from push.outcome import FAILED, PushResult, answered, unreachable
+
+
+class UnifiedPush:
+    name = "The UnifiedPush server"
+
+    def __init__(self, client, ttl):
+        self.client, self.ttl = client, ttl
+
+    async def send(self, token, environment, message):
+        try:
+            endpoint = tokens.endpoint(token)
+        except ValueError as error:
+            return PushResult(FAILED, str(error))
+        headers = {"content-type": "application/json", "ttl": str(self.ttl)}
+        return await post(self.client, self.name, endpoint, compact(message), headers)
+
+    async def aclose(self):
+        pass
+
+
+async def post(client, name, endpoint, body, headers):
+    """POST to a push endpoint: 404 and 410 mean the subscription is gone (RFC 8030)."""
+    try:
+        response, _ = await outcome.post(client, endpoint, content=body, headers=headers)
+    except httpx.TransportError as error:
+        return unreachable(name, error)
+    return answered(name, response, response.status_code in (404, 410))
+
+
+def compact(message):
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False).encode()
