@@ -1,17 +1,13 @@
-"""The worker's notification sender (SPEC §9): mail and push of the `Notification` queue, one thread running an
-asyncio loop beside the webhook sender's, built the same way. Due notifications are claimed (a few at a time, in
-one write transaction), mailed (the blocking SMTP client in a thread of its own, never on the loop) and pushed
-through the gateways of `push`, and what came of them is recorded in one transaction per batch.
+"""The worker's notification sender (SPEC §9), a queue sender (`queue_sender.py`) beside the webhook sender: due
+notifications are claimed, mailed (the blocking SMTP client in a thread of its own, never on the loop) and pushed
+through the gateways of `push`, and what came of them recorded.
 
 Whoever queues notifications calls `notifications.queue.queued()` in the transaction that writes them: the
 senders look at the queue as soon as it commits. Otherwise they look when the next attempt is due, and at least
 every `BAND_WORKER_INTERVAL` (for work of another server)."""
 
 import asyncio
-import concurrent.futures
 import contextlib
-import datetime as dt
-import logging
 import threading
 
 import mail
@@ -19,143 +15,58 @@ import notification_delivery as delivery
 import push
 import writer
 from errors import ConfigError
-from models import db
 from notifications.queue import SENDERS
-from webhook_sender import connected
+from queue_sender import QueueSender
 
-log = logging.getLogger("band.notifications")
 IN_FLIGHT = 16  # notifications on their way at once
 MAIL_SECONDS = 60.0  # a mail's whole send is cut off here (smtplib's own timeout of 30 s is per step)
-GATHER_SECONDS = 0.005
-SOONEST_SECONDS = 0.01
-AFTER_A_FAILED_ROUND_SECONDS = 1.0
 
 
-class Sender:
+class Sender(QueueSender):
+    in_flight_limit = IN_FLIGHT
+
     def __init__(self, app):
-        self.config, self.mailer = app.config, app.extensions["mailer"]
-        self.loop = self.stopping = self.woken = self.gateways = None
-        self.thread = threading.Thread(target=self.run, name="notifications", daemon=True)
-        # the database work runs in one thread of its own, so that the loop never waits for the write lock
-        self.database = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="notifications-db")
-        self.started = threading.Event()
-        self.in_flight, self.finished = {}, []  # job -> task; outcomes not recorded yet
+        super().__init__(app, "notifications", SENDERS)
+        self.mailer, self.gateways = app.extensions["mailer"], None
         # a mail's claim outlives its cut-off, a push's the gateways' timeout, by enough to record the outcome
         margin = writer.BUSY_TIMEOUT_SECONDS + 5
         self.leases = {"email": MAIL_SECONDS + margin, "push": self.config["PUSH_TIMEOUT"] + 1 + margin}
 
-    def start(self):
-        self.thread.start()
-        self.started.wait(5)
-        return self
-
-    def halt_soon(self):
-        """From any thread: begin to stop, without waiting (`stop` waits)."""
-        if self.loop is not None and self.thread.is_alive():
-            with contextlib.suppress(RuntimeError):  # the loop has just closed
-                self.loop.call_soon_threadsafe(self.halt)
-
-    def stop(self, timeout=5):
-        """Abandon the attempts in flight (their claims are given back: they are due again at once), then end."""
-        self.halt_soon()
-        self.thread.join(timeout)
-        self.database.submit(db.close)
-        self.database.shutdown(wait=False)
-
-    def run(self):
-        asyncio.run(self.main())
-
-    def halt(self):
-        self.stopping.set()
-        self.woken.set()
-
-    def wake(self):
-        with contextlib.suppress(RuntimeError):  # the loop has just closed
-            self.loop.call_soon_threadsafe(self.woken.set)
-
-    async def main(self):
-        self.loop, self.stopping, self.woken = asyncio.get_running_loop(), asyncio.Event(), asyncio.Event()
-        SENDERS.add(self.wake)
-        self.started.set()
+    async def open(self):
         try:
             self.gateways = push.Gateways(self.config)
         except ConfigError as error:
-            log.error("push is off: %s", error)
+            self.log.error("push is off: %s", error)
         else:
             if self.gateways.skipped:
-                log.info(self.gateways.skipped)
-        try:
-            while not self.stopping.is_set():
-                try:
-                    await self.round()
-                except Exception:
-                    log.exception("the notification sender's round failed; it tries again shortly")
-                    await self.pause(AFTER_A_FAILED_ROUND_SECONDS)
-            await self.abandon()
-        finally:
-            SENDERS.discard(self.wake)
-            if self.gateways is not None:
-                await self.gateways.aclose()
+                self.log.info(self.gateways.skipped)
 
-    async def round(self):
-        self.woken.clear()  # before looking: a commit from now on wakes the pause below
-        free = IN_FLIGHT - len(self.busy())
-        wait = self.config["WORKER_INTERVAL"]
-        if free > 0:
-            due = await self.in_database(delivery.next_due)  # a read: the write lock is taken only for work
-            if due is not None:
-                wait = min(wait, (dt.datetime.fromisoformat(due) - dt.datetime.now(dt.UTC)).total_seconds())
-        claiming = free if free > 0 and wait <= 0 else 0
-        if self.finished or claiming:
-            jobs, looked_at = await self.settle(claiming)
-            for job in jobs:
-                self.in_flight[job] = asyncio.create_task(self.send(job))
-            if looked_at:
-                await asyncio.sleep(GATHER_SECONDS)  # a moment for more attempts to end: one round records them all
-                return
-            if claiming:
-                wait = self.config["WORKER_INTERVAL"]  # another server claimed them first
-        await self.pause(wait)
+    async def close(self):
+        if self.gateways is not None:
+            await self.gateways.aclose()
 
-    def busy(self):
-        """The notifications with a job on its way."""
-        return {row_id for job in self.in_flight for row_id in job.ids}
+    def next_due(self):
+        return delivery.next_due()
 
-    async def settle(self, claiming):
-        """In one write transaction: record what the finished attempts came to, and claim up to `claiming` due
-        notifications. If it fails (the database busy), the outcomes are kept for the next round."""
-        outcomes, self.finished = self.finished, []
-        finished = {row_id for outcome in outcomes for row_id in outcome.job.ids} - self.busy()
-        try:
-            return await self.in_database(self.record_and_claim, outcomes, finished, claiming)
-        except BaseException:
-            self.finished = outcomes + self.finished
-            raise
-
-    def record_and_claim(self, outcomes, finished, claiming):
+    def record_and_claim(self, outcomes, claiming, busy):
+        """What the jobs came to (a notification whose other job is still on its way is not finished yet); the
+        due notifications claimed, each channel as one job (invitations due together for one address: one mail)."""
         configured = self.gateways.configured if self.gateways else frozenset()
+        on_their_way = {row_id for job in busy for row_id in job.ids}
+        finished = {row_id for outcome in outcomes for row_id in outcome.job.ids} - on_their_way
         with writer.transaction():
             if outcomes:
                 delivery.record(outcomes, finished)
-            return delivery.claim(claiming, self.leases, configured) if claiming else ([], 0)
+            if not claiming:
+                return [], False
+            jobs, looked_at = delivery.claim(claiming, self.leases, configured)
+            return jobs, bool(looked_at)
 
-    async def pause(self, seconds):
-        """Until `seconds` pass, an attempt ends, a commit queues work or the service stops."""
-        if self.finished or self.stopping.is_set():
-            return
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self.woken.wait(), max(seconds, SOONEST_SECONDS))
+    def release(self, jobs):
+        delivery.release(jobs)
 
-    async def send(self, job):
-        try:
-            outcome = await (self.send_mail(job) if isinstance(job, delivery.Mail) else self.send_push(job))
-        except Exception:  # a mistake of ours: the claim runs out and the notification is tried again then
-            log.exception("a notification job failed")
-            return
-        finally:
-            self.in_flight.pop(job, None)
-        self.finished.append(outcome)
-        self.woken.set()
+    async def attempt(self, job):
+        return await (self.send_mail(job) if isinstance(job, delivery.Mail) else self.send_push(job))
 
     async def send_mail(self, job):
         msg = mail.message(self.config["MAIL_FROM"], job.to, job.subject, job.text)
@@ -176,24 +87,8 @@ class Sender:
         try:
             return await self.gateways.send(device.platform, device.token, device.environment, message)
         except Exception as error:  # a message that is not one (data not ids), a gateway's own mistake
-            log.exception("notification push to device %s failed", device.id)
+            self.log.exception("notification push to device %s failed", device.id)
             return push.PushResult(push.FAILED, f"{type(error).__name__}: {error}")
-
-    async def in_database(self, function, *args):
-        return await self.loop.run_in_executor(self.database, connected(function), *args)
-
-    async def abandon(self):
-        """On a stop: the finished attempts recorded, those on their way cut off and their claims given back."""
-        abandoned = list(self.in_flight)
-        for task in self.in_flight.values():
-            task.cancel()
-        try:
-            if self.finished:
-                await self.settle(0)
-            if abandoned:
-                await self.in_database(delivery.release, abandoned)
-        except Exception:  # a claim not given back is simply due again when it runs out
-            log.exception("the notification sender could not put its work back before stopping")
 
 
 def in_a_thread(function, *args):
