@@ -1,6 +1,6 @@
 """A real SMTP server (aiosmtpd) on 127.0.0.1 for the tests of outgoing mail: it keeps what arrives, refuses
-for good (550) every recipient whose address starts with `refused`, and can be started on a port a test held
-closed until then (an SMTP server that is down, then up)."""
+for good (550) every recipient whose address starts with `refused` (or every one, with an answer given), and can
+be started on a port a test held closed until then (an SMTP server that is down, then up)."""
 
 import contextlib
 import email
@@ -16,11 +16,14 @@ REFUSED = "refused"
 class Inbox:
     """An aiosmtpd handler: the messages that arrived, as email.message objects."""
 
-    def __init__(self):
+    def __init__(self, refuse=None):
+        self.refuse = refuse  # an answer to every recipient, when given
         self.lock = threading.Lock()
         self.envelopes = []
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        if self.refuse:
+            return self.refuse
         if address.lower().startswith(REFUSED):
             return f"550 5.1.1 <{address}>: no such user here"
         envelope.rcpt_tos.append(address)
@@ -60,9 +63,10 @@ class SocketController(Controller):
 
 
 @contextlib.contextmanager
-def smtp_server(sock=None):
-    """(inbox, port) of an SMTP server on 127.0.0.1, on `sock` if given."""
-    inbox = Inbox()
+def smtp_server(sock=None, refuse=None):
+    """(inbox, port) of an SMTP server on 127.0.0.1, on `sock` if given, answering every recipient with `refuse`
+    if given."""
+    inbox = Inbox(refuse)
     with contextlib.ExitStack() as stack:
         controller = SocketController(inbox, sock or stack.enter_context(closed_port()))
         controller.start()

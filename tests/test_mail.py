@@ -1,18 +1,14 @@
 """The mail backends of BAND_MAIL_URL (SPEC §6), and the outbox that retries mail an SMTP outage held up
 (SPEC §9), against a real SMTP server (aiosmtpd) on 127.0.0.1."""
 
-import contextlib
-import email
 import logging
-import socket
-from email import policy
 
 import pytest
-from aiosmtpd.controller import Controller
 
 import mail
 import settings
 from errors import ConfigError
+from tests.smtp_server import closed_port, smtp_server
 from tests.support import wait_for
 
 LINK = "https://band.example/signin#token=bol_abc"
@@ -100,62 +96,6 @@ def test_an_unknown_mail_url_is_a_configuration_error(url):
 
 
 # --- the outbox against a real SMTP server ----------------------------------------------------------------
-
-
-class Receiver:
-    """An aiosmtpd handler that keeps what arrives, or answers every recipient with `refuse`."""
-
-    def __init__(self, refuse=None):
-        self.refuse = refuse
-        self.envelopes = []
-
-    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
-        if self.refuse:
-            return self.refuse
-        envelope.rcpt_tos.append(address)
-        return "250 OK"
-
-    async def handle_DATA(self, server, session, envelope):
-        self.envelopes.append(envelope)
-        return "250 OK"
-
-    def messages(self):
-        return [email.message_from_bytes(e.content, policy=policy.default) for e in self.envelopes]
-
-
-@contextlib.contextmanager
-def closed_port():
-    """A port of 127.0.0.1 held bound but not listening: a connection to it is refused, and no other program can
-    take it meanwhile (a port only looked up as free could be)."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        yield s
-
-
-class SocketController(Controller):
-    """aiosmtpd's threaded server on a socket bound already: on a free port (aiosmtpd 1.4 cannot be given port 0)
-    or on one a test held closed until now."""
-
-    def __init__(self, handler, sock):
-        sock.listen()
-        super().__init__(handler, hostname="127.0.0.1", port=sock.getsockname()[1])
-        self.sock = sock
-
-    def _create_server(self):
-        return self.loop.create_server(self._factory_invoker, sock=self.sock, ssl=self.ssl_context)
-
-
-@contextlib.contextmanager
-def smtp_server(sock=None, refuse=None):
-    """(receiver, port) of an SMTP server on 127.0.0.1, on `sock` if given."""
-    receiver = Receiver(refuse)
-    with contextlib.ExitStack() as stack:
-        controller = SocketController(receiver, sock or stack.enter_context(closed_port()))
-        controller.start()
-        try:
-            yield receiver, controller.port
-        finally:
-            controller.stop()
 
 
 @pytest.fixture
