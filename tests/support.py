@@ -3,6 +3,7 @@ builders of valid records for every collection, the check of the error envelope,
 count of the statements run, the shape of a database, polling with a deadline, and the service run as a user
 runs it (`python app.py serve` in a process of its own)."""
 
+import contextlib
 import email
 import io
 import itertools
@@ -411,3 +412,19 @@ class ServedOffice:
         status, _, answer = self.service.request(method, path, json.dumps(body).encode() if body else None, headers)
         assert status < 300, answer
         return json.loads(answer)["data"] if answer else None
+
+
+@contextlib.contextmanager
+def served_offices(tmp_path, **defaults):
+    """start(**env) -> a served office of its own with `defaults`, `env` overriding; all stopped at the end."""
+    started = []
+
+    def start(**env):
+        started.append(ServedOffice(tmp_path, **{**defaults, **env}).start())
+        return started[-1]
+
+    try:
+        yield start
+    finally:
+        for office in started:
+            office.service.stop()

@@ -20,7 +20,7 @@ import writer
 from models import Notification, timestamp
 from tests.push_servers import Answer, UnifiedPushServer
 from tests.smtp_server import REFUSED, closed_port, smtp_server
-from tests.support import ServedOffice, Service, mails, make_user, wait_for
+from tests.support import ServedOffice, Service, mails, make_user, served_offices, wait_for
 
 FAST = {"BAND_MAIL_RETRY_SECONDS": "0.2"}
 DEFAULT_SENDER = "Band Office <office@localhost>"
@@ -48,15 +48,8 @@ def inbox(smtp):
 @pytest.fixture
 def serve(tmp_path):
     """serve(**env) -> a served office of its own with FAST schedules, `env` overriding; stopped after the test."""
-    started = []
-
-    def start(**env):
-        started.append(ServedOffice(tmp_path, **{**FAST, **env}).start())
-        return started[-1]
-
-    yield start
-    for office in started:
-        office.service.stop()
+    with served_offices(tmp_path, **FAST) as start:
+        yield start
 
 
 @pytest.fixture

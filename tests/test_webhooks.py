@@ -10,7 +10,7 @@ import pytest
 from standardwebhooks import Webhook, WebhookVerificationError
 
 from tests.receiver import Answer, Receiver
-from tests.support import ServedOffice, wait_for
+from tests.support import ServedOffice, served_offices, wait_for
 from webhook_sender import IN_FLIGHT
 from webhooks import PER_ENDPOINT
 
@@ -22,15 +22,8 @@ FAILING_FAST = {"BAND_WEBHOOK_FAILING_DAYS": "0.00001", "BAND_WEBHOOK_RETRY_SECO
 @pytest.fixture
 def serve(tmp_path):
     """serve(**env) -> a served office with FAST schedules, `env` overriding; stopped after the test."""
-    started = []
-
-    def start(**env):
-        started.append(ServedOffice(tmp_path, **{**FAST, **env}).start())
-        return started[-1]
-
-    yield start
-    for office in started:
-        office.service.stop()
+    with served_offices(tmp_path, **FAST) as start:
+        yield start
 
 
 @pytest.fixture(scope="module")
