@@ -5,9 +5,9 @@ OpenAPI document."""
 from marshmallow import ValidationError, fields, validate, validates_schema
 
 from field_types import Bool, Date, Enum, Int, Str, Time, Timestamp
-from models import CHANNEL_STATES, DELIVERY_STATUSES, NOTIFICATION_TYPES, PUSH_PLATFORMS
+from models import CHANNEL_STATES, DELIVERY_STATUSES, GIG_STATUS_KINDS, NOTIFICATION_TYPES, PUSH_PLATFORMS
 from push import tokens as push_tokens
-from schemas import BaseSchema, GigEquipmentSchema, RecordSchema, WebhookEndpointSchema
+from schemas import BaseSchema, GigEquipmentSchema, RecordSchema, StaffMemberBlockoutSchema, WebhookEndpointSchema
 
 # --- sign-in, tokens and devices -----------------------------------------------------------------------
 
@@ -114,15 +114,20 @@ class CandidateSchema(BaseSchema):
     )
 
 
+def pay_source():
+    return fields.String(
+        dump_only=True,
+        validate=validate.OneOf(["gig_role", "staff_member_product_rate", "rate", "role_default_rate", "none"]),
+        metadata={"description": "where the amount comes from (§5.5)"},
+    )
+
+
 class PayLineSchema(BaseSchema):
     gig_role_id = fields.UUID(dump_only=True)
     role_id = fields.UUID(dump_only=True)
     staff_member_id = fields.UUID(dump_only=True, allow_none=True)
     amount_cents = fields.Integer(dump_only=True, allow_none=True)
-    source = fields.String(
-        dump_only=True,
-        validate=validate.OneOf(["gig_role", "staff_member_product_rate", "rate", "role_default_rate", "none"]),
-    )
+    source = pay_source()
 
 
 class StaffPaySchema(BaseSchema):
@@ -344,3 +349,114 @@ class SentNotificationSchema(BaseSchema):
     due_at = Timestamp(dump_only=True, allow_none=False, metadata={"description": "held back until then"})
     email = fields.Nested(EmailChannelSchema, dump_only=True)
     push = fields.Nested(ChannelSchema, dump_only=True)
+
+
+# --- the musician's own view (§10) -------------------------------------------------------------------------
+
+
+class OwnBlockoutSchema(StaffMemberBlockoutSchema):
+    """A blockout of the caller's own staff member, who is set by the service."""
+
+    staff_member_id = fields.UUID(dump_only=True, metadata={"description": "the caller's own staff member"})
+
+
+class StatusSummarySchema(BaseSchema):
+    name = fields.String(dump_only=True)
+    kind = Enum(*GIG_STATUS_KINDS, dump_only=True, allow_none=False, metadata={"description": "cancelled: called off"})
+
+
+class OwnGigSummarySchema(BaseSchema):
+    id = fields.UUID(dump_only=True, metadata={"description": "the gig's id"})
+    gig_date = Date(dump_only=True, allow_none=False)
+    title = fields.String(dump_only=True)
+    start_time = Time(dump_only=True)
+    end_time = Time(dump_only=True, metadata={"description": "may be before start_time: past midnight"})
+    status = fields.Nested(StatusSummarySchema, dump_only=True, allow_none=True)
+    venue = fields.Nested(PlaceSchema, dump_only=True, allow_none=True)
+
+
+class OwnRoleSchema(BaseSchema):
+    gig_role_id = fields.UUID(dump_only=True)
+    role_id = fields.UUID(dump_only=True)
+    role = fields.String(dump_only=True, metadata={"description": "the role's name"})
+    product = fields.Nested(TimesSchema, dump_only=True, allow_none=True, metadata={"description": "what is played"})
+    call_time = Time(dump_only=True)
+    amount_cents = fields.Integer(
+        dump_only=True, allow_none=True, metadata={"description": "their pay for it (§5.5); null: none agreed yet"}
+    )
+
+
+class PendingInvitationSchema(BaseSchema):
+    id = fields.UUID(dump_only=True)
+    expires_at = Timestamp(dump_only=True, allow_none=False)
+
+
+class OwnGigRoleSchema(OwnRoleSchema):
+    invitation = fields.Nested(
+        PendingInvitationSchema,
+        dump_only=True,
+        allow_none=True,
+        metadata={"description": "null: they hold the role; else their pending invitation to it, to answer"},
+    )
+
+
+class LineupSchema(BaseSchema):
+    first_name = fields.String(dump_only=True)
+    last_name = fields.String(dump_only=True)
+    role = fields.String(dump_only=True, metadata={"description": "the role's name"})
+
+
+class OwnMomentSchema(BaseSchema):
+    id = fields.UUID(dump_only=True)
+    name = fields.String(dump_only=True)
+    time = Time(dump_only=True)
+    notes = fields.String(dump_only=True, allow_none=True)
+
+
+class OwnSongSchema(BaseSchema):
+    id = fields.UUID(dump_only=True)
+    title = fields.String(dump_only=True)
+    artist = fields.String(dump_only=True, allow_none=True)
+    kind = Enum("request", "do_not_play", "setlist", dump_only=True, allow_none=False)
+    gig_moment_id = fields.UUID(dump_only=True, allow_none=True, metadata={"description": "one of the gig's moments"})
+    notes = fields.String(dump_only=True, allow_none=True)
+
+
+class OwnGigSchema(OwnGigSummarySchema):
+    load_in_time = Time(dump_only=True)
+    roles = fields.List(
+        fields.Nested(OwnGigRoleSchema),
+        dump_only=True,
+        metadata={"description": "the caller's roles on the gig, and the ones they are invited to"},
+    )
+    lineup = fields.List(
+        fields.Nested(LineupSchema),
+        dump_only=True,
+        metadata={"description": "who else plays, in the roles' order"},
+    )
+    moments = fields.List(fields.Nested(OwnMomentSchema), dump_only=True, metadata={"description": "the run of show"})
+    songs = fields.List(
+        fields.Nested(OwnSongSchema), dump_only=True, metadata={"description": "requests, songs not to play, set list"}
+    )
+
+
+class OwnInvitationSchema(BaseSchema):
+    id = fields.UUID(dump_only=True)
+    gig_role_id = fields.UUID(dump_only=True)
+    status = Enum("pending", "accepted", "declined", "withdrawn", "expired", dump_only=True, allow_none=False)
+    message = fields.String(dump_only=True, allow_none=True, metadata={"description": "the office's"})
+    expires_at = Timestamp(dump_only=True, allow_none=False)
+    responded_at = Timestamp(dump_only=True, allow_none=True)
+    created_at = Timestamp(dump_only=True, allow_none=False)
+    updated_at = Timestamp(dump_only=True, allow_none=False)
+    gig = fields.Nested(OwnGigSummarySchema, dump_only=True)
+    role = fields.Nested(OwnRoleSchema, dump_only=True)
+
+
+class OwnPayLineSchema(BaseSchema):
+    gig_role_id = fields.UUID(dump_only=True)
+    gig_id = fields.UUID(dump_only=True)
+    gig_date = Date(dump_only=True, allow_none=False)
+    role_id = fields.UUID(dump_only=True)
+    amount_cents = fields.Integer(dump_only=True, allow_none=True)
+    source = pay_source()

@@ -121,8 +121,9 @@ class QueryErrors(dict):
 def parse(args, columns, default_order, *, resolve=None, extra=()):
     """`args` (a MultiDict) as a Page over `columns` {name: Column}; 400 `invalid_query` naming each bad parameter.
 
-    `resolve(name)` may supply columns that are not fixed (custom fields); `extra` names further parameters
-    the endpoint defines, handed back raw in `page.extra`.
+    `default_order` names columns (`-name` descending) or gives (Column, descending) keys; `resolve(name)` may
+    supply columns that are not fixed (custom fields); `extra` names further parameters the endpoint defines,
+    handed back raw in `page.extra`.
     """
     page, errors = Page(), QueryErrors()
     lookup = _lookup(columns, resolve)
@@ -133,10 +134,18 @@ def parse(args, columns, default_order, *, resolve=None, extra=()):
             errors[key] = str(e)
     errors.check()
     page.columns = page.columns or list(columns.values())
-    page.order = page.order or [(columns[name.lstrip("-")], name.startswith("-")) for name in default_order]
+    page.order = page.order or [_default_key(columns, key) for key in default_order]
     # id breaks ties in the direction of the last key, so that one index on (key, id) serves either direction
     page.order.append((columns["id"], page.order[-1][1]))
     return page
+
+
+def _default_key(columns, key):
+    """A key of the default order: a column's name (`-name` descending), or (Column, descending) for an order by
+    what no client may sort on (pending invitations first)."""
+    if isinstance(key, tuple):
+        return key
+    return columns[key.lstrip("-")], key.startswith("-")
 
 
 def parse_fields_only(args, columns):
@@ -357,7 +366,12 @@ def page_of(items, page):
 
 def page_answer(rows, total, page):
     """The answer for a page: `rows` a list, or the JSON text of one (as the dialect's `json_page` gives)."""
-    meta = {"total": total, "limit": page.limit, "offset": page.offset}
     if isinstance(rows, str):
-        return json_text_response(f'{{"data":{rows},"meta":{json.dumps(meta, separators=(",", ":"))}}}')
-    return {"data": rows, "meta": meta}
+        return json_text_response(page_text(rows, total, page))
+    return {"data": rows, "meta": {"total": total, "limit": page.limit, "offset": page.offset}}
+
+
+def page_text(rows, total, page):
+    """The JSON text of the answer for a page whose rows are the JSON text `rows`."""
+    meta = {"total": total, "limit": page.limit, "offset": page.offset}
+    return f'{{"data":{rows},"meta":{json.dumps(meta, separators=(",", ":"))}}}'

@@ -23,7 +23,7 @@ log = logging.getLogger("band.migrations")
 DEFAULT_ROLES = {
     "admin": (["*"], "Everything, including users and access roles."),
     "office": ([f"{g}.*" for g in ("gigs", "catalog", "staffing", "production", "people", "pay")], "Runs the office."),
-    "staff": (["gigs.view", "catalog.view", "staffing.view", "people.view"], "Musicians and crew."),
+    "staff": (["catalog.view"], "Musicians and crew: the catalogue; their own work under /me."),
     "crew": (["gigs.view", "catalog.view", "production.*"], "Production crew: equipment."),
     "viewer": ([f"{g}.view" for g in ("gigs", "catalog", "staffing", "production", "people", "pay")], "Reads all."),
 }

@@ -97,13 +97,15 @@ def operation(
     media_type="application/json",
     params=(),
     fields=None,
+    partial=False,
 ):
     """Describe a view that is not a generic resource view; its docstring is the summary.
 
-    `body`/`response` are schemas; `listing` is "paged" (limit and offset) or a columns dict (the full list
-    parameters) and makes the answer a list with `meta`; `many` answers `{data: [...]}` without it; `status`
-    may be a tuple; `errors` are the statuses besides 401 and 403 (which views marked `public` never give);
-    `fields` (a columns dict) is the `fields` parameter of a single record's read.
+    `body`/`response` are schemas (`partial`: the body may leave out any field, as a PATCH's does); `listing` is
+    "paged" (limit and offset) or a columns dict (the full list parameters) and makes the answer a list with
+    `meta`; `many` answers `{data: [...]}` without it; `status` may be a tuple; `errors` are the statuses besides
+    401 and 403 (which views marked `public` never give); `fields` (a columns dict) is the `fields` parameter of
+    a single record's read.
     """
 
     def decorate(view):
@@ -118,6 +120,7 @@ def operation(
             "media_type": media_type,
             "params": params,
             "fields": fields,
+            "partial": partial,
         }
         return view
 
@@ -310,7 +313,8 @@ class Builder:
         errors = info["errors"] if public else (401, 403, *info["errors"])
         result = self.operation(info["summary"], tag_of(view), params, info["status"], content, sorted(set(errors)))
         if info["body"] is not None:
-            result["requestBody"] = {"required": True, "content": json_content(self.request(info["body"], "Request"))}
+            body = self.request(info["body"], "Patch" if info["partial"] else "Request", partial=info["partial"])
+            result["requestBody"] = {"required": True, "content": json_content(body)}
         if public:
             result["security"] = []
         return result

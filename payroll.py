@@ -3,6 +3,7 @@ No Flask here; a constant number of queries whatever the number of roles."""
 
 from peewee import JOIN, Query
 
+import sqlite_dialect as dialect
 from models import NOT_CANCELLED, Gig, GigProduct, GigRole, GigStatus, Rate, StaffMember, StaffMemberProductRate
 
 
@@ -15,10 +16,10 @@ class RateBook:
             staff_member_ids = list(staff_member_ids)
         member_rates = StaffMemberProductRate.select().where(
             StaffMemberProductRate.staff_member.in_(staff_member_ids),
-            StaffMemberProductRate.product.in_(list(product_ids)),
+            dialect.one_of(StaffMemberProductRate.product, product_ids),
         )
         self.member_rates = {(r.staff_member_id, r.product_id): r.amount_cents for r in member_rates}
-        rates = Rate.select().where(Rate.role.in_(list(role_ids)))
+        rates = Rate.select().where(dialect.one_of(Rate.role, role_ids))
         self.rates = {(r.role_id, r.product_id): r.amount_cents for r in rates}
 
     def pay(self, role_id, product_id, staff_member_id, pay_cents=None):
@@ -63,6 +64,34 @@ def gig_pay_sheet(gig_id):
                 "gig_role_id": role.id,
                 "role_id": role.role_id,
                 "staff_member_id": role.staff_member_id,
+                "amount_cents": amount,
+                "source": source,
+            }
+        )
+    return lines
+
+
+def member_pay_sheet(staff_member_id, first_date, last_date):
+    """The staff member's own lines of the period pay sheet: one per gig role they filled on a gig not cancelled
+    between the dates (inclusive), {gig_role_id, gig_id, gig_date, role_id, amount_cents, source}, by date."""
+    query = (
+        GigRole.select(GigRole, Gig.gig_date)
+        .join(Gig)
+        .join(GigStatus, JOIN.LEFT_OUTER)
+        .where(GigRole.staff_member == staff_member_id, Gig.gig_date.between(first_date, last_date), NOT_CANCELLED)
+        .order_by(Gig.gig_date, Gig.start_time, Gig.id, GigRole.id)
+    )
+    roles = list(roles_with_products(query).objects())
+    book = RateBook({r.role_id for r in roles}, {r.product_id for r in roles}, {staff_member_id})
+    lines = []
+    for role in roles:
+        amount, source = book.pay(role.role_id, role.product_id, staff_member_id, role.pay_cents)
+        lines.append(
+            {
+                "gig_role_id": role.id,
+                "gig_id": role.gig_id,
+                "gig_date": role.gig_date,
+                "role_id": role.role_id,
                 "amount_cents": amount,
                 "source": source,
             }

@@ -68,16 +68,23 @@ class Resource(RecordsEvents):
         reject_parameters(args, allowed=[flag.name for flag in self.write_flags])
         return {flag.name: flag.parse(args) for flag in self.write_flags}
 
+    def created_answer(self, record, path):
+        """The answer to a create: 201, the record as the caller reads it, and its `Location`."""
+        response = json_text_response(f'{{"data":{self.answer_json(record, record.event_json)}}}', 201)
+        response.headers["Location"] = path
+        return response
+
     def create_body(self):
         """The body of a create: JSON, or the declared multipart parts."""
         return self.upload.read() if self.upload else json_body()
 
     # --- the generic behaviour ----------------------------------------------------------------------------
 
-    def list(self, args):
+    def list(self, args, scope=()):
+        """A page of the records (of those matching the conditions `scope`, when given)."""
         page = listing.parse(args, self.readable_columns(), self.order, resolve=self.resolve)
         with db.atomic():  # one snapshot for the rows and their total
-            rows, total = dialect.json_page(self.model, page)
+            rows, total = dialect.json_page(self.model, page, scope)
         return listing.page_answer(rows, total, page)
 
     def readable_columns(self):
@@ -355,9 +362,7 @@ class CollectionView(MethodView):
         require(self.resource.group, "edit")
         options = self.resource.write_options(request.args)
         record = self.resource.create(self.resource.create_body(), options)
-        response = json_text_response(f'{{"data":{self.resource.answer_json(record, record.event_json)}}}', 201)
-        response.headers["Location"] = f"/v1/{self.resource.name}/{record.id}"
-        return response
+        return self.resource.created_answer(record, f"/v1/{self.resource.name}/{record.id}")
 
 
 class RecordView(MethodView):

@@ -8,11 +8,13 @@ What a dialect provides (a PostgreSQL module would offer the same names):
 - `is_busy(error)`, `unique_violation(error)`: what its errors mean.
 - `unique_with_null(model, name, column, nullable)`: a unique rule in which a null counts as a value.
 - `json_field(expr, key)`, `json_has(expr, key)`: a key of a JSON column (custom fields).
+- `one_of(expr, values)`: `expr IN values` with the values bound as one parameter.
 - `rows_written(sql, params)`: one write statement, and how many rows it and its triggers wrote.
 - `NOW`: the current UTC time as SQL, in the stored form (comparable with stored timestamps).
 - `greater_of(a, b)`: the greater of two values in one row (a scalar, not the aggregate MAX).
-- `as_json`, `record_query`, `json_page`, `packed_rows`, `counted`, `all_of`: records and pages written as
-  JSON by the database, one statement each, and totals remembered until the database changes.
+- `as_json`, `record_query`, `json_page`, `packed_rows`, `counted`, `all_of`: records, pages and rows written as
+  JSON by the database, one statement each (a page's rows in its order), and totals remembered until the
+  database changes.
 - `copy_database(path)`, `inspect_file(path)`: an online, consistent copy; what a copy holds (integrity,
   references, schema version), read without changing it (`Unreadable` when it cannot be).
 - `store_attachment`, `AttachmentDownload`: an attachment's bytes written and read in chunks.
@@ -202,15 +204,23 @@ def _json_value(column):
     return column.expr
 
 
-def packed_rows(query):
+def packed_rows(query, order=()):
     """The rows of a SELECT as lists, fetched in one step of one statement: SQLite packs them into one JSON
-    array (see `as_json` for why that matters under load). Booleans come back as 0 and 1."""
+    array (see `as_json` for why that matters under load). Booleans come back as 0 and 1. With `order`, a page's
+    [(expression, descending)], the rows come in that order (kept by a window, as `json_page` keeps it)."""
     names = [f"c{i}" for i in range(len(query.selected_columns))]
+    keys = [f"k{i}" for i in range(len(order))]
     inner = query.clone()
     inner.selected_columns = [column.alias(name) for column, name in zip(query.selected_columns, names)]
+    inner.selected_columns += [expr.alias(key) for (expr, _), key in zip(order, keys)]
     sql, params = inner.sql()
-    packed = f"SELECT json_group_array(json_array({', '.join(names)})) FROM ({sql})"
-    return json.loads(db.execute_sql(packed, params).fetchone()[0])
+    packed = f"json_group_array(json_array({', '.join(names)}))"
+    if not order:
+        return json.loads(db.execute_sql(f"SELECT {packed} FROM ({sql})", params).fetchone()[0])
+    by = ", ".join(f"{key} {'DESC' if descending else 'ASC'}" for key, (_, descending) in zip(keys, order))
+    window = f"OVER (ORDER BY {by} ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)"
+    row = db.execute_sql(f"SELECT {packed} {window} FROM ({sql}) LIMIT 1", params).fetchone()
+    return json.loads(row[0]) if row else []
 
 
 def json_page(model, page, scope=()):
@@ -321,6 +331,12 @@ NOW = SQL("strftime('%Y-%m-%dT%H:%M:%f000Z', 'now')")
 def greater_of(first, second):
     """The greater of two values of a row: SQLite's MAX with two arguments (elsewhere: GREATEST)."""
     return fn.MAX(first, second)
+
+
+def one_of(expr, values):
+    """`expr IN values`, the values bound as one JSON array: the statement is one short text whatever their number
+    (peewee writes a long list of placeholders slowly, and SQLite parses each)."""
+    return expr.in_(SQL("(SELECT value FROM json_each(?))", [json.dumps(list(values))]))
 
 
 def json_field(expr, key):

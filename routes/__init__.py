@@ -11,6 +11,7 @@ from routes import (
     devices,
     events,
     gigs,
+    me,
     notifications,
     pay,
     people,
@@ -27,7 +28,7 @@ RESOURCES = [resource for module in GROUP_MODULES for resource in module.RESOURC
 def register(app):
     api = Blueprint("api", __name__, url_prefix="/v1")
     register_resources(api, *RESOURCES)
-    for module in (*GROUP_MODULES, account, answers, devices, events, notifications, service):
+    for module in (*GROUP_MODULES, account, answers, devices, events, me, notifications, service):
         if hasattr(module, "blueprint"):
             api.register_blueprint(module.blueprint)
     app.register_blueprint(api)

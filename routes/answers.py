@@ -10,7 +10,7 @@ from flask import Blueprint, current_app, render_template, request
 import events
 import invitations
 import signing
-from addresses import one_line
+from addresses import place
 from auth import public
 from bodies import InvitationAnswerSchema, InvitationPreviewSchema, InvitationTokenSchema
 from calendar_feed import active_member
@@ -127,12 +127,6 @@ def invitation_summary(invitation, member, currency):
         "call_time": gig_role.call_time,
         "pay": {"amount_cents": pay_of(gig_role, member.id), "currency": currency},
     }
-
-
-def place(venue):
-    if venue is None:
-        return None
-    return {"name": venue.name, "address": one_line(venue, named=False), "timezone": venue.timezone}
 
 
 def times(record):

@@ -31,28 +31,36 @@ def gig_pay_sheet(id):
     """What each gig role of the gig pays, and where the amount comes from; meta.total_cents sums them."""
     require("pay", "view")
     page = listing.parse_paging(request.args)
-    lines = payroll.gig_pay_sheet(GIGS.get(id).id)
+    return sheet_answer(payroll.gig_pay_sheet(GIGS.get(id).id), page)
+
+
+def sheet_answer(lines, page):
+    """A page of pay lines, `meta.total_cents` summing every line (not only the page's)."""
     body = listing.page_of(lines, page)
     body["meta"]["total_cents"] = sum(line["amount_cents"] or 0 for line in lines)
     return body
 
 
-@blueprint.get("/pay-sheet")
-@operation(
-    response=StaffPaySchema,
-    listing="paged",
-    errors=(400,),
-    params=[("from", {"type": "string", "format": "date"}), ("to", {"type": "string", "format": "date"})],
-)
-def period_pay_sheet():
-    """Per staff member, the pay of their filled roles on gigs not cancelled from `from` to `to` (inclusive)."""
-    require("pay", "view")
-    page = listing.parse_paging(request.args, extra=("from", "to"))
+# A period's first and last dates, both required and inclusive.
+PERIOD = [("from", {"type": "string", "format": "date"}), ("to", {"type": "string", "format": "date"})]
+
+
+def period_of(args):
+    """(page, first date, last date) of a list over a period: `from` and `to`, with `limit` and `offset`."""
+    page = listing.parse_paging(args, extra=("from", "to"))
     dates = {}
     for name in ("from", "to"):
         try:
             dates[name] = listing.parse_value(listing.Column(name, None, "date"), page.extra.get(name, ""))
         except ValueError as e:
             raise ApiError(400, "invalid_query", "Invalid query parameters.", {name: str(e)}) from None
-    lines = payroll.period_pay_sheet(dates["from"], dates["to"])
-    return listing.page_of(lines, page)
+    return page, dates["from"], dates["to"]
+
+
+@blueprint.get("/pay-sheet")
+@operation(response=StaffPaySchema, listing="paged", errors=(400,), params=PERIOD)
+def period_pay_sheet():
+    """Per staff member, the pay of their filled roles on gigs not cancelled from `from` to `to` (inclusive)."""
+    require("pay", "view")
+    page, first, last = period_of(request.args)
+    return listing.page_of(payroll.period_pay_sheet(first, last), page)

@@ -48,8 +48,7 @@ def member_or_own(id, action):
 )
 def staff_calendar_url(id):
     """The address of the staff member's calendar feed, for their phone (people.view, or their own user)."""
-    member = member_or_own(id, "view")
-    return feed_url("staff", member.id, member.calendar_version)
+    return staff_feed_url(member_or_own(id, "view"))
 
 
 @blueprint.post("/staff-members/<id>/calendar-url/rotate")
@@ -59,10 +58,18 @@ def staff_calendar_url(id):
 )
 def rotate_staff_calendar_url(id):
     """Give the staff member's feed a new address; the old one answers 404 (people.edit, or their own user)."""
-    member = member_or_own(id, "edit")
+    return rotate_staff_feed(member_or_own(id, "edit"))
+
+
+def rotate_staff_feed(member):
+    """A new address for the staff member's feed (the old one answers 404 from now on), and its event."""
     member.calendar_version += 1
     member.save(only=[StaffMember.calendar_version])
     events.record("calendar_url.rotated", "staff_members", member.id, "people", {"feed": "staff"})
+    return staff_feed_url(member)
+
+
+def staff_feed_url(member):
     return feed_url("staff", member.id, member.calendar_version)
 
 

@@ -80,12 +80,8 @@ class Blockouts(Resource):
 
 GIG_ROLES = GigRoles(GigRole, GigRoleSchema, "staffing")
 INVITATIONS = Invitations(GigRoleInvitation, GigRoleInvitationSchema, "staffing", order=["created_at"])
-RESOURCES = [
-    GIG_ROLES,
-    INVITATIONS,
-    Resource(StaffMemberRole, StaffMemberRoleSchema, "staffing"),
-    Blockouts(StaffMemberBlockout, StaffMemberBlockoutSchema, "staffing", order=["start_date", "end_date"]),
-]
+BLOCKOUTS = Blockouts(StaffMemberBlockout, StaffMemberBlockoutSchema, "staffing", order=["start_date", "end_date"])
+RESOURCES = [GIG_ROLES, INVITATIONS, Resource(StaffMemberRole, StaffMemberRoleSchema, "staffing"), BLOCKOUTS]
 
 
 @blueprint.post("/gigs/<id>/generate-roles")

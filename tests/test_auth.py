@@ -205,7 +205,7 @@ def test_a_change_made_outside_the_server_counts_within_a_moment(anon, ada, monk
 EXPECTED_CAPABILITIES = {
     "admin": set(CAPABILITIES),
     "office": {c for c in CAPABILITIES if not c.startswith("admin.")},
-    "staff": {"gigs.view", "catalog.view", "staffing.view", "people.view"},
+    "staff": {"catalog.view"},  # a musician's own work is under /me (SPEC §10)
     "crew": {"gigs.view", "catalog.view", "production.view", "production.edit"},
     "viewer": {c for c in CAPABILITIES if c.endswith(".view") and c != "admin.view"},
 }

@@ -239,12 +239,14 @@ def test_candidates_show_invited_and_declined(band):
     assert reasons == {"Sam": ["invited"], "Alex": ["declined"], "Kim": []}
 
 
-def test_candidates_page_and_refuse_other_parameters(band, signed_in):
+def test_candidates_page_and_refuse_other_parameters(band, signed_in, role):
     r = band.admin.get(f"/gig-roles/{band.role['id']}/candidates?limit=1&offset=1")
     assert r.get_json()["meta"] == {"total": 3, "limit": 1, "offset": 1} and len(r.get_json()["data"]) == 1
     error_of(band.admin.get(f"/gig-roles/{band.role['id']}/candidates?sort=last_name"), 400, "invalid_query")
-    assert signed_in("staff").get(f"/gig-roles/{band.role['id']}/candidates").status_code == 200
-    error_of(signed_in("crew").get(f"/gig-roles/{band.role['id']}/candidates"), 403, "forbidden")
+    role("staffing-reader", "staffing.view")
+    assert signed_in("staffing-reader").get(f"/gig-roles/{band.role['id']}/candidates").status_code == 200
+    for other in ("crew", "staff"):
+        error_of(signed_in(other).get(f"/gig-roles/{band.role['id']}/candidates"), 403, "forbidden")
 
 
 # --- invitations -------------------------------------------------------------------------------------------

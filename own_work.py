@@ -1,0 +1,270 @@
+"""A staff member's own work (SPEC §10), read set-based for the /me routes: the gigs where they hold a role or
+have a pending invitation, each with what they need to play it, and their invitations with the gig and their
+pay. Nobody else's contact details or pay are read. A page costs the same few queries whatever its size; no
+Flask here."""
+
+from peewee import JOIN, SQL, fn
+
+import sqlite_dialect as dialect
+from addresses import place
+from bodies import OwnGigSchema, OwnInvitationSchema
+from listing import Column, kind_of
+from models import (
+    INVITATION_STATUS,
+    Gig,
+    GigMoment,
+    GigProduct,
+    GigRole,
+    GigRoleInvitation,
+    GigSong,
+    GigStatus,
+    Product,
+    Role,
+    StaffMember,
+    Venue,
+)
+from payroll import RateBook
+
+
+def columns_of(schema, model, **computed):
+    """{name: Column} of an answer's top-level keys: the model's columns filter and sort (as `computed` reads them,
+    where given); the nested parts are named by `fields` only."""
+    columns = {}
+    for name in schema.fields:
+        if name in computed:
+            columns[name] = computed[name]
+        elif name in model._meta.columns:
+            field = model._meta.columns[name]
+            columns[name] = Column(name, field, kind_of(field), getattr(field, "values", ()))
+        else:
+            columns[name] = Column(name, SQL("NULL"), "json")
+    return columns
+
+
+# --- what a gig and a role read as ------------------------------------------------------------------------
+
+VENUE = (
+    Venue.name,
+    Venue.address_line1,
+    Venue.address_line2,
+    Venue.postal_code,
+    Venue.city,
+    Venue.region,
+    Venue.country,
+    Venue.timezone,
+)
+GIG = (Gig.id, Gig.gig_date, Gig.title, Gig.start_time, Gig.end_time, GigStatus.name, GigStatus.kind, *VENUE)
+ROLE = (
+    GigRole.id,
+    GigRole.role,
+    Role.name,
+    GigProduct.product,
+    Product.name,
+    GigProduct.start_time,
+    GigProduct.end_time,
+    GigRole.call_time,
+    GigRole.pay_cents,
+)
+
+
+def with_gig(query, source):
+    """`query` joined from `source` (a Gig or GigRole query) to the gig's venue and status."""
+    if source is not Gig:
+        query = query.join_from(source, Gig)
+    return query.join_from(Gig, Venue, JOIN.LEFT_OUTER).join_from(Gig, GigStatus, JOIN.LEFT_OUTER)
+
+
+def with_role(query):
+    """`query` (from GigRole) joined to the role and to what is played (the gig product's product)."""
+    query = query.join_from(GigRole, Role).join_from(GigRole, GigProduct, JOIN.LEFT_OUTER)
+    return query.join_from(GigProduct, Product, JOIN.LEFT_OUTER)
+
+
+def gig_summary(values):
+    """The values of GIG as the gig reads: {id, gig_date, title, start_time, end_time, status, venue}."""
+    gig_id, gig_date, title, start_time, end_time, status_name, status_kind, *venue = values
+    return {
+        "id": gig_id,
+        "gig_date": gig_date,
+        "title": title,
+        "start_time": start_time,
+        "end_time": end_time,
+        "status": None if status_name is None else {"name": status_name, "kind": status_kind},
+        "venue": None if venue[0] is None else place(Venue(**{f.name: v for f, v in zip(VENUE, venue)})),
+    }
+
+
+def own_role(values, book, member_id):
+    """The values of ROLE as the member reads their role: what it is, what is played, when, their pay."""
+    gig_role_id, role_id, role, product_id, product, start_time, end_time, call_time, pay_cents = values
+    return {
+        "gig_role_id": gig_role_id,
+        "role_id": role_id,
+        "role": role,
+        "product": None if product is None else {"name": product, "start_time": start_time, "end_time": end_time},
+        "call_time": call_time,
+        "amount_cents": book.pay(role_id, product_id, member_id, pay_cents)[0],
+    }
+
+
+def rate_book(roles, member_id):
+    """The rates that can apply to the member on the roles (values of ROLE), read in two queries."""
+    return RateBook({values[1] for values in roles}, {values[3] for values in roles} - {None}, {member_id})
+
+
+def page_rows(query, page):
+    return dialect.packed_rows(query, [(column.expr, descending) for column, descending in page.order])
+
+
+def total_of(rows, page, count):
+    """How many match: the page shows it when it is not full, else `count` (a COUNT query) tells."""
+    if len(rows) < page.limit and (rows or page.offset == 0):
+        return page.offset + len(rows)
+    return dialect.counted(count)
+
+
+def shown(answer, names):
+    return {name: value for name, value in answer.items() if name in names}
+
+
+def next_expiry(member_id):
+    """When the member's first pending invitation expires (None: none is pending): until then, their gigs and
+    invitations read the same unless the database changes."""
+    pending = (GigRoleInvitation.staff_member == member_id) & (INVITATION_STATUS == "pending")
+    return GigRoleInvitation.select(fn.MIN(GigRoleInvitation.expires_at)).where(pending).scalar()
+
+
+# --- their gigs -------------------------------------------------------------------------------------------
+
+
+def gig_ids_of(member_id):
+    """The ids of the gigs where the member holds a role or has a pending invitation (a query)."""
+    holding = GigRole.select(GigRole.gig).where(GigRole.staff_member == member_id)
+    invited = GigRoleInvitation.select(GigRole.gig).join(GigRole)
+    return holding | invited.where(GigRoleInvitation.staff_member == member_id, INVITATION_STATUS == "pending")
+
+
+# A gig's own fields filter and sort; its venue, roles, lineup, moments and songs are parts that `fields` names.
+GIG_COLUMNS = columns_of(OwnGigSchema(), Gig)
+GIG_ORDER = ["gig_date", "start_time"]
+
+
+def gigs_page(member_id, page, since=None):
+    """A page of the member's gigs (from the date `since` on, when given): ([gig], total), each gig with the
+    parts `page.columns` names."""
+    scope = [Gig.id.in_(gig_ids_of(member_id)), *([Gig.gig_date >= since] if since else [])]
+    query = with_gig(dialect.page_query(Gig, page, scope, [*GIG, Gig.load_in_time]), Gig)
+    rows = page_rows(query, page)
+    count = Gig.select(fn.COUNT(SQL("*"))).where(dialect.all_of([*scope, *page.where]))
+    total = total_of(rows, page, count)
+    names = {column.name for column in page.columns}
+    gigs = {values[0]: {**gig_summary(values[:-1]), "load_in_time": values[-1]} for values in rows}
+    if names & {"roles", "lineup"}:
+        add_roles(gigs, member_id)
+    if "moments" in names:
+        add_parts(gigs, "moments", moments_of(list(gigs)))
+    if "songs" in names:
+        add_parts(gigs, "songs", songs_of(list(gigs)))
+    return [shown(gig, names) for gig in gigs.values()], total
+
+
+def add_roles(gigs, member_id):
+    """Each gig's `roles` (the member's, and those they are invited to) and `lineup` (who else plays which)."""
+    query = GigRole.select(*ROLE, GigRole.gig, Role.position, GigRole.staff_member)
+    query = with_role(query.select_extend(StaffMember.first_name, StaffMember.last_name))
+    query = query.join_from(GigRole, StaffMember, JOIN.LEFT_OUTER).where(dialect.one_of(GigRole.gig, gigs))
+    rows = dialect.packed_rows(query)
+    rows.sort(key=lambda row: (*in_order(row[10], row[2]), row[12] or "", row[13] or "", row[0]))
+    invited = pending_invitations(member_id, list(gigs))
+    own = [row for row in rows if row[11] == member_id or row[0] in invited]
+    book = rate_book([row[:9] for row in own], member_id)
+    for gig in gigs.values():
+        gig["roles"], gig["lineup"] = [], []
+    for row in own:
+        gigs[row[9]]["roles"].append({**own_role(row[:9], book, member_id), "invitation": invited.get(row[0])})
+    for row in rows:
+        if row[11] not in (None, member_id):
+            gigs[row[9]]["lineup"].append({"first_name": row[12], "last_name": row[13], "role": row[2]})
+
+
+def pending_invitations(member_id, gig_ids):
+    """{gig role id: {id, expires_at}} of the member's pending invitations to roles on the gigs."""
+    query = GigRoleInvitation.select(GigRoleInvitation.gig_role, GigRoleInvitation.id, GigRoleInvitation.expires_at)
+    query = query.join(GigRole).where(
+        GigRoleInvitation.staff_member == member_id,
+        INVITATION_STATUS == "pending",
+        dialect.one_of(GigRole.gig, gig_ids),
+    )
+    return {
+        gig_role_id: {"id": id, "expires_at": expires_at} for gig_role_id, id, expires_at in dialect.packed_rows(query)
+    }
+
+
+def in_order(position, name):
+    """The sort key of a record by (position, name), as lists sort them: no position first."""
+    return position is not None, position or 0, name
+
+
+def moments_of(gig_ids):
+    query = GigMoment.select(GigMoment.gig, GigMoment.position, GigMoment.id, GigMoment.name, GigMoment.time)
+    rows = dialect.packed_rows(query.select_extend(GigMoment.notes).where(dialect.one_of(GigMoment.gig, gig_ids)))
+    rows.sort(key=lambda row: (*in_order(row[1], row[3]), row[2]))
+    return [(row[0], dict(zip(("id", "name", "time", "notes"), row[2:]))) for row in rows]
+
+
+def songs_of(gig_ids):
+    names = ("id", "title", "artist", "kind", "gig_moment_id", "notes")
+    query = GigSong.select(GigSong.gig, GigSong.position, GigSong.id, GigSong.title, GigSong.artist, GigSong.kind)
+    query = query.select_extend(GigSong.gig_moment, GigSong.notes).where(dialect.one_of(GigSong.gig, gig_ids))
+    rows = dialect.packed_rows(query)
+    rows.sort(key=lambda row: (*in_order(row[1], row[3]), row[2]))
+    return [(row[0], dict(zip(names, row[2:]))) for row in rows]
+
+
+def add_parts(gigs, name, parts):
+    for gig in gigs.values():
+        gig[name] = []
+    for gig_id, part in parts:
+        gigs[gig_id][name].append(part)
+
+
+# --- their invitations ------------------------------------------------------------------------------------
+
+INVITATION = (
+    GigRoleInvitation.id,
+    GigRoleInvitation.gig_role,
+    INVITATION_STATUS,
+    GigRoleInvitation.message,
+    GigRoleInvitation.expires_at,
+    GigRoleInvitation.responded_at,
+    GigRoleInvitation.created_at,
+    GigRoleInvitation.updated_at,
+)
+INVITATION_KEYS = ("id", "gig_role_id", "status", "message", "expires_at", "responded_at", "created_at", "updated_at")
+# An invitation's own fields filter and sort (its status as it reads now: a pending one past expiry is expired); its
+# gig and role are parts that `fields` names.
+INVITATION_COLUMNS = columns_of(
+    OwnInvitationSchema(),
+    GigRoleInvitation,
+    status=Column("status", INVITATION_STATUS, "enum", GigRoleInvitation.status.values),
+)
+# Pending first (the ones to answer), then the newest.
+PENDING_FIRST = [(Column("pending", INVITATION_STATUS == "pending", "bool"), True), "-created_at"]
+
+
+def invitations_page(member_id, page):
+    """A page of the member's invitations: ([invitation], total), each with its gig and their role on it."""
+    scope = [GigRoleInvitation.staff_member == member_id]
+    query = dialect.page_query(GigRoleInvitation, page, scope, [*INVITATION, *GIG, *ROLE])
+    rows = page_rows(with_role(with_gig(query.join_from(GigRoleInvitation, GigRole), GigRole)), page)
+    count = GigRoleInvitation.select(fn.COUNT(SQL("*"))).where(dialect.all_of([*scope, *page.where]))
+    total = total_of(rows, page, count)
+    book = rate_book([row[-len(ROLE) :] for row in rows], member_id)
+    names = {column.name for column in page.columns}
+    found = []
+    for row in rows:
+        invitation = dict(zip(INVITATION_KEYS, row))
+        gig = gig_summary(row[len(INVITATION) : len(INVITATION) + len(GIG)])
+        invitation.update(gig=gig, role=own_role(row[-len(ROLE) :], book, member_id))
+        found.append(shown(invitation, names))
+    return found, total

@@ -1,0 +1,41 @@
+"""Answers remembered until the database changes: a musician's phone asks for the same page of their gigs again
+and again (on every opening of the app, every pull to refresh), and working it out afresh costs tens of
+milliseconds on a Raspberry Pi, while telling whether anything changed costs one statement."""
+
+import threading
+from collections import OrderedDict
+
+from models import now
+from sqlite_dialect import ChangeWatch
+
+
+class Remembered:
+    """Answers (JSON text) by key, each good until the next commit to the database by anyone, and until the moment
+    it names (an invitation it shows as pending expires then); the newest `max_bytes` of them are kept."""
+
+    def __init__(self, max_bytes):
+        self.max_bytes = max_bytes
+        self.watch = ChangeWatch()
+        self.lock = threading.Lock()
+        self.answers = OrderedDict()  # key -> (database version, good until or None, text), oldest first
+        self.size = 0
+
+    def get(self, key, work_out):
+        """The answer for `key`: remembered, or `work_out()` -> (text, good until or None), then remembered."""
+        version = self.watch.version()  # before the work: a commit meanwhile makes the answer stale at once
+        with self.lock:
+            found = self.answers.get(key)
+        if found is not None and found[0] == version and (found[1] is None or now() < found[1]):
+            return found[2]
+        text, until = work_out()
+        self.keep(key, (version, until, text))
+        return text
+
+    def keep(self, key, entry):
+        with self.lock:
+            if key in self.answers:
+                self.size -= len(self.answers.pop(key)[2])
+            self.answers[key] = entry
+            self.size += len(entry[2])
+            while self.size > self.max_bytes and self.answers:
+                self.size -= len(self.answers.popitem(last=False)[1][2])

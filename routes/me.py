@@ -1,0 +1,178 @@
+"""A musician's own work under /me (SPEC §10): their staff member record, their gigs, invitations and pay sheet,
+their blockouts and their calendar feed. A user reaches these as the staff member linked to them
+(`staff_members.user_id`), whatever their access roles; a user no staff member is linked to gets 404. They answer
+their invitations with the operations of §5.3, which let the invitee's own user in."""
+
+import datetime as dt
+
+from flask import Blueprint, current_app, g, request
+
+import listing
+import own_work
+import payroll
+from bodies import CalendarUrlSchema, OwnBlockoutSchema, OwnGigSchema, OwnInvitationSchema, OwnPayLineSchema
+from conventions import json_body, json_text_response
+from errors import not_found
+from models import StaffMember, StaffMemberBlockout, db
+from openapi import operation
+from remembered import Remembered
+from resources import reject_parameters
+from routes.pay import PERIOD, period_of, sheet_answer
+from routes.people import STAFF_MEMBERS, rotate_staff_feed, staff_feed_url
+from routes.staffing import BLOCKOUTS
+from schemas import StaffMemberBlockoutSchema, StaffMemberSchema, load
+
+blueprint = Blueprint("me", __name__)
+
+
+def own_member():
+    """The staff member linked to the caller's user, or 404."""
+    member = StaffMember.get_or_none(StaffMember.user == g.caller.user_id)
+    if member is None:
+        raise not_found("No staff member is linked to your user: the office links you (staff_members.user_id).")
+    return member
+
+
+@blueprint.get("/me/staff-member")
+@operation(response=StaffMemberSchema, fields=STAFF_MEMBERS.columns, errors=(400, 404))
+def own_staff_member():
+    """Your own staff member record."""
+    columns = listing.parse_fields_only(request.args, STAFF_MEMBERS.readable_columns())
+    return json_text_response(f'{{"data":{STAFF_MEMBERS.read_json(own_member().id, columns)}}}')
+
+
+# A phone asks for the same pages again and again: they are remembered until anything changes (4 MB of them).
+PAGES = Remembered(max_bytes=4 * 1024 * 1024)
+
+
+def remembered_page(member, page, read_page):
+    """The answer of `read_page()` -> (items, total), remembered for the member and the parameters until the
+    database changes or one of their pending invitations expires."""
+    today = dt.date.today().isoformat()  # a default that starts today moves on at midnight
+
+    def work_out():
+        with db.atomic():  # one snapshot for the page, its parts and its total
+            items, total = read_page()
+            until = own_work.next_expiry(member.id)
+        return listing.page_text(current_app.json.dumps(items, separators=(",", ":")), total, page), until
+
+    key = (request.endpoint, member.id, today, tuple(request.args.items(multi=True)))
+    return json_text_response(PAGES.get(key, work_out))
+
+
+@blueprint.get("/me/gigs")
+@operation(response=OwnGigSchema, listing=own_work.GIG_COLUMNS, errors=(400, 404))
+def own_gigs():
+    """Your gigs, where you hold a role or have a pending invitation, by date: from today on (the server's date)
+    unless you filter on gig_date. Each with its venue, times, your roles and pay, the lineup, moments and songs."""
+    page = listing.parse(request.args, own_work.GIG_COLUMNS, own_work.GIG_ORDER)
+    member = own_member()
+    filtered_by_date = any(key.startswith("filter[gig_date]") for key in request.args)
+    since = None if filtered_by_date else dt.date.today().isoformat()
+    return remembered_page(member, page, lambda: own_work.gigs_page(member.id, page, since))
+
+
+@blueprint.get("/me/invitations")
+@operation(response=OwnInvitationSchema, listing=own_work.INVITATION_COLUMNS, errors=(400, 404))
+def own_invitations():
+    """Your invitations, pending first, then the newest: each with its gig, the role and your pay. Answer one
+    with the accept or decline operation of invitations."""
+    page = listing.parse(request.args, own_work.INVITATION_COLUMNS, own_work.PENDING_FIRST)
+    member = own_member()
+    return remembered_page(member, page, lambda: own_work.invitations_page(member.id, page))
+
+
+@blueprint.get("/me/pay-sheet")
+@operation(response=OwnPayLineSchema, listing="paged", errors=(400, 404), params=PERIOD)
+def own_pay_sheet():
+    """Your pay for the roles you filled on gigs not cancelled from `from` to `to` (inclusive), one line each by
+    date; meta.total_cents sums them."""
+    page, first, last = period_of(request.args)
+    return sheet_answer(payroll.member_pay_sheet(own_member().id, first, last), page)
+
+
+# --- their blockouts ----------------------------------------------------------------------------------------
+
+
+def own_blockout(id):
+    """One of the caller's own blockouts, or 404 (another member's is not found either)."""
+    mine = StaffMemberBlockout.staff_member == own_member().id
+    found = StaffMemberBlockout.get_or_none(StaffMemberBlockout.id == id, mine) if listing.is_id(id) else None
+    if found is None:
+        raise not_found("No blockout of yours has this id.")
+    return found
+
+
+@blueprint.get("/me/blockouts")
+@operation(response=StaffMemberBlockoutSchema, listing=BLOCKOUTS.columns, errors=(400, 404))
+def list_own_blockouts():
+    """The days you cannot play, by date."""
+    return BLOCKOUTS.list(request.args, [StaffMemberBlockout.staff_member == own_member().id])
+
+
+@blueprint.post("/me/blockouts")
+@operation(
+    body=OwnBlockoutSchema,
+    response=StaffMemberBlockoutSchema,
+    status=201,
+    errors=(400, 404, 413, 415, 422),
+)
+def create_own_blockout():
+    """Block out days you cannot play (inclusive): the office cannot put you on a gig then."""
+    reject_parameters(request.args)
+    body = json_body()
+    member = own_member()
+    values = load(OwnBlockoutSchema(), body)
+    record = BLOCKOUTS.create({**values, "staff_member_id": member.id})
+    return BLOCKOUTS.created_answer(record, f"/v1/me/blockouts/{record.id}")
+
+
+@blueprint.get("/me/blockouts/<id>")
+@operation(response=StaffMemberBlockoutSchema, fields=BLOCKOUTS.columns, errors=(400, 404))
+def read_own_blockout(id):
+    """One of your blockouts."""
+    columns = listing.parse_fields_only(request.args, BLOCKOUTS.readable_columns())
+    return json_text_response(f'{{"data":{BLOCKOUTS.read_json(own_blockout(id).id, columns)}}}')
+
+
+@blueprint.patch("/me/blockouts/<id>")
+@operation(
+    body=OwnBlockoutSchema,
+    partial=True,
+    response=StaffMemberBlockoutSchema,
+    errors=(400, 404, 413, 415, 422),
+)
+def change_own_blockout(id):
+    """Change the days or the reason of one of your blockouts."""
+    reject_parameters(request.args)
+    body = json_body()
+    record = BLOCKOUTS.update(own_blockout(id), body)
+    return {"data": BLOCKOUTS.read(record.id)}
+
+
+@blueprint.delete("/me/blockouts/<id>")
+@operation(status=204, errors=(400, 404))
+def delete_own_blockout(id):
+    """Delete one of your blockouts."""
+    reject_parameters(request.args)
+    BLOCKOUTS.delete(own_blockout(id))
+    return "", 204
+
+
+# --- their calendar feed ------------------------------------------------------------------------------------
+
+
+@blueprint.get("/me/calendar-url")
+@operation(response=CalendarUrlSchema, errors=(400, 404))
+def own_calendar_url():
+    """The address of your calendar feed, for your phone's calendar (it needs no token: keep it to yourself)."""
+    reject_parameters(request.args)
+    return staff_feed_url(own_member())
+
+
+@blueprint.post("/me/calendar-url/rotate")
+@operation(response=CalendarUrlSchema, errors=(400, 404))
+def rotate_own_calendar_url():
+    """Give your calendar feed a new address; the old one answers 404 from now on."""
+    reject_parameters(request.args)
+    return rotate_staff_feed(own_member())
