@@ -115,7 +115,9 @@ def build(office):
 
 def write_gigs(office):
     """The gigs a run of days at a time: their invitations once the days around them are staffed."""
-    for dates in batches(season(office)):
+    days = season(office)
+    office.last_day = days[-1]
+    for dates in batches(days):
         for day in dates:
             write_gig(office, day)
         settle(office, until=dates[-1])

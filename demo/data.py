@@ -294,6 +294,12 @@ USERS = [  # e-mail, name, access role, active; a user named like a staff member
     ("oliver.kern@example.com", "Oliver Kern", "staff", False),
 ]
 
+# staff@band.example's own staff member: her view under /me (SPEC §10) has gigs, pay, blockouts (days from today,
+# length in days after the first, reason) and a few invitations still to answer.
+MUSICIAN = "Lena Hofer"
+MUSICIAN_BLOCKOUTS = [(24, 6, "Holiday"), (61, 0, "Family wedding")]
+MUSICIAN_PENDING = 2
+
 ROLE_PRODUCT_RATES = [  # role, product, cents: the short ceremony pays less, the long reception more
     ("Violin", "Ceremony", 18000),
     ("Viola", "Ceremony", 18000),

@@ -45,7 +45,8 @@ def write_gig(office, day):
     booked = office.between(office.founded, min(office.now, office.noon(day)) - dt.timedelta(days=30))
     booked = min(booked, office.now - dt.timedelta(days=14))
     plan = package(office, gig_type)
-    slots = timetable(office, plan, gig_type) if status != "Inquiry" or office.rng.random() < 0.5 else None
+    planned = status != "Inquiry" or (day != office.last_day and office.rng.random() < 0.5)
+    slots = timetable(office, plan, gig_type) if planned else None
     gig = new_gig(office, day, gig_type, status, booked, slots)
     fill_gig(office, gig, plan, slots, booked)
     if status == "Confirmed" and day < office.today:
@@ -53,7 +54,10 @@ def write_gig(office, day):
 
 
 def status_on(office, day):
-    """Past gigs were played (a few called off); the further ahead, the more are still tentative."""
+    """Past gigs were played (a few called off); the further ahead, the more are still tentative, and the
+    furthest are inquiries not yet planned."""
+    if day == office.last_day:
+        return "Inquiry"
     days = (day - office.today).days
     if days < 0:
         return office.pick({"Confirmed": 8, "Cancelled": 1})

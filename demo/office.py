@@ -36,7 +36,9 @@ class Office:
         self.price_changes = set()  # the dates on which a catalogue price starts or stops to apply
         self.prices = {}  # (product id, ensemble id, number of price changes by then) -> the catalogue price
         self.pending = defaultdict(list)  # model -> rows not yet written
-        self.venues, self.planners, self.crew_user = [], [], None
+        self.venues, self.planners, self.crew_user, self.musician = [], [], None, None
+        self.last_day = None  # of the season: its gigs are inquiries, not planned yet
+        self.musician_invited = 0  # pending invitations of the musician (staff@band.example's member) so far
 
     def add(self, model, when=None, **fields):
         """A new row with an id from the seeded generator, created (and last changed) `when`."""

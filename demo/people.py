@@ -10,6 +10,8 @@ from demo.data import (
     INACTIVE,
     LOAD_IN_NOTES,
     MEMBER_PRODUCT_RATES,
+    MUSICIAN,
+    MUSICIAN_BLOCKOUTS,
     ROLE_PRODUCT_RATES,
     ROLES,
     STAFF,
@@ -37,8 +39,12 @@ def write_people(office):
     for number, (first, last, roles, shirt) in enumerate(more_staff(office), len(STAFF) + 1):
         write_staff_roles(office, write_agency_member(office, first, last, shirt, number), roles)
     office.crew_user = users["Florian Schmid"]
+    office.musician = office.named[StaffMember, MUSICIAN]
     for _ in range(office.size.blockouts()):
         write_blockout(office)
+    for days_ahead, days, reason in MUSICIAN_BLOCKOUTS:
+        start = office.today + dt.timedelta(days=days_ahead)
+        block_out(office, office.musician, start, start + dt.timedelta(days=days), reason)
 
 
 def write_user(office, email, name, role, active):
@@ -87,7 +93,10 @@ def write_blockout(office):
     member = office.rng.choice(office.members)
     start = office.today + dt.timedelta(days=office.rng.randint(-office.size.days_back, office.size.days_ahead))
     end = start + dt.timedelta(days=office.rng.choice([0, 0, 1, 2, 6, 9, 13]))
-    reason = office.rng.choice(BLOCKOUT_REASONS)
+    block_out(office, member, start, end, office.rng.choice(BLOCKOUT_REASONS))
+
+
+def block_out(office, member, start, end, reason):
     office.add(
         StaffMemberBlockout,
         staff_member=member,

@@ -5,7 +5,7 @@ import bisect
 import datetime as dt
 import functools
 
-from demo.data import ENSEMBLES, INVITATION_MESSAGES, ROLE_POSITION, ROLE_RATE
+from demo.data import ENSEMBLES, INVITATION_MESSAGES, MUSICIAN_PENDING, ROLE_POSITION, ROLE_RATE
 from demo.office import clock
 from models import GigRole, GigRoleInvitation, Role, timestamp
 from rules import neighbour_dates, overlap, window
@@ -182,7 +182,12 @@ def invite_to_filled_role(office, gig_role, find_others, booked):
 
 
 def invite_to_open_role(office, gig_role, others, booked):
-    """An open role on an upcoming gig: an answer awaited, an invitation that ran out, or a no."""
+    """An open role on an upcoming gig: an answer awaited, an invitation that ran out, or a no. The musician of
+    staff@band.example is asked first, until a few of her invitations await her answer."""
+    if office.musician in others and office.musician_invited < MUSICIAN_PENDING:
+        office.musician_invited += 1
+        write_invitation(office, gig_role, office.musician, office.now - dt.timedelta(hours=office.rng.randint(1, 47)))
+        return
     chance = office.rng.random()
     member = office.rng.choice(others)
     if chance < 0.45:

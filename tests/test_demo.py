@@ -355,3 +355,20 @@ def test_a_musician_reads_their_own_calendar(served):
     feed = musician.client.get(urllib.parse.urlsplit(response.get_json()["data"]["url"]).path)
     assert feed.status_code == 200 and feed.mimetype == "text/calendar"
     assert b"BEGIN:VEVENT" in feed.data
+
+
+def test_the_staff_user_finds_their_own_work_under_me(served):
+    """A newcomer signed in as staff@band.example sees the musician's view at once (SPEC §10)."""
+    musician = Api(served.test_client(), make_token(User.get(User.email == "staff@band.example")))
+    gigs = musician.get("/me/gigs").get_json()["data"]
+    assert gigs and all(gig["roles"] for gig in gigs)
+    assert any(role["amount_cents"] for gig in gigs for role in gig["roles"])
+    assert any(gig["lineup"] and gig["moments"] and gig["songs"] for gig in gigs)
+    pending = musician.get("/me/invitations?filter[status]=pending").get_json()
+    assert pending["meta"]["total"] >= 2 and all(i["role"]["amount_cents"] for i in pending["data"])
+    today = dt.date.today()
+    assert musician.get("/me/blockouts?filter[start_date][gte]=" + today.isoformat()).get_json()["data"]
+    period = f"from={today - dt.timedelta(days=400)}&to={today + dt.timedelta(days=400)}"
+    assert musician.get(f"/me/pay-sheet?{period}").get_json()["meta"]["total_cents"] > 0
+    assert musician.get("/me/calendar-url").status_code == 200
+    assert musician.get("/staff-members").status_code == 403
