@@ -132,3 +132,46 @@ def test_times_stored_with_other_digits_become_ascii(tmp_path):
         times = db.execute_sql("SELECT start_time, end_time, load_in_time FROM gigs").fetchone()
     db.close()
     assert times == ("15:00", "23:30", None)
+
+
+OLD_STAFF_GRANTS = ["gigs.view", "catalog.view", "staffing.view", "people.view"]
+
+
+def before_step(path, step, staff_grants, description="Musicians and crew."):
+    """A database as the steps before `step` left it, its staff access role holding `staff_grants`."""
+    app = create_app({"DB": str(path)})
+    with app.app_context():
+        migrations.upgrade(migrations.steps()[: step - 1])
+        AccessRole.update(grants=staff_grants, description=description).where(AccessRole.name == "staff").execute()
+    return app
+
+
+def test_the_staff_role_with_its_shipped_grants_reads_the_catalogue_only(tmp_path, caplog):
+    caplog.set_level("INFO", logger="band.migrations")
+    app = before_step(tmp_path / "band.db", 8, OLD_STAFF_GRANTS)
+    with app.app_context():
+        migrations.upgrade()
+        staff = AccessRole.get(AccessRole.name == "staff")
+    db.close()
+    assert (staff.grants, staff.description) == migrations.DEFAULT_ROLES["staff"]
+    assert "the staff access role now reads the catalogue only" in caplog.text
+
+
+def test_a_staff_role_the_office_changed_is_left_as_it_is_and_the_log_says_so(tmp_path, caplog):
+    caplog.set_level("INFO", logger="band.migrations")
+    changed = ["gigs.view", "catalog.view", "staffing.*"]
+    app = before_step(tmp_path / "band.db", 8, changed, description="Our players")
+    with app.app_context():
+        migrations.upgrade()
+        staff = AccessRole.get(AccessRole.name == "staff")
+    db.close()
+    assert (staff.grants, staff.description) == (changed, "Our players")
+    assert "the staff access role was changed from its defaults (catalog.view, gigs.view, staffing.*)" in caplog.text
+    assert "left as it is" in caplog.text
+
+
+def test_a_new_database_says_nothing_of_the_staff_role(fresh, caplog):
+    caplog.set_level("INFO", logger="band.migrations")
+    with fresh.app_context():
+        migrations.upgrade()
+    assert "staff access role" not in caplog.text
