@@ -30,15 +30,15 @@ class Office:
         self.gig = build("gigs", gig_date="2027-06-12", title="Anna & Ben", start_time="18:00", end_time="23:00")
         build("gig-contacts", gig_id=self.gig["id"], contact_id=self.client["id"], is_primary=True)
         product = build("gig-products", gig_id=self.gig["id"], product_id=reception["id"])
-        self.sams_role = self.role(singer, self.sam, product, pay_cents=3131313)
-        self.kims_role = self.role(drums, self.kim, product, pay_cents=4242424)
+        self.sams_role = self.role(singer, self.sam, product, pay_cents=313131313)
+        self.kims_role = self.role(drums, self.kim, product, pay_cents=424242424)
         build(
             "staff-member-product-rates",
             staff_member_id=self.kim["id"],
             product_id=reception["id"],
-            amount_cents=5353535,
+            amount_cents=535353535,
         )
-        build("rates", role_id=drums["id"], amount_cents=6464646)
+        build("rates", role_id=drums["id"], amount_cents=646464646)
         later = build("gigs", gig_date="2027-07-03", title="Party")
         self.sams_invitation = self.invite(later, singer, self.sam)
         self.kims_invitation = self.invite(later, drums, self.kim)
@@ -74,9 +74,9 @@ class Office:
             "+43 660 2020202",
             "Kim's secret",
             "kim.user@example.com",
-            "4242424",
-            "5353535",
-            "6464646",
+            "424242424",
+            "535353535",
+            "646464646",
             self.kims_invitation["id"],
             self.kims_blockout["id"],
             self.kims_notification["id"],
@@ -89,7 +89,7 @@ class Office:
         return {
             "sam.own@example.com",
             "+43 660 1010101",
-            "3131313",
+            "313131313",
             self.sams_invitation["id"],
             self.sams_blockout["id"],
         }
