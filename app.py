@@ -22,6 +22,7 @@ import sqlite_dialect as dialect
 import writer
 from mail import Outbox, mailer
 from rate_limit import RateLimiter
+from remembered import Remembered
 
 
 def create_app(config=None):
@@ -44,14 +45,15 @@ def create_app(config=None):
 
 
 def configure(app, config=None):
-    """Apply the settings to `app`: its database, mailer and sign-in rate limit. Cheap, unlike building the
-    routes, so a test suite builds one app and configures it afresh for each test."""
+    """Apply the settings to `app`: its database, mailer, sign-in rate limit and remembered pages. Cheap, unlike
+    building the routes, so a test suite builds one app and configures it afresh for each test."""
     app.config.update(settings.load(config))
     app.config["MAX_CONTENT_LENGTH"] = app.config["UPLOAD_BODY_BYTES"]
     dialect.open_database(app.config["DB"], writer.BUSY_TIMEOUT_SECONDS)
     app.extensions["mailer"] = mailer(app.config["MAIL_URL"])
     app.extensions["outbox"] = Outbox(retry_seconds=app.config["MAIL_RETRIES"])
     app.extensions["auth_rate"] = RateLimiter(*app.config["AUTH_RATE"])
+    app.extensions["own_pages"] = Remembered(max_bytes=app.config["PAGE_MEMORY_KB"] * 1024)
     return app
 
 

@@ -39,6 +39,7 @@ SETTINGS = {
     "DIGEST_MINUTES": (15.0, float, "how often the office digest goes out, when something happened"),
     "WEBHOOK_FAILING_DAYS": (5.0, float, "days of nothing but failed deliveries before an endpoint is disabled"),
     "PUSH_TIMEOUT": (10.0, float, "seconds a push gateway has to answer"),
+    "PAGE_MEMORY_KB": (4096, int, "musicians' pages of their own gigs and invitations kept until anything changes"),
     "APNS_KEY_FILE": ("", str, "APNs: the .p8 signing key's file; with the three below, push to ios"),
     "APNS_KEY_ID": ("", str, "APNs: the signing key's id"),
     "APNS_TEAM_ID": ("", str, "APNs: the Apple developer team's id"),
@@ -77,6 +78,8 @@ def load(overrides=None, environ=None):
     config["WEBHOOK_RETRIES"] = waits("WEBHOOK_RETRY_SECONDS", config["WEBHOOK_RETRY_SECONDS"])
     if not 0 < config["WEBHOOK_TIMEOUT"] <= 60 or not config["WEBHOOK_FAILING_DAYS"] > 0:
         raise ConfigError("BAND_WEBHOOK_TIMEOUT must be 0 to 60 seconds and BAND_WEBHOOK_FAILING_DAYS above 0")
+    if config["PAGE_MEMORY_KB"] < 0:
+        raise ConfigError("BAND_PAGE_MEMORY_KB must be 0 (remember none) or more")
     config["UPLOAD_BYTES"] = config["MAX_UPLOAD_MB"] * 1024 * 1024  # the file's limit
     config["UPLOAD_BODY_BYTES"] = config["UPLOAD_BYTES"] + 1024 * 1024  # with room for the multipart framing
     if config["TIMEZONE"] and config["TIMEZONE"] not in zoneinfo.available_timezones():

@@ -15,7 +15,6 @@ from conventions import json_body, json_text_response
 from errors import not_found
 from models import StaffMember, StaffMemberBlockout, db
 from openapi import operation
-from remembered import Remembered
 from resources import reject_parameters
 from routes.pay import PERIOD, period_of, sheet_answer
 from routes.people import STAFF_MEMBERS, rotate_staff_feed, staff_feed_url
@@ -41,13 +40,10 @@ def own_staff_member():
     return json_text_response(f'{{"data":{STAFF_MEMBERS.read_json(own_member().id, columns)}}}')
 
 
-# A phone asks for the same pages again and again: they are remembered until anything changes (4 MB of them).
-PAGES = Remembered(max_bytes=4 * 1024 * 1024)
-
-
 def remembered_page(member, page, read_page):
     """The answer of `read_page()` -> (items, total), remembered for the member and the parameters until the
-    database changes or one of their pending invitations expires."""
+    database changes or one of their pending invitations expires: a phone asks for the same page again and again
+    (BAND_PAGE_MEMORY_KB of them are kept)."""
     today = dt.date.today().isoformat()  # a default that starts today moves on at midnight
 
     def work_out():
@@ -57,7 +53,7 @@ def remembered_page(member, page, read_page):
         return listing.page_text(current_app.json.dumps(items, separators=(",", ":")), total, page), until
 
     key = (request.endpoint, member.id, today, tuple(request.args.items(multi=True)))
-    return json_text_response(PAGES.get(key, work_out))
+    return json_text_response(current_app.extensions["own_pages"].get(key, work_out))
 
 
 @blueprint.get("/me/gigs")

@@ -165,6 +165,21 @@ def sample_ids(path):
     return status, gig, role
 
 
+def musician(path, env):
+    """An API key of a new user (access role staff) linked to a staff member with about 200 gigs, in the database at
+    `path` (not served yet), and how many gigs the member has."""
+    with sqlite3.connect(path) as c:
+        member, gigs = c.execute(
+            "SELECT staff_member_id, COUNT(DISTINCT gig_id) FROM gig_roles WHERE staff_member_id IS NOT NULL "
+            "GROUP BY 1 ORDER BY abs(COUNT(DISTINCT gig_id) - 200), 1 LIMIT 1"
+        ).fetchone()
+    run_app(env, "create-user", "musician@example.com", "--name", "Musician", "--role", "staff")
+    with sqlite3.connect(path) as c:
+        user = "SELECT id FROM users WHERE email = 'musician@example.com'"
+        c.execute(f"UPDATE staff_members SET user_id = ({user}) WHERE id = ?", (member,))
+    return run_app(env, "create-api-key", "musician@example.com", "--label", "phone"), gigs
+
+
 def list_path(status):
     return f"/v1/gigs?limit=50&sort=-gig_date&filter[gig_status_id]={status}"
 

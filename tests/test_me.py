@@ -5,6 +5,9 @@ import datetime as dt
 
 import pytest
 
+import settings
+from app import configure
+from errors import ConfigError
 from models import timestamp
 from tests.support import count_queries, error_of, make_token, make_user, wait_for
 
@@ -450,3 +453,17 @@ def test_the_same_page_asked_again_is_remembered_until_the_database_changes(band
     executed.clear()
     assert band.me.get(path).get_json() != first
     assert len(executed) > 1
+
+
+def test_a_server_told_to_remember_no_pages_works_each_out_afresh(band, app, monkeypatch):
+    configure(app, {"DB": app.config["DB"], "MAIL_URL": app.config["MAIL_URL"], "PAGE_MEMORY_KB": 0})
+    first = band.me.get("/me/gigs").get_json()
+    executed = count_queries(monkeypatch)
+    assert band.me.get("/me/gigs").get_json() == first
+    assert len(executed) > 1
+
+
+def test_the_memory_for_pages_is_a_size():
+    with pytest.raises(ConfigError, match="BAND_PAGE_MEMORY_KB"):
+        settings.load(environ={"BAND_PAGE_MEMORY_KB": "-1"})
+    assert settings.load(environ={"BAND_PAGE_MEMORY_KB": "0"})["PAGE_MEMORY_KB"] == 0
