@@ -3,6 +3,8 @@ have a pending invitation, each with what they need to play it, and their invita
 pay. Nobody else's contact details or pay are read. A page costs the same few queries whatever its size; no
 Flask here."""
 
+from typing import NamedTuple
+
 from peewee import JOIN, SQL, fn
 
 import sqlite_dialect as dialect
@@ -64,6 +66,7 @@ ROLE = (
     GigProduct.end_time,
     GigRole.call_time,
     GigRole.pay_cents,
+    GigRole.staff_member,
 )
 
 
@@ -95,15 +98,17 @@ def gig_summary(values):
 
 
 def own_role(values, book, member_id):
-    """The values of ROLE as the member reads their role: what it is, what is played, when, their pay."""
-    gig_role_id, role_id, role, product_id, product, start_time, end_time, call_time, pay_cents = values
+    """The values of ROLE as the member reads their role: what it is, what is played, when, their pay. A role
+    another member holds now has no pay of theirs (its own pay_cents may have been agreed with the other)."""
+    gig_role_id, role_id, role, product_id, product, start_time, end_time, call_time, pay_cents, holder = values
+    amount = book.pay(role_id, product_id, member_id, pay_cents)[0] if holder in (None, member_id) else None
     return {
         "gig_role_id": gig_role_id,
         "role_id": role_id,
         "role": role,
         "product": None if product is None else {"name": product, "start_time": start_time, "end_time": end_time},
         "call_time": call_time,
-        "amount_cents": book.pay(role_id, product_id, member_id, pay_cents)[0],
+        "amount_cents": amount,
     }
 
 
@@ -168,23 +173,46 @@ def gigs_page(member_id, page, since=None):
     return [shown(gig, names) for gig in gigs.values()], total
 
 
+class Seat(NamedTuple):
+    """A gig role of a page's gigs as add_roles reads it: ROLE's values, then where it is and who holds it."""
+
+    role: list  # the values of ROLE
+    gig_id: str
+    position: int | None
+    first_name: str | None
+    last_name: str | None
+
+    @classmethod
+    def of(cls, row):
+        return cls(row[: len(ROLE)], *row[len(ROLE) :])
+
+    @property
+    def holder(self):
+        return self.role[-1]
+
+    def key(self):
+        """The lineup's order: the roles' (position, name), then the players' names."""
+        return (*in_order(self.position, self.role[2]), self.last_name or "", self.first_name or "", self.role[0])
+
+
 def add_roles(gigs, member_id):
     """Each gig's `roles` (the member's, and those they are invited to) and `lineup` (who else plays which)."""
-    query = GigRole.select(*ROLE, GigRole.gig, Role.position, GigRole.staff_member)
+    query = GigRole.select(*ROLE, GigRole.gig, Role.position)
     query = with_role(query.select_extend(StaffMember.first_name, StaffMember.last_name))
     query = query.join_from(GigRole, StaffMember, JOIN.LEFT_OUTER).where(dialect.one_of(GigRole.gig, gigs))
-    rows = dialect.packed_rows(query)
-    rows.sort(key=lambda row: (*in_order(row[10], row[2]), row[12] or "", row[13] or "", row[0]))
+    seats = sorted((Seat.of(row) for row in dialect.packed_rows(query)), key=Seat.key)
     invited = pending_invitations(member_id, list(gigs))
-    own = [row for row in rows if row[11] == member_id or row[0] in invited]
-    book = rate_book([row[:9] for row in own], member_id)
+    own = [seat for seat in seats if seat.holder == member_id or seat.role[0] in invited]
+    book = rate_book([seat.role for seat in own], member_id)
     for gig in gigs.values():
         gig["roles"], gig["lineup"] = [], []
-    for row in own:
-        gigs[row[9]]["roles"].append({**own_role(row[:9], book, member_id), "invitation": invited.get(row[0])})
-    for row in rows:
-        if row[11] not in (None, member_id):
-            gigs[row[9]]["lineup"].append({"first_name": row[12], "last_name": row[13], "role": row[2]})
+    for seat in own:
+        role = own_role(seat.role, book, member_id)
+        gigs[seat.gig_id]["roles"].append({**role, "invitation": invited.get(seat.role[0])})
+    for seat in seats:
+        if seat.holder not in (None, member_id):
+            player = {"first_name": seat.first_name, "last_name": seat.last_name, "role": seat.role[2]}
+            gigs[seat.gig_id]["lineup"].append(player)
 
 
 def pending_invitations(member_id, gig_ids):

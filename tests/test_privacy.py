@@ -42,6 +42,11 @@ class Office:
         later = build("gigs", gig_date="2027-07-03", title="Party")
         self.sams_invitation = self.invite(later, singer, self.sam)
         self.kims_invitation = self.invite(later, drums, self.kim)
+        self.taken = self.invite(later, singer, self.sam)  # Sam said no; Kim took the role at a pay of her own
+        admin.post(f"/gig-role-invitations/{self.taken['id']}/decline")
+        admin.post("/staff-member-roles", json={"staff_member_id": self.kim["id"], "role_id": singer["id"]})
+        kims_pay = {"staff_member_id": self.kim["id"], "pay_cents": 424242424}
+        assert admin.patch(f"/gig-roles/{self.taken['gig_role_id']}", json=kims_pay).status_code == 200
         self.sams_blockout = self.blockout(self.sam, "2027-08-01")
         self.kims_blockout = self.blockout(self.kim, "2027-08-02")
         self.me = anon.with_token(make_token(self.user))

@@ -5,8 +5,9 @@ import pytest
 from werkzeug.datastructures import MultiDict
 
 import listing
+import own_work
 import sqlite_dialect as dialect
-from models import db
+from models import Gig, GigRoleInvitation, db
 from routes import RESOURCES
 from tests.support import count_queries
 
@@ -78,3 +79,38 @@ def test_every_list_costs_the_same_queries_whatever_the_page_size(admin, build, 
         counts.append(len(executed))
     # the bearer, the page and (unless the page shows everything) the total: never a query per row
     assert max(counts) <= 3, counts
+
+
+MEMBER = "00000000-0000-4000-8000-000000000001"
+OWN_PAGES = {  # a musician's own lists: their scope, and the first step that must start from the member's rows
+    "gigs": (own_work.GIG_COLUMNS, own_work.GIG_ORDER, Gig, [Gig.id.in_(own_work.gig_ids_of(MEMBER))]),
+    "invitations": (
+        own_work.INVITATION_COLUMNS,
+        own_work.PENDING_FIRST,
+        GigRoleInvitation,
+        [GigRoleInvitation.staff_member == MEMBER],
+    ),
+}
+
+
+def own_cases():
+    for name, (columns, _, _, _) in OWN_PAGES.items():
+        yield pytest.param(name, {}, id=f"me-{name}")
+        for column in columns.values():
+            if column.kind not in ("json", "id"):
+                yield pytest.param(name, {"sort": f"-{column.name}"}, id=f"me-{name}-sort-{column.name}")
+    yield pytest.param("gigs", {"filter[gig_date][gte]": "2000-01-01", "sort": "gig_date"}, id="me-gigs-all-dates")
+
+
+@pytest.mark.parametrize("name, args", list(own_cases()))
+def test_a_musicians_own_pages_start_from_their_own_rows_whatever_the_sort(app, name, args):
+    """A member has a few hundred gigs among a hundred thousand: their page walks theirs, never the whole table."""
+    columns, order, model, scope = OWN_PAGES[name]
+    page = listing.parse(MultiDict(args), columns, order)
+    sql, params = dialect.page_query(model, page, scope, [model.id]).sql()
+    steps = [row[3] for row in db.execute_sql("EXPLAIN QUERY PLAN " + sql, params).fetchall()]
+    assert not any(step.startswith("SCAN") for step in steps), steps
+    assert any("staff_member_id=?" in step for step in steps), steps
+    assert all("(id=?)" in step or "staff_member_id=?" in step for step in steps if step.startswith("SEARCH t1 ")), (
+        steps
+    )
