@@ -40,11 +40,10 @@ def own_staff_member():
     return json_text_response(f'{{"data":{STAFF_MEMBERS.read_json(own_member().id, columns)}}}')
 
 
-def remembered_page(member, page, read_page):
-    """The answer of `read_page()` -> (items, total), remembered for the member and the parameters until the
-    database changes or one of their pending invitations expires: a phone asks for the same page again and again
-    (BAND_PAGE_MEMORY_KB of them are kept)."""
-    today = dt.date.today().isoformat()  # a default that starts today moves on at midnight
+def remembered_page(member, page, read_page, *depends_on):
+    """The answer of `read_page()` -> (items, total), remembered for the member, the parameters and what else it
+    `depends_on` until the database changes or one of their pending invitations expires: a phone asks for the same
+    page again and again (BAND_PAGE_MEMORY_KB of them are kept)."""
 
     def work_out():
         with db.atomic():  # one snapshot for the page, its parts and its total
@@ -52,7 +51,7 @@ def remembered_page(member, page, read_page):
             until = own_work.next_expiry(member.id)
         return listing.page_text(current_app.json.dumps(items, separators=(",", ":")), total, page), until
 
-    key = (request.endpoint, member.id, today, tuple(request.args.items(multi=True)))
+    key = (request.endpoint, member.id, *depends_on, tuple(request.args.items(multi=True)))
     return json_text_response(current_app.extensions["own_pages"].get(key, work_out))
 
 
@@ -65,7 +64,7 @@ def own_gigs():
     member = own_member()
     filtered_by_date = any(key.startswith("filter[gig_date]") for key in request.args)
     since = None if filtered_by_date else dt.date.today().isoformat()
-    return remembered_page(member, page, lambda: own_work.gigs_page(member.id, page, since))
+    return remembered_page(member, page, lambda: own_work.gigs_page(member.id, page, since), since)
 
 
 @blueprint.get("/me/invitations")

@@ -136,6 +136,17 @@ def _invitation(b, given):
     return {"gig_role_id": gig_role_id, "staff_member_id": staff_member_id}
 
 
+# A venue with a whole address (as messages, feeds and a musician's gigs write it: SCHLOSS_HOF_ADDRESS).
+SCHLOSS_HOF = {
+    "name": "Schloss Hof",
+    "address_line1": "Schlosshof 1",
+    "postal_code": "2294",
+    "city": "Marchegg",
+    "country": "AT",
+    "timezone": "Europe/Vienna",
+}
+SCHLOSS_HOF_ADDRESS = "Schlosshof 1, 2294 Marchegg, AT"
+
 # A minimal valid body for each collection, given the fields a test fixes; parents are created on the way.
 RECIPES = {
     "teams": lambda b, g: {"name": unique("Team")},

@@ -9,7 +9,7 @@ import icalendar
 import pytest
 
 from models import db
-from tests.support import count_queries, error_of, make_token, make_user, unique
+from tests.support import SCHLOSS_HOF, count_queries, error_of, make_token, make_user, unique
 
 URL_RE = re.compile(r"http://127\.0\.0\.1:8080/v1/calendar/([A-Za-z0-9_.\-]+)\.ics")
 VIENNA = zoneinfo.ZoneInfo("Europe/Vienna")
@@ -235,15 +235,7 @@ def test_the_feed_has_one_event_per_role_from_60_days_back(admin, anon, build, m
 
 
 def test_an_event_tells_title_venue_role_call_time_products_and_status(admin, anon, build, member):
-    venue = build(
-        "venues",
-        name="Schloss Hof",
-        address_line1="Schlosshof 1",
-        postal_code="2294",
-        city="Marchegg",
-        country="AT",
-        timezone="Europe/Vienna",
-    )
+    venue = build("venues", **SCHLOSS_HOF)
     status = build("gig-statuses", name="Booked", kind="confirmed")
     gig = build(
         "gigs",

@@ -20,7 +20,7 @@ from models import GigRoleInvitation, Notification, NotificationSetting, Setting
 from notifications import run_timed
 from notifications.words import day
 from routes.staffing import INVITATIONS
-from tests.support import ServedOffice, Service, error_of, mails, make_user, wait_for
+from tests.support import SCHLOSS_HOF, ServedOffice, Service, error_of, mails, make_user, wait_for
 
 
 def in_days(days):
@@ -39,15 +39,7 @@ class Office:
         self.app, self.admin, self.build = app, admin, build
         self.confirmed = build("gig-statuses", name="Confirmed", kind="confirmed", is_default=True)
         self.cancelled = build("gig-statuses", name="Called off", kind="cancelled")
-        self.venue = build(
-            "venues",
-            name="Schloss Hof",
-            address_line1="Schlosshof 1",
-            postal_code="2294",
-            city="Marchegg",
-            country="AT",
-            timezone="Europe/Vienna",
-        )
+        self.venue = build("venues", **SCHLOSS_HOF)
         self.other_venue = build("venues", name="Stadtsaal")
         self.product = build("products", name="Wedding party")
         self.bass, self.drums = build("roles", name="Bass"), build("roles", name="Drums")
