@@ -19,17 +19,35 @@ class Remembered:
         self.lock = threading.Lock()
         self.answers = OrderedDict()  # key -> (database version, good until or None, text), oldest first
         self.size = 0
+        self.working = {}  # key -> the lock of the thread working its answer out
 
     def get(self, key, work_out):
-        """The answer for `key`: remembered, or `work_out()` -> (text, good until or None), then remembered."""
+        """The answer for `key`: remembered, or `work_out()` -> (text, good until or None), then remembered. Of
+        requests for one key at once, one works it out and the others wait for it (a burst costs one answer)."""
+        if not self.max_bytes:
+            return work_out()[0]
         version = self.watch.version()  # before the work: a commit meanwhile makes the answer stale at once
+        found = self.fresh(key, version)
+        if found is not None:
+            return found
+        with self.lock:
+            turn = self.working.setdefault(key, threading.Lock())
+        with turn:
+            found = self.fresh(key, version)
+            if found is None:
+                found, until = work_out()
+                self.keep(key, (version, until, found))
+        with self.lock:
+            self.working.pop(key, None)
+        return found
+
+    def fresh(self, key, version):
+        """The answer remembered for `key`, if the database is still at `version` and its moment has not come."""
         with self.lock:
             found = self.answers.get(key)
         if found is not None and found[0] == version and (found[1] is None or now() < found[1]):
             return found[2]
-        text, until = work_out()
-        self.keep(key, (version, until, text))
-        return text
+        return None
 
     def keep(self, key, entry):
         with self.lock:
