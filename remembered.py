@@ -22,8 +22,9 @@ class Remembered:
         self.working = {}  # key -> the lock of the thread working its answer out
 
     def get(self, key, work_out):
-        """The answer for `key`: remembered, or `work_out()` -> (text, good until or None), then remembered. Of
-        requests for one key at once, one works it out and the others wait for it (a burst costs one answer)."""
+        """The answer for `key`: remembered, or `work_out()` -> (text, good until or None), then remembered (what
+        it raises is raised, nothing remembered). Of requests for one key at once, one works it out and the others
+        wait for it (a burst costs one answer)."""
         if not self.max_bytes:
             return work_out()[0]
         version = self.watch.version()  # before the work: a commit meanwhile makes the answer stale at once
@@ -32,13 +33,15 @@ class Remembered:
             return found
         with self.lock:
             turn = self.working.setdefault(key, threading.Lock())
-        with turn:
-            found = self.fresh(key, version)
-            if found is None:
-                found, until = work_out()
-                self.keep(key, (version, until, found))
-        with self.lock:
-            self.working.pop(key, None)
+        try:
+            with turn:
+                found = self.fresh(key, version)
+                if found is None:
+                    found, until = work_out()
+                    self.keep(key, (version, until, found))
+        finally:
+            with self.lock:
+                self.working.pop(key, None)
         return found
 
     def fresh(self, key, version):

@@ -40,18 +40,20 @@ def own_staff_member():
     return json_text_response(f'{{"data":{STAFF_MEMBERS.read_json(own_member().id, columns)}}}')
 
 
-def remembered_page(member, page, read_page, *depends_on):
-    """The answer of `read_page()` -> (items, total), remembered for the member, the parameters and what else it
-    `depends_on` until the database changes or one of their pending invitations expires: a phone asks for the same
-    page again and again (BAND_PAGE_MEMORY_KB of them are kept)."""
+def remembered_page(page, read_page, *depends_on):
+    """The answer of `read_page(member)` -> (items, total) for the caller's own staff member, remembered for the
+    caller, the parameters and what else it `depends_on` until the database changes (a link to another member
+    included) or one of their pending invitations expires: a phone asks for the same page again and again
+    (BAND_PAGE_MEMORY_KB of them are kept)."""
 
     def work_out():
         with db.atomic():  # one snapshot for the page, its parts and its total
-            items, total = read_page()
+            member = own_member()
+            items, total = read_page(member)
             until = own_work.next_expiry(member.id)
         return listing.page_text(current_app.json.dumps(items, separators=(",", ":")), total, page), until
 
-    key = (request.endpoint, member.id, *depends_on, tuple(request.args.items(multi=True)))
+    key = (request.endpoint, g.caller.user_id, *depends_on, tuple(request.args.items(multi=True)))
     return json_text_response(current_app.extensions["own_pages"].get(key, work_out))
 
 
@@ -61,10 +63,9 @@ def own_gigs():
     """Your gigs, where you hold a role or have a pending invitation, by date: from today on (the server's date)
     unless you filter on gig_date. Each with its venue, times, your roles and pay, the lineup, moments and songs."""
     page = listing.parse(request.args, own_work.GIG_COLUMNS, own_work.GIG_ORDER)
-    member = own_member()
     filtered_by_date = any(key.startswith("filter[gig_date]") for key in request.args)
     since = None if filtered_by_date else dt.date.today().isoformat()
-    return remembered_page(member, page, lambda: own_work.gigs_page(member.id, page, since), since)
+    return remembered_page(page, lambda member: own_work.gigs_page(member.id, page, since), since)
 
 
 @blueprint.get("/me/invitations")
@@ -73,8 +74,7 @@ def own_invitations():
     """Your invitations, pending first, then the newest: each with its gig, the role and your pay. Answer one
     with the accept or decline operation of invitations."""
     page = listing.parse(request.args, own_work.INVITATION_COLUMNS, own_work.PENDING_FIRST)
-    member = own_member()
-    return remembered_page(member, page, lambda: own_work.invitations_page(member.id, page))
+    return remembered_page(page, lambda member: own_work.invitations_page(member.id, page))
 
 
 @blueprint.get("/me/pay-sheet")
