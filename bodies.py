@@ -5,7 +5,15 @@ OpenAPI document."""
 from marshmallow import ValidationError, fields, validate, validates_schema
 
 from field_types import Bool, Date, Enum, Int, Str, Time, Timestamp
-from models import CHANNEL_STATES, DELIVERY_STATUSES, GIG_STATUS_KINDS, NOTIFICATION_TYPES, PUSH_PLATFORMS
+from models import (
+    CHANNEL_STATES,
+    DELIVERY_STATUSES,
+    GIG_STATUS_KINDS,
+    INVITATION_STATUSES,
+    NOTIFICATION_TYPES,
+    PUSH_PLATFORMS,
+    SONG_KINDS,
+)
 from push import tokens as push_tokens
 from schemas import BaseSchema, GigEquipmentSchema, RecordSchema, StaffMemberBlockoutSchema, WebhookEndpointSchema
 
@@ -234,7 +242,7 @@ class InvitationPreviewSchema(BaseSchema):
     withdrawn or expired, its link no longer shows the gig, its place or the pay)."""
 
     invitation_id = fields.UUID(dump_only=True)
-    status = Enum("pending", "accepted", "declined", "withdrawn", "expired", dump_only=True, allow_none=False)
+    status = Enum(*INVITATION_STATUSES, dump_only=True, allow_none=False)
     role_taken = fields.Boolean(
         dump_only=True, metadata={"description": "someone else holds the gig role (the invitation was withdrawn)"}
     )
@@ -382,7 +390,12 @@ class OwnRoleSchema(BaseSchema):
     product = fields.Nested(TimesSchema, dump_only=True, allow_none=True, metadata={"description": "what is played"})
     call_time = Time(dump_only=True)
     amount_cents = fields.Integer(
-        dump_only=True, allow_none=True, metadata={"description": "their pay for it (§5.5); null: none agreed yet"}
+        dump_only=True,
+        allow_none=True,
+        metadata={
+            "description": "their pay for it (§5.5); null when none is agreed, or when the role is no longer on offer "
+            "to them (another holds it, or their invitation was answered, withdrawn or expired)"
+        },
     )
 
 
@@ -417,7 +430,7 @@ class OwnSongSchema(BaseSchema):
     id = fields.UUID(dump_only=True)
     title = fields.String(dump_only=True)
     artist = fields.String(dump_only=True, allow_none=True)
-    kind = Enum("request", "do_not_play", "setlist", dump_only=True, allow_none=False)
+    kind = Enum(*SONG_KINDS, dump_only=True, allow_none=False)
     gig_moment_id = fields.UUID(dump_only=True, allow_none=True, metadata={"description": "one of the gig's moments"})
     notes = fields.String(dump_only=True, allow_none=True)
 
@@ -443,7 +456,7 @@ class OwnGigSchema(OwnGigSummarySchema):
 class OwnInvitationSchema(BaseSchema):
     id = fields.UUID(dump_only=True)
     gig_role_id = fields.UUID(dump_only=True)
-    status = Enum("pending", "accepted", "declined", "withdrawn", "expired", dump_only=True, allow_none=False)
+    status = Enum(*INVITATION_STATUSES, dump_only=True, allow_none=False)
     message = fields.String(dump_only=True, allow_none=True, metadata={"description": "the office's"})
     expires_at = Timestamp(dump_only=True, allow_none=False)
     responded_at = Timestamp(dump_only=True, allow_none=True)

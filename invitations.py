@@ -5,8 +5,12 @@ import datetime as dt
 
 from availability import holds_role, put_on_role, require_available
 from errors import ApiError, conflict, invalid
-from models import INVITATION_STATUS, Gig, GigRole, GigRoleInvitation, now, timestamp
+from listing import Column
+from models import INVITATION_STATUS, INVITATION_STATUSES, Gig, GigRole, GigRoleInvitation, now, timestamp
 from rules import require_live
+
+# An invitation's status as lists filter and sort on it: as it reads now (a pending one past expiry is expired).
+STATUS_COLUMN = Column("status", INVITATION_STATUS, "enum", INVITATION_STATUSES)
 
 
 def state(invitation):

@@ -89,12 +89,16 @@ KINDS = (
 
 
 def columns_of(model, schema):
-    """{field name: listing.Column} for every field the schema answers with."""
+    """{field name: listing.Column} for every field the schema answers with: the model's columns, and (kind json,
+    neither filtered nor sorted on) the parts of an answer made of other records, which `fields` names."""
     columns = {}
     for name, schema_field in schema.fields.items():
         if schema_field.load_only:
             continue
-        column = model._meta.columns[name]
+        column = model._meta.columns.get(name)
+        if column is None:
+            columns[name] = Column(name, SQL("NULL"), "json")
+            continue
         group = schema_field.metadata.get("group")
         columns[name] = Column(name, column, kind_of(column), getattr(column, "values", ()), group)
     return columns

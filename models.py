@@ -456,12 +456,15 @@ class GigMoment(Record):
     position = IntegerField(null=True)
 
 
+SONG_KINDS = ("request", "do_not_play", "setlist")
+
+
 class GigSong(Record):
     gig = ref(Gig)
     song = ref(Song, null=True)
     title = CharField(max_length=200)
     artist = CharField(max_length=200, null=True)
-    kind = EnumField(("request", "do_not_play", "setlist"), default="request")
+    kind = EnumField(SONG_KINDS, default="request")
     gig_moment = ref(GigMoment, null=True)
     notes = TextField(null=True)
     position = IntegerField(null=True)
@@ -507,12 +510,15 @@ class GigRole(Record):
     status = EnumField(("open", "filled"), default="open")
 
 
+INVITATION_STATUSES = ("pending", "accepted", "declined", "withdrawn", "expired")
+
+
 class GigRoleInvitation(Record):
     gig_role = ref(GigRole, index=False)
     staff_member = ref(StaffMember, index=False)
     message = TextField(null=True)
     expires_at = TimestampField()
-    status = EnumField(("pending", "accepted", "declined", "withdrawn", "expired"), default="pending")
+    status = EnumField(INVITATION_STATUSES, default="pending")
     responded_at = TimestampField(null=True)
 
 

@@ -5,12 +5,13 @@ Flask here."""
 
 from typing import NamedTuple
 
-from peewee import JOIN, SQL, fn
+from peewee import JOIN, fn
 
+import invitations
 import sqlite_dialect as dialect
 from addresses import place
 from bodies import OwnGigSchema, OwnInvitationSchema
-from listing import Column, kind_of
+from listing import Column, columns_of
 from models import (
     INVITATION_STATUS,
     Gig,
@@ -26,22 +27,6 @@ from models import (
     Venue,
 )
 from payroll import RateBook
-
-
-def columns_of(schema, model, **computed):
-    """{name: Column} of an answer's top-level keys: the model's columns filter and sort (as `computed` reads them,
-    where given); the nested parts are named by `fields` only."""
-    columns = {}
-    for name in schema.fields:
-        if name in computed:
-            columns[name] = computed[name]
-        elif name in model._meta.columns:
-            field = model._meta.columns[name]
-            columns[name] = Column(name, field, kind_of(field), getattr(field, "values", ()))
-        else:
-            columns[name] = Column(name, SQL("NULL"), "json")
-    return columns
-
 
 # --- what a gig and a role read as ------------------------------------------------------------------------
 
@@ -97,11 +82,13 @@ def gig_summary(values):
     }
 
 
-def own_role(values, book, member_id):
-    """The values of ROLE as the member reads their role: what it is, what is played, when, their pay. A role
-    another member holds now has no pay of theirs (its own pay_cents may have been agreed with the other)."""
+def own_role(values, book, member_id, offered=True):
+    """The values of ROLE as the member reads their role: what it is, what is played, when, and their pay while
+    it is theirs or `offered` to them (by a pending invitation). Once it is not, what the role pays is no longer
+    theirs to know: its own pay_cents may have been agreed with whoever the office asked next."""
     gig_role_id, role_id, role, product_id, product, start_time, end_time, call_time, pay_cents, holder = values
-    amount = book.pay(role_id, product_id, member_id, pay_cents)[0] if holder in (None, member_id) else None
+    theirs = holder == member_id or (offered and holder is None)
+    amount = book.pay(role_id, product_id, member_id, pay_cents)[0] if theirs else None
     return {
         "gig_role_id": gig_role_id,
         "role_id": role_id,
@@ -119,13 +106,6 @@ def rate_book(roles, member_id):
 
 def page_rows(query, page):
     return dialect.packed_rows(query, [(column.expr, descending) for column, descending in page.order])
-
-
-def total_of(rows, page, count):
-    """How many match: the page shows it when it is not full, else `count` (a COUNT query) tells."""
-    if len(rows) < page.limit and (rows or page.offset == 0):
-        return page.offset + len(rows)
-    return dialect.counted(count)
 
 
 def shown(answer, names):
@@ -150,7 +130,7 @@ def gig_ids_of(member_id):
 
 
 # A gig's own fields filter and sort; its venue, roles, lineup, moments and songs are parts that `fields` names.
-GIG_COLUMNS = columns_of(OwnGigSchema(), Gig)
+GIG_COLUMNS = columns_of(Gig, OwnGigSchema())
 GIG_ORDER = ["gig_date", "start_time"]
 
 
@@ -160,8 +140,7 @@ def gigs_page(member_id, page, since=None):
     scope = [Gig.id.in_(gig_ids_of(member_id)), *([Gig.gig_date >= since] if since else [])]
     query = with_gig(dialect.page_query(Gig, page, scope, [*GIG, Gig.load_in_time]), Gig)
     rows = page_rows(query, page)
-    count = Gig.select(fn.COUNT(SQL("*"))).where(dialect.all_of([*scope, *page.where]))
-    total = total_of(rows, page, count)
+    total = dialect.page_total(Gig, page, scope, len(rows))
     names = {column.name for column in page.columns}
     gigs = {values[0]: {**gig_summary(values[:-1]), "load_in_time": values[-1]} for values in rows}
     if names & {"roles", "lineup"}:
@@ -234,19 +213,20 @@ def in_order(position, name):
 
 
 def moments_of(gig_ids):
-    query = GigMoment.select(GigMoment.gig, GigMoment.position, GigMoment.id, GigMoment.name, GigMoment.time)
-    rows = dialect.packed_rows(query.select_extend(GigMoment.notes).where(dialect.one_of(GigMoment.gig, gig_ids)))
-    rows.sort(key=lambda row: (*in_order(row[1], row[3]), row[2]))
-    return [(row[0], dict(zip(("id", "name", "time", "notes"), row[2:]))) for row in rows]
+    """[(gig id, moment)] of the gigs, in the order the office lists them (position, then name)."""
+    query = GigMoment.select(GigMoment.gig, GigMoment.id, GigMoment.name, GigMoment.time, GigMoment.notes)
+    order = [(GigMoment.position, False), (GigMoment.name, False), (GigMoment.id, False)]
+    rows = dialect.packed_rows(query.where(dialect.one_of(GigMoment.gig, gig_ids)), order)
+    return [(row[0], dict(zip(("id", "name", "time", "notes"), row[1:]))) for row in rows]
 
 
 def songs_of(gig_ids):
+    """[(gig id, song)] of the gigs, in the order the office lists them (position, then as they were added)."""
     names = ("id", "title", "artist", "kind", "gig_moment_id", "notes")
-    query = GigSong.select(GigSong.gig, GigSong.position, GigSong.id, GigSong.title, GigSong.artist, GigSong.kind)
-    query = query.select_extend(GigSong.gig_moment, GigSong.notes).where(dialect.one_of(GigSong.gig, gig_ids))
-    rows = dialect.packed_rows(query)
-    rows.sort(key=lambda row: (*in_order(row[1], row[3]), row[2]))
-    return [(row[0], dict(zip(names, row[2:]))) for row in rows]
+    query = GigSong.select(GigSong.gig, GigSong.id, GigSong.title, GigSong.artist, GigSong.kind, GigSong.gig_moment)
+    order = [(GigSong.position, False), (GigSong.created_at, False), (GigSong.id, False)]
+    rows = dialect.packed_rows(query.select_extend(GigSong.notes).where(dialect.one_of(GigSong.gig, gig_ids)), order)
+    return [(row[0], dict(zip(names, row[1:]))) for row in rows]
 
 
 def add_parts(gigs, name, parts):
@@ -269,13 +249,9 @@ INVITATION = (
     GigRoleInvitation.updated_at,
 )
 INVITATION_KEYS = ("id", "gig_role_id", "status", "message", "expires_at", "responded_at", "created_at", "updated_at")
-# An invitation's own fields filter and sort (its status as it reads now: a pending one past expiry is expired); its
-# gig and role are parts that `fields` names.
-INVITATION_COLUMNS = columns_of(
-    OwnInvitationSchema(),
-    GigRoleInvitation,
-    status=Column("status", INVITATION_STATUS, "enum", GigRoleInvitation.status.values),
-)
+# An invitation's own fields filter and sort (its status as it reads now); its gig and role are parts that `fields`
+# names.
+INVITATION_COLUMNS = {**columns_of(GigRoleInvitation, OwnInvitationSchema()), "status": invitations.STATUS_COLUMN}
 # Pending first (the ones to answer), then the newest.
 PENDING_FIRST = [(Column("pending", INVITATION_STATUS == "pending", "bool"), True), "-created_at"]
 
@@ -285,14 +261,14 @@ def invitations_page(member_id, page):
     scope = [GigRoleInvitation.staff_member == member_id]
     query = dialect.page_query(GigRoleInvitation, page, scope, [*INVITATION, *GIG, *ROLE])
     rows = page_rows(with_role(with_gig(query.join_from(GigRoleInvitation, GigRole), GigRole)), page)
-    count = GigRoleInvitation.select(fn.COUNT(SQL("*"))).where(dialect.all_of([*scope, *page.where]))
-    total = total_of(rows, page, count)
+    total = dialect.page_total(GigRoleInvitation, page, scope, len(rows))
     book = rate_book([row[-len(ROLE) :] for row in rows], member_id)
     names = {column.name for column in page.columns}
     found = []
     for row in rows:
         invitation = dict(zip(INVITATION_KEYS, row))
         gig = gig_summary(row[len(INVITATION) : len(INVITATION) + len(GIG)])
-        invitation.update(gig=gig, role=own_role(row[-len(ROLE) :], book, member_id))
+        pending = invitation["status"] == "pending"
+        invitation.update(gig=gig, role=own_role(row[-len(ROLE) :], book, member_id, offered=pending))
         found.append(shown(invitation, names))
     return found, total

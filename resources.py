@@ -80,9 +80,15 @@ class Resource(RecordsEvents):
 
     # --- the generic behaviour ----------------------------------------------------------------------------
 
-    def list(self, args, scope=()):
-        """A page of the records (of those matching the conditions `scope`, when given)."""
-        page = listing.parse(args, self.readable_columns(), self.order, resolve=self.resolve)
+    def list(self, args):
+        return self.list_page(self.parse_list(args))
+
+    def parse_list(self, args):
+        """A list request's parameters as a Page of the columns the caller reads (400 naming each bad one)."""
+        return listing.parse(args, self.readable_columns(), self.order, resolve=self.resolve)
+
+    def list_page(self, page, scope=()):
+        """The answer for a page of the records (of those matching the conditions `scope`, when given)."""
         with db.atomic():  # one snapshot for the rows and their total
             rows, total = dialect.json_page(self.model, page, scope)
         return listing.page_answer(rows, total, page)

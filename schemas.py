@@ -24,7 +24,7 @@ from field_types import (
     TimeZone,
     Url,
 )
-from models import CUSTOM_FIELD_RESOURCES, GIG_STATUS_KINDS
+from models import CUSTOM_FIELD_RESOURCES, GIG_STATUS_KINDS, INVITATION_STATUSES, SONG_KINDS
 
 
 class BaseSchema(Schema):
@@ -296,7 +296,7 @@ class GigSongSchema(RecordSchema):
     song_id = Ref()
     title = Str(200, metadata={"description": "required unless song_id is given (then defaults to its title)"})
     artist = Str(200)
-    kind = Enum("request", "do_not_play", "setlist", load_default="request")
+    kind = Enum(*SONG_KINDS, load_default="request")
     gig_moment_id = Ref(metadata={"description": "a gig moment of the same gig"})
     notes = Text()
     position = Int()
@@ -343,7 +343,7 @@ class GigRoleInvitationSchema(RecordSchema):
     expires_at = Timestamp(
         allow_none=False, metadata={"description": "in the future; default BAND_INVITATION_HOURS (72) from now"}
     )
-    status = Enum("pending", "accepted", "declined", "withdrawn", "expired", dump_only=True, allow_none=False)
+    status = Enum(*INVITATION_STATUSES, dump_only=True, allow_none=False)
     responded_at = Timestamp(dump_only=True)
 
 

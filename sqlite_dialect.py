@@ -12,9 +12,9 @@ What a dialect provides (a PostgreSQL module would offer the same names):
 - `rows_written(sql, params)`: one write statement, and how many rows it and its triggers wrote.
 - `NOW`: the current UTC time as SQL, in the stored form (comparable with stored timestamps).
 - `greater_of(a, b)`: the greater of two values in one row (a scalar, not the aggregate MAX).
-- `as_json`, `record_query`, `json_page`, `packed_rows`, `counted`, `all_of`: records, pages and rows written as
-  JSON by the database, one statement each (a page's rows in its order), and totals remembered until the
-  database changes.
+- `as_json`, `record_query`, `json_page`, `packed_rows`, `page_total`, `counted`, `all_of`: records, pages and
+  rows written as JSON by the database, one statement each (a page's rows in its order), and totals remembered
+  until the database changes.
 - `copy_database(path)`, `inspect_file(path)`: an online, consistent copy; what a copy holds (integrity,
   references, schema version), read without changing it (`Unreadable` when it cannot be).
 - `store_attachment`, `AttachmentDownload`: an attachment's bytes written and read in chunks.
@@ -235,11 +235,17 @@ def json_page(model, page, scope=()):
         params,
     ).fetchone()
     text, shown = row or ("[]", 0)
+    return text, page_total(model, page, scope, shown)
+
+
+def page_total(model, page, scope, shown):
+    """How many rows of `model` match the page's filters within `scope`, the page showing `shown` of them: the
+    page tells when it is not full, else a count (remembered until the database changes)."""
     if shown < page.limit and (shown or page.offset == 0):
-        return text, page.offset + shown
+        return page.offset + shown
     count = model.select(fn.COUNT(SQL("*")))
     where = all_of([*scope, *page.where])
-    return text, counted(count if where is None else count.where(where))
+    return counted(count if where is None else count.where(where))
 
 
 def counted(query):

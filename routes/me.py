@@ -102,7 +102,8 @@ def own_blockout(id):
 @operation(response=StaffMemberBlockoutSchema, listing=BLOCKOUTS.columns, errors=(400, 404))
 def list_own_blockouts():
     """The days you cannot play, by date."""
-    return BLOCKOUTS.list(request.args, [StaffMemberBlockout.staff_member == own_member().id])
+    page = BLOCKOUTS.parse_list(request.args)
+    return BLOCKOUTS.list_page(page, [StaffMemberBlockout.staff_member == own_member().id])
 
 
 @blueprint.post("/me/blockouts")

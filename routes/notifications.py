@@ -5,7 +5,7 @@ whom (`staffing.view`), with each channel's state and never a message's body. Se
 import re
 
 from flask import Blueprint, g, request
-from peewee import SQL, fn
+from peewee import SQL
 
 import listing
 import sqlite_dialect as dialect
@@ -205,10 +205,7 @@ def fetched(page, scope, selection):
     page itself shows it."""
     with db.atomic():
         rows = list(dialect.page_query(Notification, page, scope, selection=selection))
-        if len(rows) < page.limit and (rows or page.offset == 0):
-            return rows, page.offset + len(rows)
-        count, where = Notification.select(fn.COUNT(SQL("*"))), dialect.all_of([*scope, *page.where])
-        return rows, dialect.counted(count if where is None else count.where(where))
+        return rows, dialect.page_total(Notification, page, scope, len(rows))
 
 
 def ids_of(notification):

@@ -10,7 +10,6 @@ import rules
 from auth import require
 from bodies import CandidateSchema
 from models import (
-    INVITATION_STATUS,
     Gig,
     GigProduct,
     GigRole,
@@ -59,8 +58,7 @@ class Invitations(Resource):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        choices = ("pending", "accepted", "declined", "withdrawn", "expired")
-        self.columns["status"] = listing.Column("status", INVITATION_STATUS, "enum", choices)  # reads expired
+        self.columns["status"] = invitations.STATUS_COLUMN
 
     def before_save(self, write):
         invitation = write.record

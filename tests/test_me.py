@@ -109,6 +109,12 @@ def test_a_user_no_staff_member_is_linked_to_finds_nothing_of_their_own(signed_i
     error_of(office.post("/me/calendar-url/rotate"), 404, "not_found")
 
 
+@pytest.mark.parametrize("path", [*PARTS[1:4], "/me/pay-sheet"])
+def test_a_bad_parameter_is_400_before_the_missing_member_is_404(signed_in, path):
+    error = error_of(signed_in("office").get(f"{path}?bogus=1"), 400, "invalid_query")
+    assert "bogus" in error["details"]
+
+
 def test_a_musician_reaches_their_own_work_whatever_their_access_roles(band, signed_in, anon):
     for roles in ((), ("staff",), ("crew",)):
         user = make_user(roles=roles)
@@ -200,6 +206,19 @@ def test_their_gigs_hold_what_they_need_to_play_them(band):
     assert [(role["gig_role_id"], role["amount_cents"], role["invitation"]) for role in party["roles"]] == [
         (band.party_role["id"], 35000, invitation)
     ]
+
+
+def test_moments_and_songs_come_in_the_office_s_order(band):
+    gig = band.wedding["id"]
+    band.build("gig-moments", gig_id=gig, name="Cake", position=None)
+    band.build("gig-moments", gig_id=gig, name="Apéritif", position=None)
+    for title, position in (("Shout", None), ("Africa", None), ("Zombie", 1), ("Hey Jude", None)):
+        band.build("gig-songs", gig_id=gig, title=title, position=position)
+    [wedding] = [g for g in data(band.me.get("/me/gigs")) if g["id"] == gig]
+    for part, collection in (("moments", "gig-moments"), ("songs", "gig-songs")):
+        office = [record["id"] for record in data(band.admin.get(f"/{collection}?filter[gig_id]={gig}"))]
+        assert [record["id"] for record in wedding[part]] == office, part
+    assert [song["title"] for song in wedding["songs"]] == ["Superstition", "Shout", "Africa", "Hey Jude", "Zombie"]
 
 
 def test_their_gigs_start_today_unless_they_filter_on_the_date(band):
@@ -305,13 +324,21 @@ def test_their_invitations_come_pending_first_with_the_gig_and_their_pay(band):
     ]
 
 
-def test_a_role_another_member_took_shows_no_pay_of_theirs(band):
+@pytest.mark.parametrize("taken", [True, False], ids=["another-holds-it", "offered-to-another"])
+def test_a_role_no_longer_offered_to_them_shows_no_pay(band, taken):
+    """What a role pays once the musician said no may have been agreed with the next one asked."""
     band.me.post(f"/gig-role-invitations/{band.invitation['id']}/decline")
     band.build("staff-member-roles", staff_member_id=band.kim["id"], role_id=band.singer["id"])
-    kims = {"staff_member_id": band.kim["id"], "pay_cents": 765432109}
-    assert band.admin.patch(f"/gig-roles/{band.party_role['id']}", json=kims).status_code == 200
+    assert band.admin.patch(f"/gig-roles/{band.party_role['id']}", json={"pay_cents": 765432109}).status_code == 200
+    if taken:
+        band.admin.patch(f"/gig-roles/{band.party_role['id']}", json={"staff_member_id": band.kim["id"]})
+    else:
+        band.invite(band.party_role, band.kim)
     [declined] = data(band.me.get("/me/invitations"))
     assert declined["status"] == "declined" and declined["role"]["amount_cents"] is None
+    pending = band.invite(band.role(band.party, band.singer, pay_cents=40000), band.sam)
+    assert data(band.me.get("/me/invitations"))[0]["id"] == pending["id"]
+    assert data(band.me.get("/me/invitations"))[0]["role"]["amount_cents"] == 40000
 
 
 def test_they_answer_their_invitations_with_the_operations_of_invitations(band):

@@ -2,6 +2,7 @@
 document. Nothing answers another member's contact details, pay, invitations or blockouts, or a client's contact
 details; everything of the musician's own is reachable."""
 
+import datetime as dt
 import re
 import uuid
 
@@ -10,6 +11,10 @@ import pytest
 from tests.support import make_token, make_user
 
 PERIOD = {"from": "2000-01-01", "to": "2099-12-31"}
+
+
+def day(offset):
+    return (dt.date.today() + dt.timedelta(days=offset)).isoformat()
 
 
 class Office:
@@ -22,12 +27,12 @@ class Office:
         reception = build("products", name="Reception")
         self.sam = self.member("Sam", "sam.own@example.com", "+43 660 1010101", singer)
         self.kim = self.member("Kim", "kim.private@example.com", "+43 660 2020202", drums, notes="Kim's secret")
-        kims_user = make_user(roles=["staff"], email="kim.user@example.com")
+        self.kims_user = kims_user = make_user(roles=["staff"], email="kim.user@example.com")
         self.user = make_user(roles=["staff"], email="sam.user@example.com", name="Sam Own")
         for member, user in ((self.sam, self.user), (self.kim, kims_user)):
             admin.patch(f"/staff-members/{member['id']}", json={"user_id": user.id})
         self.client = build("contacts", first_name="Bride", email="bride@client.example", phone="+43 699 3030303")
-        self.gig = build("gigs", gig_date="2027-06-12", title="Anna & Ben", start_time="18:00", end_time="23:00")
+        self.gig = build("gigs", gig_date=day(10), title="Anna & Ben", start_time="18:00", end_time="23:00")
         build("gig-contacts", gig_id=self.gig["id"], contact_id=self.client["id"], is_primary=True)
         product = build("gig-products", gig_id=self.gig["id"], product_id=reception["id"])
         self.sams_role = self.role(singer, self.sam, product, pay_cents=313131313)
@@ -39,7 +44,7 @@ class Office:
             amount_cents=535353535,
         )
         build("rates", role_id=drums["id"], amount_cents=646464646)
-        later = build("gigs", gig_date="2027-07-03", title="Party")
+        later = build("gigs", gig_date=day(30), title="Party")
         self.sams_invitation = self.invite(later, singer, self.sam)
         self.kims_invitation = self.invite(later, drums, self.kim)
         self.taken = self.invite(later, singer, self.sam)  # Sam said no; Kim took the role at a pay of her own
@@ -47,8 +52,13 @@ class Office:
         admin.post("/staff-member-roles", json={"staff_member_id": self.kim["id"], "role_id": singer["id"]})
         kims_pay = {"staff_member_id": self.kim["id"], "pay_cents": 424242424}
         assert admin.patch(f"/gig-roles/{self.taken['gig_role_id']}", json=kims_pay).status_code == 200
-        self.sams_blockout = self.blockout(self.sam, "2027-08-01")
-        self.kims_blockout = self.blockout(self.kim, "2027-08-02")
+        offered = self.invite(later, singer, self.sam)  # Sam said no; Kim is asked at a pay of her own
+        admin.post(f"/gig-role-invitations/{offered['id']}/decline")
+        assert admin.patch(f"/gig-roles/{offered['gig_role_id']}", json={"pay_cents": 979797979}).status_code == 200
+        self.build("gig-role-invitations", gig_role_id=offered["gig_role_id"], staff_member_id=self.kim["id"])
+        self.sams_blockout = self.blockout(self.sam, day(60))
+        self.kims_blockout = self.blockout(self.kim, day(61))
+        self.kims_feed = admin.get(f"/staff-members/{self.kim['id']}/calendar-url").get_json()["data"]["url"]
         self.me = anon.with_token(make_token(self.user))
         told = admin.get(f"/notifications?filter[recipient_user_id]={kims_user.id}").get_json()["data"]
         self.kims_notification = told[0]
@@ -82,6 +92,9 @@ class Office:
             "424242424",
             "535353535",
             "646464646",
+            "979797979",
+            self.kim["id"],
+            self.kims_feed.rsplit("/", 1)[1],
             self.kims_invitation["id"],
             self.kims_blockout["id"],
             self.kims_notification["id"],
@@ -99,23 +112,27 @@ class Office:
             self.sams_blockout["id"],
         }
 
-    def id_for(self, path):
-        """The record a path names: the other member's where the path leads to one, else one of the office's."""
-        others = {
+    def others_records(self):
+        """The other member's and the client's records, by the collection a path names them in."""
+        return {
             "staff-members": self.kim["id"],
             "contacts": self.client["id"],
             "gig-roles": self.kims_role["id"],
             "gig-role-invitations": self.kims_invitation["id"],
             "staff-member-blockouts": self.kims_blockout["id"],
             "blockouts": self.kims_blockout["id"],
-            "gigs": self.gig["id"],
-            "users": self.kim["user_id"],
+            "users": self.kims_user.id,
             "notifications": self.kims_notification["id"],
         }
+
+    def id_for(self, path):
+        """The record a path names: the other member's where the path leads to one, else one of the office's."""
         parts = path.split("/")
         collection = parts[parts.index("{id}") - 1]
-        if collection in others:
-            return others[collection]
+        if collection in self.others_records():
+            return self.others_records()[collection]
+        if collection == "gigs":
+            return self.gig["id"]
         listed = self.admin.get(f"/{collection}?limit=1").get_json().get("data")
         return listed[0]["id"] if isinstance(listed, list) and listed else str(uuid.uuid4())
 
@@ -156,7 +173,7 @@ def test_a_musician_walking_every_endpoint_reads_only_their_own(office, anon):
         text = response.get_data(as_text=True)
         leaked = {value for value in office.others() if value in text}
         assert not leaked, (method, target, response.status_code, leaked)
-        if any(office.id_for(path) in target for path in ("/gig-role-invitations/{id}", "/blockouts/{id}")):
+        if any(record_id in target for record_id in office.others_records().values()):
             assert response.status_code in (403, 404), (method, target, response.status_code)
         everything_read += text
         walked += 1
@@ -180,6 +197,7 @@ def test_the_walk_would_see_a_leak(office):
             "/rates",
             "/users?limit=200",
             "/notifications",
+            f"/staff-members/{office.kim['id']}/calendar-url",
         )
     )
     assert {value for value in office.others() if value not in text} == set()

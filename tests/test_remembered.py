@@ -7,7 +7,7 @@ import sys
 import threading
 
 from models import Team, timestamp
-from remembered import Remembered
+from remembered import ENTRY_BYTES, Remembered
 from tests.support import wait_for
 
 
@@ -32,25 +32,38 @@ def test_an_answer_is_kept_until_anything_is_committed(app):
 
 def test_an_answer_is_kept_until_its_moment(app):
     memory = Remembered(max_bytes=1024)
-    soon = timestamp(dt.datetime.now(dt.UTC) + dt.timedelta(seconds=0.5))
+    soon = timestamp(dt.datetime.now(dt.UTC) + dt.timedelta(seconds=2))
     work_out, calls = answer("pending", until=soon)
     memory.get("key", work_out)
-    wait_for(lambda: memory.get("key", work_out) and len(calls) == 2, timeout=5)
+    memory.get("key", work_out)
+    assert len(calls) == 1
+    wait_for(lambda: memory.get("key", work_out) and len(calls) == 2, timeout=10)
 
 
 def test_the_oldest_answers_go_past_the_size(app):
-    memory = Remembered(max_bytes=10)
-    first, first_calls = answer("123456")
-    second, _ = answer("abcdef")
-    memory.get("first", first)
-    memory.get("second", second)
-    memory.get("first", first)
-    assert first_calls == ["123456", "123456"]
-    nothing = Remembered(max_bytes=0)
-    memory.get("x", first)
-    nothing.get("x", first)
-    nothing.get("x", first)
-    assert len(first_calls) == 5
+    memory = Remembered(max_bytes=2 * (ENTRY_BYTES + 6))  # room for two answers of six characters
+    works = {name: answer(name * 6) for name in "abc"}
+    for name in "abac":  # "a" again is remembered; "c" is one too many, and the oldest ("a") goes
+        memory.get(name, works[name][0])
+    for name in "ba":
+        memory.get(name, works[name][0])
+    assert [len(works[name][1]) for name in "abc"] == [2, 1, 1]
+
+
+def test_a_size_of_nothing_remembers_nothing(app):
+    memory = Remembered(max_bytes=0)
+    work_out, calls = answer("again")
+    for _ in range(3):
+        memory.get("key", work_out)
+    assert len(calls) == 3
+
+
+def test_long_keys_cost_no_more_than_short_ones(app):
+    memory = Remembered(max_bytes=64 * 1024)
+    for number in range(2000):
+        memory.get(("page", number, "filter[title][in]=" + "x" * 10_000), answer("[]")[0])
+    assert memory.size <= 64 * 1024 and len(memory.answers) == 64 * 1024 // (ENTRY_BYTES + 2)
+    assert all(len(key) == 32 for key in memory.answers)
 
 
 def waiting_for_its_turn(thread):
