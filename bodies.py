@@ -379,6 +379,7 @@ class OwnGigSummarySchema(BaseSchema):
     title = fields.String(dump_only=True)
     start_time = Time(dump_only=True)
     end_time = Time(dump_only=True, metadata={"description": "may be before start_time: past midnight"})
+    gig_status_id = fields.UUID(dump_only=True, allow_none=True, metadata={"description": "its status, as below"})
     status = fields.Nested(StatusSummarySchema, dump_only=True, allow_none=True)
     venue = fields.Nested(PlaceSchema, dump_only=True, allow_none=True)
 
@@ -417,6 +418,7 @@ class LineupSchema(BaseSchema):
     first_name = fields.String(dump_only=True)
     last_name = fields.String(dump_only=True)
     role = fields.String(dump_only=True, metadata={"description": "the role's name"})
+    product = fields.String(dump_only=True, allow_none=True, metadata={"description": "what they play in it"})
 
 
 class OwnMomentSchema(BaseSchema):

@@ -32,7 +32,8 @@ def staff_feed(member, default_timezone):
     products = products_by_gig([role.gig_id for role in roles])
     calendar = new_calendar(f"Band Office: {member.first_name} {member.last_name}")
     for role in roles:
-        details = [f"Role: {role.role.name}"]
+        played = [p.product.name for p in products.get(role.gig_id, []) if p.id == role.gig_product_id]
+        details = [f"Role: {', '.join([role.role.name, *played])}"]
         if role.call_time:
             details.append(f"Call time: {role.call_time}")
         event = gig_event(role.gig, products, default_timezone, details, f"{role.id}@band-office")

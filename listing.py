@@ -177,9 +177,8 @@ def parse_paging(args, extra=()):
             if key in ("limit", "offset") or key in extra:
                 _apply(page, key, value, {}, None, extra)
             else:
-                errors[key] = "Unknown parameter: this list takes limit and offset" + (
-                    f", {', '.join(extra)}." if extra else "."
-                )
+                names = ["limit", "offset", *extra]
+                errors[key] = f"Unknown parameter: this list takes {', '.join(names[:-1])} and {names[-1]}."
         except ValueError as e:
             errors[key] = str(e)
     errors.check()
@@ -196,7 +195,7 @@ def _single_values(args, errors):
     for key in args:
         given = args.getlist(key)
         if "" in given:
-            errors[key] = "Empty value (test for null with is_null)."
+            errors[key] = "Empty value (test for null with is_null)." if key.startswith("filter[") else "Empty value."
         elif len(given) == 1:
             values[key] = given[0]
         elif SET_FILTER_RE.fullmatch(key):
@@ -273,6 +272,8 @@ def _fields(value, columns):
 
 def condition(column, op, raw):
     """The SQL condition for `filter[column][op]=raw`."""
+    if not OPERATORS[column.kind]:
+        raise ValueError(f"{column.name!r} is made of several values: it takes no filter.")
     if op not in OPERATORS[column.kind]:
         raise ValueError(f"Operator {op!r} does not apply to {column.name!r}.")
     expr = column.expr

@@ -40,7 +40,17 @@ VENUE = (
     Venue.country,
     Venue.timezone,
 )
-GIG = (Gig.id, Gig.gig_date, Gig.title, Gig.start_time, Gig.end_time, GigStatus.name, GigStatus.kind, *VENUE)
+GIG = (
+    Gig.id,
+    Gig.gig_date,
+    Gig.title,
+    Gig.start_time,
+    Gig.end_time,
+    Gig.gig_status,
+    GigStatus.name,
+    GigStatus.kind,
+    *VENUE,
+)
 ROLE = (
     GigRole.id,
     GigRole.role,
@@ -69,14 +79,16 @@ def with_role(query):
 
 
 def gig_summary(values):
-    """The values of GIG as the gig reads: {id, gig_date, title, start_time, end_time, status, venue}."""
-    gig_id, gig_date, title, start_time, end_time, status_name, status_kind, *venue = values
+    """The values of GIG as the gig reads: {id, gig_date, title, start_time, end_time, gig_status_id, status,
+    venue}."""
+    gig_id, gig_date, title, start_time, end_time, status_id, status_name, status_kind, *venue = values
     return {
         "id": gig_id,
         "gig_date": gig_date,
         "title": title,
         "start_time": start_time,
         "end_time": end_time,
+        "gig_status_id": status_id,
         "status": None if status_name is None else {"name": status_name, "kind": status_kind},
         "venue": None if venue[0] is None else place(Venue(**{f.name: v for f, v in zip(VENUE, venue)})),
     }
@@ -191,7 +203,7 @@ def add_roles(gigs, member_id):
     for seat in seats:
         if seat.holder not in (None, member_id):
             player = {"first_name": seat.first_name, "last_name": seat.last_name, "role": seat.role[2]}
-            gigs[seat.gig_id]["lineup"].append(player)
+            gigs[seat.gig_id]["lineup"].append({**player, "product": seat.role[4]})
 
 
 def pending_invitations(member_id, gig_ids):

@@ -61,10 +61,11 @@ def remembered_page(page, read_page, *depends_on):
 @operation(response=OwnGigSchema, listing=own_work.GIG_COLUMNS, errors=(400, 404))
 def own_gigs():
     """Your gigs, where you hold a role or have a pending invitation, by date: from today on (the server's date)
-    unless you filter on gig_date. Each with its venue, times, your roles and pay, the lineup, moments and songs."""
+    unless you filter on gig_date or id. Each with its venue, times, your roles and pay, the lineup, moments and
+    songs."""
     page = listing.parse(request.args, own_work.GIG_COLUMNS, own_work.GIG_ORDER)
-    filtered_by_date = any(key.startswith("filter[gig_date]") for key in request.args)
-    since = None if filtered_by_date else dt.date.today().isoformat()
+    chosen = any(key.startswith(("filter[gig_date]", "filter[id]")) for key in request.args)
+    since = None if chosen else dt.date.today().isoformat()
     return remembered_page(page, lambda member: own_work.gigs_page(member.id, page, since), since)
 
 

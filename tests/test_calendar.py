@@ -247,9 +247,12 @@ def test_an_event_tells_title_venue_role_call_time_products_and_status(admin, an
         end_time="23:30",
     )
     product = build("products", name="Dinner set")
-    build("gig-products", gig_id=gig["id"], product_id=product["id"], start_time="18:30", end_time="20:00")
+    gig_product = build(
+        "gig-products", gig_id=gig["id"], product_id=product["id"], start_time="18:30", end_time="20:00"
+    )
+    build("gig-products", gig_id=gig["id"], product_id=build.id("products", name="Party"), start_time="20:30")
     role_id = build.id("roles", name="Lead vocals")
-    put_on(admin, build, member["id"], gig["id"], role_id, call_time="16:30")
+    put_on(admin, build, member["id"], gig["id"], role_id, call_time="16:30", gig_product_id=gig_product["id"])
 
     calendar = fetch(anon, staff_url(admin, member["id"]))
     event = only_event(calendar)
@@ -257,7 +260,7 @@ def test_an_event_tells_title_venue_role_call_time_products_and_status(admin, an
     location = str(event["LOCATION"])
     assert location == "Schloss Hof, Schlosshof 1, 2294 Marchegg, AT", location  # as the messages write it
     description = str(event["DESCRIPTION"])
-    for part in ("Lead vocals", "16:30", "Dinner set", "18:30", "20:00", "Booked"):
+    for part in ("Role: Lead vocals, Dinner set\n", "16:30", "Dinner set: 18:30–20:00", "Party: 20:30", "Booked"):
         assert part in description, description
     assert str(event["STATUS"]) == "CONFIRMED"
     assert event["DTSTART"].params["TZID"] == "Europe/Vienna"

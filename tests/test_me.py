@@ -171,6 +171,7 @@ def test_their_gigs_hold_what_they_need_to_play_them(band):
         "title": "Anna & Ben",
         "start_time": "18:00",
         "end_time": "01:00",
+        "gig_status_id": band.status["id"],
         "status": {"name": "Confirmed", "kind": "confirmed"},
         "venue": place,
         "load_in_time": "16:00",
@@ -185,7 +186,7 @@ def test_their_gigs_hold_what_they_need_to_play_them(band):
                 "invitation": None,
             }
         ],
-        "lineup": [{"first_name": "Kim", "last_name": "Clark", "role": "Drums"}],
+        "lineup": [{"first_name": "Kim", "last_name": "Clark", "role": "Drums", "product": None}],
         "moments": [
             {"id": band.entrance["id"], "name": "Grand entrance", "time": "19:30", "notes": None},
             {"id": band.dance["id"], "name": "First dance", "time": "21:00", "notes": None},
@@ -238,6 +239,16 @@ def test_their_gigs_start_today_unless_they_filter_on_the_date(band):
     }
     error_of(band.me.get("/me/gigs?filter[notes][contains]=x"), 400, "invalid_query")
     error_of(band.me.get("/me/gigs?sort=roles"), 400, "invalid_query")
+
+
+def test_gigs_asked_for_by_id_come_whatever_their_date(band):
+    assert [gig["title"] for gig in data(band.me.get(f"/me/gigs?filter[id]={band.past['id']}"))] == ["Last month"]
+    assert data(band.me.get(f"/me/gigs?filter[id]={band.kims_gig['id']}")) == []
+    cancelled = band.build("gig-statuses", name="Called off", kind="cancelled")
+    band.admin.patch(f"/gigs/{band.wedding['id']}", json={"gig_status_id": cancelled["id"]})
+    assert [gig["status"]["kind"] for gig in data(band.me.get("/me/gigs"))] == ["cancelled", "confirmed"]
+    playing = data(band.me.get(f"/me/gigs?filter[gig_status_id][ne]={cancelled['id']}"))
+    assert [gig["title"] for gig in playing] == ["Birthday party"]
 
 
 def test_a_gig_they_were_only_invited_to_goes_once_the_invitation_is_answered(band):
@@ -304,6 +315,7 @@ def test_their_invitations_come_pending_first_with_the_gig_and_their_pay(band):
             "title": "Birthday party",
             "start_time": None,
             "end_time": None,
+            "gig_status_id": band.status["id"],
             "status": {"name": "Confirmed", "kind": "confirmed"},
             "venue": {"name": "Schloss Hof", "address": SCHLOSS_HOF_ADDRESS, "timezone": "Europe/Vienna"},
         },
