@@ -65,6 +65,22 @@ def require_available(staff_member_id, gig):
         raise conflict("double_booked", "The staff member is on another gig at that time.", gig_role=as_dict(clash))
 
 
+def require_free_of_roles(staff_member_id, first_date, last_date):
+    """409 conflict when the member holds a role on a live gig dated in the range (inclusive): a musician who
+    cannot play a gig they are on must tell the office, which takes them off it."""
+    held = (
+        GigRole.select(GigRole)
+        .join(Gig)
+        .join(GigStatus, JOIN.LEFT_OUTER)
+        .where(GigRole.staff_member == staff_member_id, Gig.gig_date.between(first_date, last_date), LIVE)
+        .order_by(Gig.gig_date, GigRole.id)
+        .first()
+    )
+    if held is not None:
+        message = "You play a gig on one of those days: ask the office to take you off it first."
+        raise conflict("staff_member_booked", message, gig_role=as_dict(held))
+
+
 def put_on_role(gig_role, gig, allow_conflicts=False):
     """The checks for a staff member put on a gig role: the role always, availability unless overridden."""
     holds_role(gig_role.staff_member_id, gig_role.role_id)

@@ -187,7 +187,9 @@ class EventSchema(BaseSchema):
 
 
 class CalendarUrlSchema(BaseSchema):
-    url = fields.Url(dump_only=True, metadata={"description": "an iCalendar feed; its address is its only key"})
+    url = fields.String(
+        dump_only=True, metadata={"format": "uri", "description": "an iCalendar feed; its address is its only key"}
+    )
 
 
 # --- answer links (§9) ------------------------------------------------------------------------------------

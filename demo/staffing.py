@@ -200,6 +200,11 @@ def invite_to_open_role(office, gig_role, others, booked):
 
 
 def write_invitation(office, gig_role, member, sent, status="pending", responded=None, changed=None):
+    """An invitation as it stands today: one that ran out unanswered is stored expired, as the worker would have
+    recorded it then (the first start of a new demo has no backlog of expiries to record)."""
+    expires = sent + dt.timedelta(hours=72)
+    if status == "pending" and expires <= office.now:
+        status, changed = "expired", expires
     office.add(
         GigRoleInvitation,
         when=sent,
@@ -207,7 +212,7 @@ def write_invitation(office, gig_role, member, sent, status="pending", responded
         gig_role=gig_role,
         staff_member=member,
         message=office.rng.choice(INVITATION_MESSAGES),
-        expires_at=timestamp(sent + dt.timedelta(hours=72)),
+        expires_at=timestamp(expires),
         status=status,
         responded_at=timestamp(responded) if responded else None,
     )

@@ -7,6 +7,7 @@ import datetime as dt
 
 from flask import Blueprint, current_app, g, request
 
+import availability
 import listing
 import own_work
 import payroll
@@ -16,12 +17,27 @@ from errors import not_found
 from models import StaffMember, StaffMemberBlockout, db
 from openapi import operation
 from resources import reject_parameters
+from routes import staffing
 from routes.pay import PERIOD, period_of, sheet_answer
 from routes.people import STAFF_MEMBERS, rotate_staff_feed, staff_feed_url
-from routes.staffing import BLOCKOUTS
+from routes.staffing import Blockouts
 from schemas import StaffMemberBlockoutSchema, StaffMemberSchema, load
 
 blueprint = Blueprint("me", __name__)
+
+
+class OwnBlockouts(Blockouts):
+    """The staff-member-blockouts collection as a musician keeps their own: the days they block out may not hold a
+    gig they play (the office's blockouts may: it knows what it does)."""
+
+    def before_save(self, write):
+        super().before_save(write)
+        blockout = write.record
+        if write.creating or {"start_date", "end_date"} & write.changes.keys():
+            availability.require_free_of_roles(blockout.staff_member_id, blockout.start_date, blockout.end_date)
+
+
+BLOCKOUTS = OwnBlockouts(StaffMemberBlockout, StaffMemberBlockoutSchema, "staffing", order=staffing.BLOCKOUTS.order)
 
 
 def own_member():
@@ -119,7 +135,7 @@ def create_own_blockout():
     reject_parameters(request.args)
     body = json_body()
     member = own_member()
-    values = load(OwnBlockoutSchema(), body)
+    values = load(OwnBlockoutSchema(), body)  # every field's error at once, staff_member_id (theirs) among them
     record = BLOCKOUTS.create({**values, "staff_member_id": member.id})
     return BLOCKOUTS.created_answer(record, f"/v1/me/blockouts/{record.id}")
 
@@ -162,9 +178,13 @@ def delete_own_blockout(id):
 @blueprint.get("/me/calendar-url")
 @operation(response=CalendarUrlSchema, errors=(400, 404))
 def own_calendar_url():
-    """The address of your calendar feed, for your phone's calendar (it needs no token: keep it to yourself)."""
+    """The address of your calendar feed, for your phone's calendar (it needs no token: keep it to yourself); a
+    member no longer active has none."""
     reject_parameters(request.args)
-    return staff_feed_url(own_member())
+    member = own_member()
+    if not member.active:
+        raise not_found("You are no longer an active member of the band: you have no calendar feed.")
+    return staff_feed_url(member)
 
 
 @blueprint.post("/me/calendar-url/rotate")

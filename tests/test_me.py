@@ -141,6 +141,7 @@ def test_a_member_who_left_the_band_still_reads_their_record_and_pay_but_has_no_
     assert data(band.me.get("/me/staff-member"))["active"] is False
     assert band.me.get(f"/me/pay-sheet?from={day(-30)}&to={day(30)}").get_json()["meta"]["total_cents"] == 70000
     error_of(anon.get("/v1/" + url.split("/v1/", 1)[1]), 404, "not_found")
+    error_of(band.me.get("/me/calendar-url"), 404, "not_found")
 
 
 # --- their record -------------------------------------------------------------------------------------------
@@ -411,6 +412,21 @@ def test_a_blockout_of_theirs_keeps_the_office_from_booking_them(band):
         band.admin.patch(f"/gig-roles/{role['id']}", json={"staff_member_id": band.sam["id"]}), 409, "conflict"
     )
     assert error["details"]["reason"] == "staff_member_blocked_out"
+
+
+def test_they_cannot_block_out_a_day_they_play_but_the_office_can(band):
+    error = error_of(band.me.post("/me/blockouts", {"start_date": day(9), "end_date": day(11)}), 409, "conflict")
+    assert error["details"]["reason"] == "staff_member_booked"
+    assert error["details"]["gig_role"]["id"] == band.vocals["id"]
+    free = data(band.me.post("/me/blockouts", {"start_date": day(11), "end_date": day(12)}), 201)
+    error = error_of(band.me.patch(f"/me/blockouts/{free['id']}", {"start_date": day(10)}), 409, "conflict")
+    assert error["details"]["reason"] == "staff_member_booked"
+    assert data(band.me.patch(f"/me/blockouts/{free['id']}", {"reason": "Exams"}))["reason"] == "Exams"
+    cancelled = band.build("gig-statuses", name="Called off", kind="cancelled")
+    band.admin.patch(f"/gigs/{band.wedding['id']}", json={"gig_status_id": cancelled["id"]})
+    assert band.me.post("/me/blockouts", {"start_date": day(10), "end_date": day(10)}).status_code == 201
+    office = {"staff_member_id": band.sam["id"], "start_date": day(-10), "end_date": day(-10)}
+    assert band.admin.post("/staff-member-blockouts", json=office).status_code == 201
 
 
 def test_another_members_blockout_is_not_theirs(band):

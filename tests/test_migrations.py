@@ -10,7 +10,7 @@ import migrations
 import sqlite_dialect as dialect
 from app import create_app
 from errors import ConfigError
-from models import MODELS, AccessRole, db
+from models import MODELS, AccessRole, Event, db
 from tests.support import structure
 
 
@@ -155,6 +155,12 @@ def test_the_staff_role_with_its_shipped_grants_reads_the_catalogue_only(tmp_pat
     db.close()
     assert (staff.grants, staff.description) == migrations.DEFAULT_ROLES["staff"]
     assert "the staff access role now reads the catalogue only" in caplog.text
+    with app.app_context():
+        [event] = Event.select().where(Event.subject_id == staff.id)
+    db.close()
+    assert (event.type, event.actor_user_id, event.subject_group) == ("access_role.updated", None, "admin")
+    assert event.changes["grants"] == {"from": OLD_STAFF_GRANTS, "to": ["catalog.view"]}
+    assert event.data["grants"] == ["catalog.view"] and event.data["updated_at"] == staff.updated_at
 
 
 def test_a_staff_role_the_office_changed_is_left_as_it_is_and_the_log_says_so(tmp_path, caplog):
@@ -166,8 +172,9 @@ def test_a_staff_role_the_office_changed_is_left_as_it_is_and_the_log_says_so(tm
         staff = AccessRole.get(AccessRole.name == "staff")
     db.close()
     assert (staff.grants, staff.description) == (changed, "Our players")
-    assert "the staff access role was changed from its defaults (catalog.view, gigs.view, staffing.*)" in caplog.text
-    assert "left as it is" in caplog.text
+    [warning] = [record for record in caplog.records if "staff access role" in record.getMessage()]
+    assert warning.levelname == "WARNING" and "left as it is" in warning.getMessage()
+    assert "changed from its defaults (catalog.view, gigs.view, staffing.*)" in warning.getMessage()
 
 
 def test_a_new_database_says_nothing_of_the_staff_role(fresh, caplog):
