@@ -25,6 +25,7 @@ from models import (
     Role,
     StaffMember,
     Venue,
+    db,
 )
 from payroll import RateBook
 
@@ -124,11 +125,25 @@ def shown(answer, names):
     return {name: value for name, value in answer.items() if name in names}
 
 
+def packed(build, order=()):
+    """The rows of the query `build(*values)` makes, as a function of the values: its SQL written once (see
+    `dialect.prepared`), for the statements of a page's parts, which have one shape whatever the page."""
+    statement = dialect.prepared(build, lambda query: dialect.packed_statement(query, order))
+    return lambda *values: dialect.unpacked(*statement(*values))
+
+
+def first_expiry_of(member_id):
+    pending = (GigRoleInvitation.staff_member == member_id) & (INVITATION_STATUS == "pending")
+    return GigRoleInvitation.select(fn.MIN(GigRoleInvitation.expires_at)).where(pending)
+
+
+FIRST_EXPIRY = dialect.prepared(first_expiry_of)
+
+
 def next_expiry(member_id):
     """When the member's first pending invitation expires (None: none is pending): until then, their gigs and
     invitations read the same unless the database changes."""
-    pending = (GigRoleInvitation.staff_member == member_id) & (INVITATION_STATUS == "pending")
-    return GigRoleInvitation.select(fn.MIN(GigRoleInvitation.expires_at)).where(pending).scalar()
+    return db.execute_sql(*FIRST_EXPIRY(member_id)).fetchone()[0]
 
 
 # --- their gigs -------------------------------------------------------------------------------------------
@@ -141,6 +156,9 @@ def gig_ids_of(member_id):
     return holding | invited.where(GigRoleInvitation.staff_member == member_id, INVITATION_STATUS == "pending")
 
 
+GIG_IDS = dialect.prepared(gig_ids_of)
+
+
 # A gig's own fields filter and sort; its venue, roles, lineup, moments and songs are parts that `fields` names.
 GIG_COLUMNS = columns_of(Gig, OwnGigSchema())
 GIG_ORDER = ["gig_date", "start_time"]
@@ -149,7 +167,7 @@ GIG_ORDER = ["gig_date", "start_time"]
 def gigs_page(member_id, page, since=None):
     """A page of the member's gigs (from the date `since` on, when given): ([gig], total), each gig with the
     parts `page.columns` names."""
-    scope = [Gig.id.in_(gig_ids_of(member_id)), *([Gig.gig_date >= since] if since else [])]
+    scope = [Gig.id.in_(dialect.subquery(*GIG_IDS(member_id))), *([Gig.gig_date >= since] if since else [])]
     query = with_gig(dialect.page_query(Gig, page, scope, [*GIG, Gig.load_in_time]), Gig)
     rows = page_rows(query, page)
     total = dialect.page_total(Gig, page, scope, len(rows))
@@ -186,12 +204,18 @@ class Seat(NamedTuple):
         return (*in_order(self.position, self.role[2]), self.last_name or "", self.first_name or "", self.role[0])
 
 
-def add_roles(gigs, member_id):
-    """Each gig's `roles` (the member's, and those they are invited to) and `lineup` (who else plays which)."""
+def seats_of(gig_ids):
     query = GigRole.select(*ROLE, GigRole.gig, Role.position)
     query = with_role(query.select_extend(StaffMember.first_name, StaffMember.last_name))
-    query = query.join_from(GigRole, StaffMember, JOIN.LEFT_OUTER).where(dialect.one_of(GigRole.gig, gigs))
-    seats = sorted((Seat.of(row) for row in dialect.packed_rows(query)), key=Seat.key)
+    return query.join_from(GigRole, StaffMember, JOIN.LEFT_OUTER).where(dialect.one_of(GigRole.gig, gig_ids))
+
+
+SEATS = packed(seats_of)
+
+
+def add_roles(gigs, member_id):
+    """Each gig's `roles` (the member's, and those they are invited to) and `lineup` (who else plays which)."""
+    seats = sorted((Seat.of(row) for row in SEATS(list(gigs))), key=Seat.key)
     invited = pending_invitations(member_id, list(gigs))
     own = [seat for seat in seats if seat.holder == member_id or seat.role[0] in invited]
     book = rate_book([seat.role for seat in own], member_id)
@@ -206,17 +230,22 @@ def add_roles(gigs, member_id):
             gigs[seat.gig_id]["lineup"].append({**player, "product": seat.role[4]})
 
 
-def pending_invitations(member_id, gig_ids):
-    """{gig role id: {id, expires_at}} of the member's pending invitations to roles on the gigs."""
+def pending_on(member_id, gig_ids):
     query = GigRoleInvitation.select(GigRoleInvitation.gig_role, GigRoleInvitation.id, GigRoleInvitation.expires_at)
-    query = query.join(GigRole).where(
+    return query.join(GigRole).where(
         GigRoleInvitation.staff_member == member_id,
         INVITATION_STATUS == "pending",
         dialect.one_of(GigRole.gig, gig_ids),
     )
-    return {
-        gig_role_id: {"id": id, "expires_at": expires_at} for gig_role_id, id, expires_at in dialect.packed_rows(query)
-    }
+
+
+PENDING = packed(pending_on)
+
+
+def pending_invitations(member_id, gig_ids):
+    """{gig role id: {id, expires_at}} of the member's pending invitations to roles on the gigs."""
+    rows = PENDING(member_id, gig_ids)
+    return {gig_role_id: {"id": id, "expires_at": expires_at} for gig_role_id, id, expires_at in rows}
 
 
 def in_order(position, name):
@@ -224,20 +253,30 @@ def in_order(position, name):
     return position is not None, position or 0, name
 
 
+# The moments and songs of some gigs, in the order the office lists them: (position, then name) and (position,
+# then as they were added).
+MOMENTS = packed(
+    lambda gig_ids: GigMoment.select(
+        GigMoment.gig, GigMoment.id, GigMoment.name, GigMoment.time, GigMoment.notes
+    ).where(dialect.one_of(GigMoment.gig, gig_ids)),
+    [(GigMoment.position, False), (GigMoment.name, False), (GigMoment.id, False)],
+)
+SONG = (GigSong.gig, GigSong.id, GigSong.title, GigSong.artist, GigSong.kind, GigSong.gig_moment, GigSong.notes)
+SONGS = packed(
+    lambda gig_ids: GigSong.select(*SONG).where(dialect.one_of(GigSong.gig, gig_ids)),
+    [(GigSong.position, False), (GigSong.created_at, False), (GigSong.id, False)],
+)
+
+
 def moments_of(gig_ids):
-    """[(gig id, moment)] of the gigs, in the order the office lists them (position, then name)."""
-    query = GigMoment.select(GigMoment.gig, GigMoment.id, GigMoment.name, GigMoment.time, GigMoment.notes)
-    order = [(GigMoment.position, False), (GigMoment.name, False), (GigMoment.id, False)]
-    rows = dialect.packed_rows(query.where(dialect.one_of(GigMoment.gig, gig_ids)), order)
-    return [(row[0], dict(zip(("id", "name", "time", "notes"), row[1:]))) for row in rows]
+    """[(gig id, moment)] of the gigs."""
+    return [(row[0], dict(zip(("id", "name", "time", "notes"), row[1:]))) for row in MOMENTS(gig_ids)]
 
 
 def songs_of(gig_ids):
-    """[(gig id, song)] of the gigs, in the order the office lists them (position, then as they were added)."""
+    """[(gig id, song)] of the gigs."""
     names = ("id", "title", "artist", "kind", "gig_moment_id", "notes")
-    query = GigSong.select(GigSong.gig, GigSong.id, GigSong.title, GigSong.artist, GigSong.kind, GigSong.gig_moment)
-    order = [(GigSong.position, False), (GigSong.created_at, False), (GigSong.id, False)]
-    rows = dialect.packed_rows(query.select_extend(GigSong.notes).where(dialect.one_of(GigSong.gig, gig_ids)), order)
+    rows = SONGS(gig_ids)
     return [(row[0], dict(zip(names, row[1:]))) for row in rows]
 
 

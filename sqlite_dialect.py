@@ -9,6 +9,7 @@ What a dialect provides (a PostgreSQL module would offer the same names):
 - `unique_with_null(model, name, column, nullable)`: a unique rule in which a null counts as a value.
 - `json_field(expr, key)`, `json_has(expr, key)`: a key of a JSON column (custom fields).
 - `one_of(expr, values)`: `expr IN values` with the values bound as one parameter.
+- `prepared(build)`, `subquery(sql, params)`: a statement peewee writes once and binds afresh each time.
 - `rows_written(sql, params)`: one write statement, and how many rows it and its triggers wrote.
 - `NOW`: the current UTC time as SQL, in the stored form (comparable with stored timestamps).
 - `greater_of(a, b)`: the greater of two values in one row (a scalar, not the aggregate MAX).
@@ -208,6 +209,11 @@ def packed_rows(query, order=()):
     """The rows of a SELECT as lists, fetched in one step of one statement: SQLite packs them into one JSON
     array (see `as_json` for why that matters under load). Booleans come back as 0 and 1. With `order`, a page's
     [(expression, descending)], the rows come in that order (kept by a window, as `json_page` keeps it)."""
+    return unpacked(*packed_statement(query, order))
+
+
+def packed_statement(query, order=()):
+    """(sql, params) of the statement that packs the rows of `query` (see `packed_rows`)."""
     names = [f"c{i}" for i in range(len(query.selected_columns))]
     keys = [f"k{i}" for i in range(len(order))]
     inner = query.clone()
@@ -216,11 +222,48 @@ def packed_rows(query, order=()):
     sql, params = inner.sql()
     packed = f"json_group_array(json_array({', '.join(names)}))"
     if not order:
-        return json.loads(db.execute_sql(f"SELECT {packed} FROM ({sql})", params).fetchone()[0])
+        return f"SELECT {packed} FROM ({sql})", params
     by = ", ".join(f"{key} {'DESC' if descending else 'ASC'}" for key, (_, descending) in zip(keys, order))
     window = f"OVER (ORDER BY {by} ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)"
-    row = db.execute_sql(f"SELECT {packed} {window} FROM ({sql}) LIMIT 1", params).fetchone()
+    return f"SELECT {packed} {window} FROM ({sql}) LIMIT 1", params
+
+
+def unpacked(sql, params):
+    """The rows a packing statement (`packed_statement`) gives, as lists."""
+    row = db.execute_sql(sql, params).fetchone()
     return json.loads(row[0]) if row else []
+
+
+class StandIn(str):
+    """Where a value goes in a statement written once (see `prepared`): a string no value is."""
+
+
+def prepared(build, write=lambda query: query.sql()):
+    """A statement whose SQL peewee writes once, for the values given each time it runs: `build(*stand_ins)` makes
+    the query and `write(query)` its (sql, params) (`packed_statement`, say); the answer takes the values and gives
+    (sql, params) with them bound, a list or set as one JSON array (see `one_of`). Peewee takes longer to write a
+    statement than SQLite takes to run it."""
+    written = []
+
+    def bind(*values):
+        if not written:
+            stand_ins = [StandIn(f"\0{i}\0") for i in range(len(values))]
+            sql, params = write(build(*stand_ins))
+            written.append((sql, params, [stand_ins.index(p) if isinstance(p, StandIn) else None for p in params]))
+        sql, params, places = written[0]
+        bound = [given if place is None else bindable(values[place]) for given, place in zip(params, places)]
+        return sql, bound
+
+    return bind
+
+
+def bindable(value):
+    return json.dumps(list(value)) if isinstance(value, (list, set, tuple, frozenset)) else value
+
+
+def subquery(sql, params):
+    """A statement (sql, params) as an expression of another: `expr.in_(subquery(...))`."""
+    return SQL(f"({sql})", params)
 
 
 def json_page(model, page, scope=()):
@@ -341,8 +384,9 @@ def greater_of(first, second):
 
 def one_of(expr, values):
     """`expr IN values`, the values bound as one JSON array: the statement is one short text whatever their number
-    (peewee writes a long list of placeholders slowly, and SQLite parses each)."""
-    return expr.in_(SQL("(SELECT value FROM json_each(?))", [json.dumps(list(values))]))
+    (peewee writes a long list of placeholders slowly, and SQLite parses each). `values` may be a stand-in."""
+    value = values if isinstance(values, StandIn) else json.dumps(list(values))
+    return expr.in_(SQL("(SELECT value FROM json_each(?))", [value]))
 
 
 def json_field(expr, key):
