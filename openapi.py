@@ -32,7 +32,8 @@ the ensembles and staff that play them, their equipment and their pay.
 Every path is relative to `/v1`. Send `Authorization: Bearer <token>` (a session token from
 `POST /auth/confirm` or an API key from `POST /api-keys`) everywhere but the operations marked as needing
 none. Reading needs the `<group>.view` capability of the resource's group (the tag), writing and operations
-`<group>.edit`; `GET /me` shows what the caller holds.
+`<group>.edit`; `GET /me` shows what the caller holds. A user linked to a staff member finds their own work under
+`/me` (the tag `me`: their gigs, invitations, pay, blockouts and calendar feed) whatever their capabilities.
 
 Lists take `limit` (1..200, default 50), `offset`, `sort` (comma list, `-field` descending; `id` is always
 the last key), `fields` (comma list; `id` always comes) and `filter[field][op]=value`; `filter[field]=value`
