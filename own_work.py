@@ -1,6 +1,6 @@
 """A staff member's own work (SPEC §10), read set-based for the /me routes: the gigs where they hold a role or
 have a pending invitation, each with what they need to play it, and their invitations with the gig and their
-pay. Nobody else's contact details or pay are read. A page costs the same few queries whatever its size; no
+pay. Nobody else's contact details or pay are shown. A page costs the same few queries whatever its size; no
 Flask here."""
 
 from typing import NamedTuple
@@ -125,13 +125,6 @@ def shown(answer, names):
     return {name: value for name, value in answer.items() if name in names}
 
 
-def packed(build, order=()):
-    """The rows of the query `build(*values)` makes, as a function of the values: its SQL written once (see
-    `dialect.prepared`), for the statements of a page's parts, which have one shape whatever the page."""
-    statement = dialect.prepared(build, lambda query: dialect.packed_statement(query, order))
-    return lambda *values: dialect.unpacked(*statement(*values))
-
-
 def first_expiry_of(member_id):
     pending = (GigRoleInvitation.staff_member == member_id) & (INVITATION_STATUS == "pending")
     return GigRoleInvitation.select(fn.MIN(GigRoleInvitation.expires_at)).where(pending)
@@ -176,9 +169,9 @@ def gigs_page(member_id, page, since=None):
     if names & {"roles", "lineup"}:
         add_roles(gigs, member_id)
     if "moments" in names:
-        add_parts(gigs, "moments", moments_of(list(gigs)))
+        add_parts(gigs, "moments", parts_of(MOMENTS(list(gigs)), MOMENT_KEYS))
     if "songs" in names:
-        add_parts(gigs, "songs", songs_of(list(gigs)))
+        add_parts(gigs, "songs", parts_of(SONGS(list(gigs)), SONG_KEYS))
     return [shown(gig, names) for gig in gigs.values()], total
 
 
@@ -210,7 +203,7 @@ def seats_of(gig_ids):
     return query.join_from(GigRole, StaffMember, JOIN.LEFT_OUTER).where(dialect.one_of(GigRole.gig, gig_ids))
 
 
-SEATS = packed(seats_of)
+SEATS = dialect.prepared_rows(seats_of)
 
 
 def add_roles(gigs, member_id):
@@ -239,7 +232,7 @@ def pending_on(member_id, gig_ids):
     )
 
 
-PENDING = packed(pending_on)
+PENDING = dialect.prepared_rows(pending_on)
 
 
 def pending_invitations(member_id, gig_ids):
@@ -254,30 +247,24 @@ def in_order(position, name):
 
 
 # The moments and songs of some gigs, in the order the office lists them: (position, then name) and (position,
-# then as they were added).
-MOMENTS = packed(
-    lambda gig_ids: GigMoment.select(
-        GigMoment.gig, GigMoment.id, GigMoment.name, GigMoment.time, GigMoment.notes
-    ).where(dialect.one_of(GigMoment.gig, gig_ids)),
+# then as they were added); each as (gig id, the part's keys' values).
+MOMENT = (GigMoment.gig, GigMoment.id, GigMoment.name, GigMoment.time, GigMoment.notes)
+MOMENT_KEYS = ("id", "name", "time", "notes")
+MOMENTS = dialect.prepared_rows(
+    lambda gig_ids: GigMoment.select(*MOMENT).where(dialect.one_of(GigMoment.gig, gig_ids)),
     [(GigMoment.position, False), (GigMoment.name, False), (GigMoment.id, False)],
 )
 SONG = (GigSong.gig, GigSong.id, GigSong.title, GigSong.artist, GigSong.kind, GigSong.gig_moment, GigSong.notes)
-SONGS = packed(
+SONG_KEYS = ("id", "title", "artist", "kind", "gig_moment_id", "notes")
+SONGS = dialect.prepared_rows(
     lambda gig_ids: GigSong.select(*SONG).where(dialect.one_of(GigSong.gig, gig_ids)),
     [(GigSong.position, False), (GigSong.created_at, False), (GigSong.id, False)],
 )
 
 
-def moments_of(gig_ids):
-    """[(gig id, moment)] of the gigs."""
-    return [(row[0], dict(zip(("id", "name", "time", "notes"), row[1:]))) for row in MOMENTS(gig_ids)]
-
-
-def songs_of(gig_ids):
-    """[(gig id, song)] of the gigs."""
-    names = ("id", "title", "artist", "kind", "gig_moment_id", "notes")
-    rows = SONGS(gig_ids)
-    return [(row[0], dict(zip(names, row[1:]))) for row in rows]
+def parts_of(rows, keys):
+    """[(gig id, part)] of rows of MOMENTS or SONGS."""
+    return [(row[0], dict(zip(keys, row[1:]))) for row in rows]
 
 
 def add_parts(gigs, name, parts):

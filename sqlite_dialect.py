@@ -9,7 +9,8 @@ What a dialect provides (a PostgreSQL module would offer the same names):
 - `unique_with_null(model, name, column, nullable)`: a unique rule in which a null counts as a value.
 - `json_field(expr, key)`, `json_has(expr, key)`: a key of a JSON column (custom fields).
 - `one_of(expr, values)`: `expr IN values` with the values bound as one parameter.
-- `prepared(build)`, `subquery(sql, params)`: a statement peewee writes once and binds afresh each time.
+- `prepared(build)`, `prepared_rows(build)`, `subquery(sql, params)`: a statement peewee writes once and binds
+  afresh each time.
 - `rows_written(sql, params)`: one write statement, and how many rows it and its triggers wrote.
 - `NOW`: the current UTC time as SQL, in the stored form (comparable with stored timestamps).
 - `greater_of(a, b)`: the greater of two values in one row (a scalar, not the aggregate MAX).
@@ -255,6 +256,13 @@ def prepared(build, write=lambda query: query.sql()):
         return sql, bound
 
     return bind
+
+
+def prepared_rows(build, order=()):
+    """The rows of the query `build(*values)` makes, packed (see `packed_rows`), as a function of the values: its
+    SQL written once (see `prepared`), for statements of one shape whatever the values."""
+    statement = prepared(build, lambda query: packed_statement(query, order))
+    return lambda *values: unpacked(*statement(*values))
 
 
 def bindable(value):
