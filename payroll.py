@@ -51,24 +51,27 @@ def pay_of(gig_role, staff_member_id):
     return book.pay(found.role_id, found.product_id, staff_member_id, found.pay_cents)[0]
 
 
+def priced(query):
+    """The gig roles `query` selects, each with what it pays and why: [(GigRole, amount_cents, source)], in its
+    order; the rates that can apply are read in two queries."""
+    roles = list(roles_with_products(query).objects())
+    book = RateBook({r.role_id for r in roles}, {r.product_id for r in roles}, {r.staff_member_id for r in roles})
+    return [(role, *book.pay(role.role_id, role.product_id, role.staff_member_id, role.pay_cents)) for role in roles]
+
+
 def gig_pay_sheet(gig_id):
     """One line per gig role of the gig: {gig_role_id, role_id, staff_member_id, amount_cents, source}."""
     query = GigRole.select(GigRole).where(GigRole.gig == gig_id).order_by(GigRole.created_at, GigRole.id)
-    roles = list(roles_with_products(query).objects())
-    book = RateBook({r.role_id for r in roles}, {r.product_id for r in roles}, {r.staff_member_id for r in roles})
-    lines = []
-    for role in roles:
-        amount, source = book.pay(role.role_id, role.product_id, role.staff_member_id, role.pay_cents)
-        lines.append(
-            {
-                "gig_role_id": role.id,
-                "role_id": role.role_id,
-                "staff_member_id": role.staff_member_id,
-                "amount_cents": amount,
-                "source": source,
-            }
-        )
-    return lines
+    return [
+        {
+            "gig_role_id": role.id,
+            "role_id": role.role_id,
+            "staff_member_id": role.staff_member_id,
+            "amount_cents": amount,
+            "source": source,
+        }
+        for role, amount, source in priced(query)
+    ]
 
 
 def member_pay_sheet(staff_member_id, first_date, last_date):
@@ -81,22 +84,17 @@ def member_pay_sheet(staff_member_id, first_date, last_date):
         .where(GigRole.staff_member == staff_member_id, Gig.gig_date.between(first_date, last_date), NOT_CANCELLED)
         .order_by(Gig.gig_date, Gig.start_time, Gig.id, GigRole.id)
     )
-    roles = list(roles_with_products(query).objects())
-    book = RateBook({r.role_id for r in roles}, {r.product_id for r in roles}, {staff_member_id})
-    lines = []
-    for role in roles:
-        amount, source = book.pay(role.role_id, role.product_id, staff_member_id, role.pay_cents)
-        lines.append(
-            {
-                "gig_role_id": role.id,
-                "gig_id": role.gig_id,
-                "gig_date": role.gig_date,
-                "role_id": role.role_id,
-                "amount_cents": amount,
-                "source": source,
-            }
-        )
-    return lines
+    return [
+        {
+            "gig_role_id": role.id,
+            "gig_id": role.gig_id,
+            "gig_date": role.gig_date,
+            "role_id": role.role_id,
+            "amount_cents": amount,
+            "source": source,
+        }
+        for role, amount, source in priced(query)
+    ]
 
 
 def period_pay_sheet(first_date, last_date):
@@ -109,10 +107,8 @@ def period_pay_sheet(first_date, last_date):
         .join_from(GigRole, StaffMember)
         .where(Gig.gig_date.between(first_date, last_date), NOT_CANCELLED)
     )
-    roles = list(roles_with_products(query).objects())
-    book = RateBook({r.role_id for r in roles}, {r.product_id for r in roles}, {r.staff_member_id for r in roles})
     members = {}
-    for role in roles:
+    for role, amount, _ in priced(query):
         line = members.setdefault(
             role.staff_member_id,
             {
@@ -123,7 +119,6 @@ def period_pay_sheet(first_date, last_date):
                 "total_cents": 0,
             },
         )
-        amount, _ = book.pay(role.role_id, role.product_id, role.staff_member_id, role.pay_cents)
         line["gigs"].add(role.gig_id)
         line["total_cents"] += amount or 0
     lines = sorted(members.values(), key=lambda m: (m["last_name"], m["first_name"], m["staff_member_id"]))

@@ -134,6 +134,10 @@ class Resource(RecordsEvents):
             raise not_found(f"No {self.noun} with this id.")
         return row[0]
 
+    def record_answer(self, record_id, columns=None):
+        """The answer of a single read: the record as the caller reads it (of `columns`, when given), or 404."""
+        return json_text_response(f'{{"data":{self.read_json(record_id, columns)}}}')
+
     def read_many(self, record_ids):
         """The records as the API shows them, in the order of `record_ids`, in one query."""
         selection = dialect.as_json(self.model, self.readable_list())
@@ -381,7 +385,7 @@ class RecordView(MethodView):
         """Read a record."""
         require(self.resource.group, "view")
         columns = listing.parse_fields_only(request.args, self.resource.readable_columns())
-        return json_text_response(f'{{"data":{self.resource.read_json(id, columns)}}}')
+        return self.resource.record_answer(id, columns)
 
     def patch(self, id):
         """Change some fields of a record."""

@@ -266,6 +266,7 @@ def prepared_rows(build, order=()):
 
 
 def bindable(value):
+    """A value as a prepared statement binds it: a list or set as one JSON array (as `one_of` binds its values)."""
     return json.dumps(list(value)) if isinstance(value, (list, set, tuple, frozenset)) else value
 
 

@@ -53,7 +53,7 @@ def own_member():
 def own_staff_member():
     """Your own staff member record."""
     columns = listing.parse_fields_only(request.args, STAFF_MEMBERS.readable_columns())
-    return json_text_response(f'{{"data":{STAFF_MEMBERS.read_json(own_member().id, columns)}}}')
+    return STAFF_MEMBERS.record_answer(own_member().id, columns)
 
 
 def remembered_page(page, read_page, *depends_on):
@@ -145,7 +145,7 @@ def create_own_blockout():
 def read_own_blockout(id):
     """One of your blockouts."""
     columns = listing.parse_fields_only(request.args, BLOCKOUTS.readable_columns())
-    return json_text_response(f'{{"data":{BLOCKOUTS.read_json(own_blockout(id).id, columns)}}}')
+    return BLOCKOUTS.record_answer(own_blockout(id).id, columns)
 
 
 @blueprint.patch("/me/blockouts/<id>")
