@@ -6,7 +6,7 @@ import json
 import re
 from dataclasses import dataclass, field, replace
 
-from peewee import SQL, BooleanField, ForeignKeyField, IntegerField
+from peewee import SQL, BooleanField, Field, ForeignKeyField, IntegerField
 
 import sqlite_dialect as dialect
 from conventions import json_text_response
@@ -45,6 +45,12 @@ class Column:
     choices: tuple = ()
     group: str = None  # a capability group whose `view` it needs beyond the collection's (pay amounts, §4.6)
     hidden: bool = False  # read as null: the caller lacks `<group>.view`
+    shape: tuple = ()  # what else decides its SQL: the columns of an embedded record
+
+    @property
+    def key(self):
+        """What decides the column's SQL in a record's JSON (see dialect.as_json)."""
+        return self.name, self.hidden, self.shape
 
     @property
     def sortable(self):
@@ -104,6 +110,60 @@ def columns_of(model, schema):
     return columns
 
 
+@dataclass(frozen=True, eq=False)
+class Reference:
+    """A reference of a listed record to a record of another collection (`venue_id` to a venue), as a caller holding
+    some capabilities follows it (SPEC §11): `expand=venue` embeds the record, `filter[venue.city]` and
+    `sort=venue.city` go through it, when the caller may view the referenced collection."""
+
+    name: str  # `venue`: the reference's field without `_id`
+    column: Column  # the referencing field
+    model: object
+    alias: object  # the referenced table as a page joins it, named after the reference
+    required: bool  # never null: joined without keeping records that lack it
+    group: str
+    allowed: bool  # the caller holds `<group>.view`
+    columns: dict  # {name: Column} of the referenced record as the caller reads it
+
+    def require_allowed(self):
+        if not self.allowed:
+            required = f"{self.group}.view"
+            message = f"Following {self.name} needs {required}."
+            raise ApiError(403, "forbidden", message, {"required": required})
+
+    def through(self, name):
+        """The column `<reference>.<name>`, read from the joined referenced record."""
+        self.require_allowed()
+        if name not in self.followable():
+            raise ValueError(f"Unknown field {name!r} of {self.name}.")
+        column = self.columns[name]
+        if column.hidden:
+            required = f"{column.group}.view"
+            raise ApiError(
+                403,
+                "forbidden",
+                f"Filtering or sorting on {self.name}.{name} needs {required}.",
+                {"required": required},
+            )
+        return replace(column, name=f"{self.name}.{name}", expr=getattr(self.alias, column.expr.name))
+
+    def followable(self):
+        """The names of the referenced record's fields that a filter or sort may go through: its stored fields."""
+        return [
+            name
+            for name, column in self.columns.items()
+            if column.kind != "json"
+            and (column.hidden or (isinstance(column.expr, Field) and column.expr.model is self.model))
+        ]
+
+    def embedded(self):
+        """The column `<reference>`: the referenced record as the caller reads it, or null."""
+        self.require_allowed()
+        record = list(self.columns.values())
+        shape = (self.model, tuple(column.key for column in record))
+        return Column(self.name, dialect.embedded(self.model, self.name, record, self.column.expr), "json", shape=shape)
+
+
 @dataclass
 class Page:
     """A parsed list request."""
@@ -114,6 +174,7 @@ class Page:
     columns: list = field(default_factory=list)
     where: list = field(default_factory=list)
     extra: dict = field(default_factory=dict)
+    joins: list = field(default_factory=list)  # the References filters and sorts go through
 
 
 class QueryErrors(dict):
@@ -122,22 +183,29 @@ class QueryErrors(dict):
             raise ApiError(400, "invalid_query", "Invalid query parameters.", dict(self))
 
 
-def parse(args, columns, default_order, *, resolve=None, extra=()):
+def parse(args, columns, default_order, *, resolve=None, extra=(), references=None, search=None):
     """`args` (a MultiDict) as a Page over `columns` {name: Column}; 400 `invalid_query` naming each bad parameter.
 
     `default_order` names columns (`-name` descending) or gives (Column, descending) keys; `resolve(name)` may
     supply columns that are not fixed (custom fields); `extra` names further parameters the endpoint defines,
-    handed back raw in `page.extra`.
+    handed back raw in `page.extra`. `references` {name: Reference} are what `expand` and `<reference>.<field>`
+    follow; `search(words)` gives the condition of `q`.
     """
     page, errors = Page(), QueryErrors()
-    lookup = _lookup(columns, resolve)
+    lookup = _lookup(columns, resolve, references or {}, page)
+    expand = []
     for key, value in _single_values(args, errors).items():
         try:
-            _apply(page, key, value, columns, lookup, extra)
+            if key == "expand" and references is not None:
+                expand = _expanded(value, references)
+            elif key == "q":
+                page.where.append(_searched(search, value))
+            else:
+                _apply(page, key, value, columns, lookup, extra)
         except ValueError as e:
             errors[key] = str(e)
     errors.check()
-    page.columns = page.columns or list(columns.values())
+    page.columns = with_embedded(page.columns or list(columns.values()), expand)
     page.order = page.order or [_default_key(columns, key) for key in default_order]
     # id breaks ties in the direction of the last key, so that one index on (key, id) serves either direction
     page.order.append((columns["id"], page.order[-1][1]))
@@ -152,21 +220,74 @@ def _default_key(columns, key):
     return columns[key.lstrip("-")], key.startswith("-")
 
 
-def parse_fields_only(args, columns):
-    """A single-record GET takes `fields` and no other parameter: the columns to answer with (None: all)."""
+def parse_fields_only(args, columns, references=None):
+    """A single-record GET takes `fields` (and `expand`, given the record's `references`) and no other parameter:
+    the columns to answer with (None: all)."""
     if not args:
         return None
-    errors = QueryErrors()
+    errors, expand, chosen = QueryErrors(), [], None
     values = _single_values(args, errors)
+    taken = ("fields", "expand") if references is not None else ("fields",)
     for key in values:
-        if key != "fields":
-            errors[key] = "Unknown parameter: a single record takes only `fields`."
+        if key not in taken:
+            errors[key] = f"Unknown parameter: a single record takes only {' and '.join(f'`{t}`' for t in taken)}."
     try:
         chosen = _fields(values["fields"], columns) if "fields" in values else None
     except ValueError as e:
         errors["fields"] = str(e)
+    try:
+        expand = _expanded(values["expand"], references) if "expand" in values and references is not None else []
+    except ValueError as e:
+        errors["expand"] = str(e)
     errors.check()
-    return chosen
+    if not expand:
+        return chosen
+    return with_embedded(chosen or list(columns.values()), expand)
+
+
+def _expanded(value, references):
+    """The References named by `expand` (each once), checked before any is followed."""
+    names = list(dict.fromkeys(value.split(",")))
+    unknown = [name for name in names if name not in references]
+    if unknown:
+        known = ", ".join(references) or "none"
+        raise ValueError(f"Unknown reference {unknown[0]!r}: this collection expands {known}.")
+    return [references[name] for name in names]
+
+
+def with_embedded(columns, expand):
+    """`columns` with the records of the `expand` References embedded, each beside its id."""
+    if not expand:
+        return columns
+    embedded = {reference.column.name: reference.embedded() for reference in expand}
+    found = []
+    for column in columns:
+        found.append(column)
+        if column.name in embedded:
+            found.append(embedded.pop(column.name))
+    return found + list(embedded.values())
+
+
+def _searched(search, q):
+    if search is None:
+        raise ValueError("This list has no text fields to search.")
+    return search(words_of(q))
+
+
+MIN_WORD, MAX_WORDS = 2, 8
+
+
+def words_of(q):
+    """The words of a `q` search: at least MIN_WORD characters each, at most MAX_WORDS of them."""
+    words = _bounded(q).split()
+    if not words:
+        raise ValueError("Give at least one word.")
+    if len(words) > MAX_WORDS:
+        raise ValueError(f"At most {MAX_WORDS} words.")
+    short = [word for word in words if len(word) < MIN_WORD]
+    if short:
+        raise ValueError(f"Each word has at least {MIN_WORD} characters: {short[0]!r} is shorter.")
+    return words
 
 
 def parse_paging(args, extra=()):
@@ -208,8 +329,10 @@ def _single_values(args, errors):
 SET_FILTER_RE = re.compile(r"filter\[[A-Za-z0-9_.]+\]\[n?in\]")
 
 
-def _lookup(columns, resolve):
+def _lookup(columns, resolve, references, page):
     def lookup(name):
+        if "." in name and name.partition(".")[0] in references:
+            return _through(name, references, page)
         column = columns.get(name) or (resolve(name) if resolve else None)
         if column is None:
             raise ValueError(f"Unknown field {name!r}.")
@@ -220,6 +343,16 @@ def _lookup(columns, resolve):
         return column
 
     return lookup
+
+
+def _through(name, references, page):
+    """The column `<reference>.<field>` (one hop), its reference joined to the page."""
+    reference_name, _, field_name = name.partition(".")
+    column = references[reference_name].through(field_name)
+    reference = references[reference_name]
+    if reference not in page.joins:
+        page.joins.append(reference)
+    return column
 
 
 def _apply(page, key, value, columns, lookup, extra):

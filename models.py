@@ -11,6 +11,7 @@ import re
 import uuid
 
 from peewee import (
+    SQL,
     AutoField,
     BlobField,
     BooleanField,
@@ -85,6 +86,14 @@ class JSONField(TextField):
 
     def python_value(self, value):
         return None if value is None else json.loads(value)
+
+
+class CountField(IntegerField):
+    """A count the database keeps (by triggers): read-only to the API, and left out of every save of its row, whose
+    loaded value may be behind the triggers' work in the same transaction."""
+
+    def __init__(self, **kwargs):
+        super().__init__(default=0, constraints=[SQL("DEFAULT 0")], **kwargs)
 
 
 class EnumField(CharField):
@@ -429,6 +438,14 @@ class Gig(Record):
     guest_count = IntegerField(null=True)
     notes = TextField(null=True)
     custom_fields = JSONField(default=dict)
+    # kept by the triggers of sql/0009_gig_counts.sql (SPEC §11)
+    role_count = CountField()
+    open_role_count = CountField()
+    pending_invitation_count = CountField()
+
+    def save(self, *args, **kwargs):
+        kwargs.setdefault("only", [f for f in self._meta.sorted_fields if not isinstance(f, CountField)])
+        return super().save(*args, **kwargs)
 
     class Meta:
         # the default order, and the office's everyday list: the gigs of one status by date
@@ -692,9 +709,10 @@ def index_every_sort(model):
             model.add_index(model.index(field, model.id))
 
 
-# The big, busy lists: gigs, their roles and the invitations to them.
+# The big, busy lists: gigs, their roles and the invitations to them (their growth changes the best plans).
 for _model in (Gig, GigRole, GigRoleInvitation):
     index_every_sort(_model)
+BUSY_TABLES = tuple(_model._meta.table_name for _model in (Gig, GigRole, GigRoleInvitation))
 # The worker's look for pending invitations due to expire or to be recalled reads only those, not every pending one.
 GigRoleInvitation.add_index(GigRoleInvitation.index(GigRoleInvitation.status, GigRoleInvitation.expires_at))
 

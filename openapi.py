@@ -11,7 +11,15 @@ from marshmallow import Schema, fields
 
 from bodies import WebhookPayloadSchema
 from errors import CODES
-from openapi_params import fields_param, list_params, paging_params, path_param, query_param, write_params
+from openapi_params import (
+    fields_param,
+    list_params,
+    paging_params,
+    path_param,
+    query_param,
+    record_params,
+    write_params,
+)
 from openapi_shapes import (
     download_content,
     json_content,
@@ -24,6 +32,7 @@ from openapi_shapes import (
     share_enums,
     walk,
 )
+from resources import resource_of
 
 VERSION = "1.0.0"
 DESCRIPTION = """The JSON API of Band Office, the office of a wedding band: gigs, the products sold on them,
@@ -153,6 +162,7 @@ class Builder:
         self.answers = set()  # components the service answers with: every property is always there
         self.partials = set()  # ...and those a `fields` parameter narrows, which get a `<name>Partial` twin
         self.records = {}  # component -> the record it shows (Gig for GigCreate): they share their enums
+        self.expandable = {}  # component -> {name: listing.Reference} its reads may embed
         self.responses = set()
         self.spec.components.schema("Error", schema=ErrorSchema)
 
@@ -219,6 +229,9 @@ class Builder:
             partial = {**copy.deepcopy(schemas[name]), "required": ["id"]}
             partial["description"] = "The fields a `fields` parameter asked for; `id` is always there."
             schemas[f"{name}Partial"] = partial
+        for name, references in self.expandable.items():
+            for form in (name, f"{name}Partial"):
+                schemas[form]["properties"].update(embedded_properties(references))
         for name, record in self.records.items():
             share_enums(schemas, name, record)
         for node in walk(document):
@@ -258,13 +271,15 @@ class Builder:
         schema_class = type(resource.schema)
         listed, record = self.answer(schema_class, narrowable=True), self.answer(schema_class)
         a_record = a_noun(resource)
+        references = resource.documented_references()
+        self.expandable[schema_class.__name__.removesuffix("Schema")] = references
         if method == "GET" and not single:
             collection = resource.name.replace("-", " ")
-            return self.op(f"List {collection}", resource, list_params(resource.columns), 200, list_of(listed), READ)
+            params = list_params(resource.columns, references, resource.searched)
+            return self.op(f"List {collection}", resource, params, 200, list_of(listed), READ)
         if method == "GET":
-            return self.op(
-                f"Read {a_record}", resource, [fields_param(resource.columns)], 200, one(listed), (*READ, 404)
-            )
+            params = record_params(resource.columns, references)
+            return self.op(f"Read {a_record}", resource, params, 200, one(listed), (*READ, 404))
         if method == "DELETE":
             return self.op(
                 f"Delete {a_record} that nothing references", resource, [], 204, None, (400, 401, 403, 404, 409)
@@ -308,6 +323,9 @@ class Builder:
             params.append(fields_param(info["fields"]))
         if info["listing"] == "paged":
             params += paging_params()
+        elif hasattr(info["listing"], "documented_references"):  # a collection's own list, within a scope
+            resource = info["listing"]
+            params += list_params(resource.columns, resource.documented_references(), resource.searched)
         elif info["listing"]:
             params += list_params(info["listing"])
         public = getattr(view, "public", False)
@@ -338,6 +356,18 @@ VERBS = {
     ("PATCH", True): "update",
     ("DELETE", True): "delete",
 }
+
+
+def embedded_properties(references):
+    """The properties `expand` adds to a record: each referenced record (as its collection reads it), or null."""
+    return {
+        name: {
+            "anyOf": [ref(type(resource_of(reference.model).schema).__name__.removesuffix("Schema")), {"type": "null"}],
+            "readOnly": True,
+            "description": f"The record `{name}_id` names, with `expand={name}`.",
+        }
+        for name, reference in references.items()
+    }
 
 
 def a_noun(resource):

@@ -4,7 +4,7 @@ its columns (SPEC §2.1), as listing.py reads them."""
 import re
 
 from field_types import MAX_INT, TIME_PATTERN
-from listing import MAX_FILTER_CHARS, MAX_IN_VALUES, MAX_LIMIT, OPERATORS
+from listing import MAX_FILTER_CHARS, MAX_IN_VALUES, MAX_LIMIT, MAX_WORDS, MIN_WORD, OPERATORS
 
 
 def path_param(name):
@@ -41,7 +41,8 @@ def fields_param(columns):
 
 
 def sort_param(columns):
-    names = "|".join(re.escape(name) for name, column in columns.items() if column.sortable)
+    names = "|".join(re.escape(name) for name, column in columns.items() if column.sortable and "." not in name)
+    names += "".join(f"|{re.escape(name)}" for name, column in columns.items() if column.sortable and "." in name)
     pattern = f"^-?({names})(,-?({names}))*$"
     description = "Comma list of fields; `-` before a field sorts descending."
     return query_param("sort", {"type": "string", "pattern": pattern}, description)
@@ -61,12 +62,51 @@ KIND_SCHEMAS = {
 }
 
 
-def list_params(columns):
-    params = [*paging_params(), sort_param(columns), fields_param(columns)]
-    for column in columns.values():
+def list_params(columns, references=None, searched=()):
+    """A list's parameters; with the collection's `references` {name: listing.Reference} also `expand` and the
+    filters and sorts through them, with the fields `q` searches (`searched`) also `q`."""
+    followed = {
+        f"{reference.name}.{name}": reference.through(name)
+        for reference in (references or {}).values()
+        for name in reference.followable()
+    }
+    params = [*paging_params(), sort_param({**columns, **followed}), fields_param(columns)]
+    if references:
+        params.append(expand_param(references))
+    if searched:
+        params.append(search_param(searched))
+    for column in [*columns.values(), *followed.values()]:
         for operator in OPERATORS[column.kind]:
             params.append(query_param(f"filter[{column.name}][{operator}]", filter_schema(column, operator)))
     return params
+
+
+def record_params(columns, references):
+    """A single read's parameters: `fields`, and `expand` where the record references others."""
+    return [fields_param(columns), *([expand_param(references)] if references else [])]
+
+
+def expand_param(references):
+    names = "|".join(re.escape(name) for name in references)
+    description = (
+        "Comma list of references to embed, each as `<name>: {record}` beside its `<name>_id` (null where it is "
+        "null), one level deep; following one needs the view capability of its collection."
+    )
+    return query_param("expand", {"type": "string", "pattern": f"^({names})(,({names}))*$"}, description)
+
+
+def search_param(searched):
+    description = (
+        f"Words (each at least {MIN_WORD} characters, at most {MAX_WORDS}), all of which must begin a word of "
+        f"{', '.join(searched)}; case and accents aside."
+    )
+    word = rf"\S{{{MIN_WORD},}}"
+    schema = {
+        "type": "string",
+        "maxLength": MAX_FILTER_CHARS,
+        "pattern": rf"^\s*{word}(\s+{word}){{0,{MAX_WORDS - 1}}}\s*$",
+    }
+    return query_param("q", schema, description)
 
 
 def filter_schema(column, operator):

@@ -26,6 +26,28 @@ from schemas import load
 
 REGISTRY = {}
 
+# What `q` searches (SPEC §11): names, titles, e-mail, city and their kind; never notes or descriptions. Each
+# collection with one of them keeps a search index of them (sql/0010_search.py made those that shipped then).
+SEARCHED_FIELDS = frozenset(
+    (
+        "name",
+        "title",
+        "first_name",
+        "last_name",
+        "email",
+        "company",
+        "city",
+        "artist",
+        "label",
+        "key",
+        "filename",
+        "serial_number",
+        "relationship",
+        "reason",
+        "url",
+    )
+)
+
 
 def default_order(columns):
     """SPEC §2.1: `position` first where there is one, then `name`, else `created_at`."""
@@ -41,7 +63,11 @@ class Resource(RecordsEvents):
         self.name = model._meta.table_name.replace("_", "-")
         self.columns = listing.columns_of(model, self.schema)
         self.order = order or default_order(self.columns)
-        self.by_capabilities = {}  # caller's capabilities -> the columns as they read them
+        self.by_capabilities = {}  # caller's capabilities -> the columns and references as they read them
+        self.aliases = {}  # reference name -> the referenced table as pages join it
+        self.searched = tuple(name for name in self.columns if name in SEARCHED_FIELDS)
+        if self.searched:
+            self.search = functools.partial(dialect.matching_words, model)
         self.references = {
             name: column.rel_model
             for name, column in model._meta.columns.items()
@@ -85,7 +111,20 @@ class Resource(RecordsEvents):
 
     def parse_list(self, args):
         """A list request's parameters as a Page of the columns the caller reads (400 naming each bad one)."""
-        return listing.parse(args, self.readable_columns(), self.order, resolve=self.resolve)
+        return listing.parse(
+            args,
+            self.readable_columns(),
+            self.order,
+            resolve=self.resolve,
+            references=self.readable_references(),
+            search=self.search,
+        )
+
+    search = None  # words -> the condition of `q`, where the collection has text to search
+
+    def parse_record(self, args):
+        """A single read's parameters (`fields`, `expand`): the columns to answer with (None: all)."""
+        return listing.parse_fields_only(args, self.readable_columns(), self.readable_references())
 
     def list_page(self, page, scope=()):
         """The answer for a page of the records (of those matching the conditions `scope`, when given)."""
@@ -100,12 +139,41 @@ class Resource(RecordsEvents):
     def readable_list(self):
         return self.readable(g.caller.can)[1]
 
+    def readable_references(self):
+        return self.readable(g.caller.can)[2]
+
     def readable(self, can):
-        """({name: Column}, [Column]) for a caller holding `can`, worked out once per set of capabilities."""
+        """({name: Column}, [Column], {name: Reference}) for a caller holding `can`, worked out once per set of
+        capabilities."""
         found = self.by_capabilities.get(can)
         if found is None:
             columns = listing.masked_columns(self.columns, can)
-            found = self.by_capabilities[can] = (columns, list(columns.values()))
+            found = self.by_capabilities[can] = (columns, list(columns.values()), self.followed(can))
+        return found
+
+    def documented_references(self):
+        """The references as the OpenAPI document shows them: followed by a caller who may view everything."""
+        return self.followed(frozenset(f"{resource.group}.view" for resource in REGISTRY.values()) | {"pay.view"})
+
+    def followed(self, can):
+        """{name: listing.Reference} of the references to other collections, as a caller holding `can` follows
+        them (`venue_id` -> `venue`)."""
+        found = {}
+        for column_name, model in self.references.items():
+            target = resource_of(model)
+            if target is None:
+                continue
+            name = column_name.removesuffix("_id")
+            found[name] = listing.Reference(
+                name=name,
+                column=self.columns[column_name],
+                model=model,
+                alias=self.aliases.setdefault(name, model.alias(name)),
+                required=not self.model._meta.columns[column_name].null,
+                group=target.group,
+                allowed=f"{target.group}.view" in can,
+                columns=listing.masked_columns(target.columns, can),
+            )
         return found
 
     def require_private_edits(self, data):
@@ -291,6 +359,11 @@ def private_fields():
     }
 
 
+def resource_of(model):
+    """The collection whose records are rows of `model`, or None (events are read through their own routes)."""
+    return next((resource for resource in REGISTRY.values() if resource.model is model), None)
+
+
 def singular(model):
     """gig_statuses -> "gig status", webhook_deliveries -> "webhook delivery": a record's name in messages."""
     name = model._meta.table_name
@@ -384,8 +457,7 @@ class RecordView(MethodView):
     def get(self, id):
         """Read a record."""
         require(self.resource.group, "view")
-        columns = listing.parse_fields_only(request.args, self.resource.readable_columns())
-        return self.resource.record_answer(id, columns)
+        return self.resource.record_answer(id, self.resource.parse_record(request.args))
 
     def patch(self, id):
         """Change some fields of a record."""

@@ -265,6 +265,11 @@ class GigSchema(RecordSchema):
     guest_count = Int(min=0)
     notes = Text()
     custom_fields = CustomFields(load_default=dict)
+    role_count = fields.Int(dump_only=True, metadata={"description": "how many roles the gig has"})
+    open_role_count = fields.Int(dump_only=True, metadata={"description": "how many of its roles are open"})
+    pending_invitation_count = fields.Int(
+        dump_only=True, metadata={"description": "how many invitations to its roles await an answer"}
+    )
 
 
 class GigProductSchema(RecordSchema):

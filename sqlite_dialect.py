@@ -23,6 +23,10 @@ What a dialect provides (a PostgreSQL module would offer the same names):
 - `caller_row`, `grants_of`, `count_role_holders`, `count_all_capability_holders`: who is calling and who
   holds which access role (roles are a JSON array on the user).
 - `ChangeWatch().version()`: a value that changes with every commit, by any connection or process.
+- `search_index(table, columns)`, `search_columns(table)`, `matching_words(model, words)`: `q` search, an FTS5
+  index of a table's text fields kept by triggers.
+- `refresh_statistics(tables, force)`: what the query planner knows of the tables' sizes, brought up to date.
+- `embedded(model, name, columns, reference)`: the referenced record as JSON inside the referencing row's.
 - `fold(expr)`, `contains(expr, value)`, `starts_with(expr, value)`: case-insensitive text matching with
   Unicode case folding (`MÜNCHEN` finds `München`), `value` already folded with `fold_text`.
 """
@@ -35,7 +39,7 @@ import sqlite3
 import threading
 from pathlib import Path
 
-from peewee import SQL, Case, EnclosedNodeList, NodeList, OperationalError, SqliteDatabase, fn
+from peewee import JOIN, SQL, Case, Column, EnclosedNodeList, NodeList, OperationalError, SqliteDatabase, fn
 
 db = SqliteDatabase(None)  # opened by `open_database`
 
@@ -150,15 +154,38 @@ def is_busy(error):
 
 def page_query(model, page, scope=(), selection=None):
     """The SELECT of one page (of `selection`, by default the page's columns)."""
-    where = all_of([*scope, *page.where])
-    query = model.select(*(selection or [c.expr for c in page.columns]))
-    if where is not None:
-        query = query.where(where)
+    query = _matching(model.select(*(selection or [c.expr for c in page.columns])), model, page, scope)
     query = query.order_by(*[c.expr.desc() if d else c.expr.asc() for c, d in page.order])
     return query.limit(page.limit).offset(page.offset)
 
 
-def as_json(model, columns):
+def _matching(query, model, page, scope):
+    """`query` of the records of `model` that match the page's filters within `scope`, joined to the referenced
+    records its filters and sorts go through (an inner join where the reference is never null, so that the
+    planner may start from either table)."""
+    for reference in page.joins:
+        kind = JOIN.INNER if reference.required else JOIN.LEFT_OUTER
+        query = query.join_from(model, reference.alias, kind, on=(reference.alias.id == reference.column.expr))
+    where = all_of([*scope, *page.where])
+    return query if where is None else query.where(where)
+
+
+def embedded(model, name, columns, reference):
+    """The record of `model` the expression `reference` (an id) names, as JSON (see `as_json`), or null: one
+    lookup by primary key inside the statement that reads the referencing records, never a query per row."""
+    table = model._meta.table_name
+    record = as_json(model, columns, alias=name)
+    return NodeList(
+        [
+            SQL(f'json((SELECT {record.sql} FROM "{table}" AS "{name}" WHERE "{name}"."id" = ', record.params),
+            reference,
+            SQL("))"),
+        ],
+        glue="",
+    )
+
+
+def as_json(model, columns, alias=None):
     """The SQL expression of one record of `model` as JSON text, written by SQLite.
 
     Values are stored in the form the API speaks, so only booleans (0/1) and JSON columns need a word. A page
@@ -167,7 +194,7 @@ def as_json(model, columns):
     per set of columns (peewee would spend longer writing it than SQLite running it); its column expressions
     are declared once, so their parameters are constants.
     """
-    key = (model, tuple((column.name, column.hidden) for column in columns))
+    key = (model, alias, tuple(column.key for column in columns))
     compiled = _JSON_SQL.get(key)
     if compiled is None and len(_JSON_SQL) >= MAX_REMEMBERED_SQL:
         _JSON_SQL.clear()
@@ -175,7 +202,10 @@ def as_json(model, columns):
         parts = []
         for column in columns:
             parts += [SQL(f"'{column.name}'"), _json_value(column)]
-        compiled = _JSON_SQL[key] = db.get_sql_context().sql(fn.json_object(*parts)).query()
+        context = db.get_sql_context()
+        if alias:
+            context.alias_manager[model._meta.table] = alias  # its fields name their table, not the model
+        compiled = _JSON_SQL[key] = context.sql(fn.json_object(*parts)).query()
     return SQL(*compiled)
 
 
@@ -185,7 +215,7 @@ MAX_REMEMBERED_SQL = 512  # shapes of records remembered; a client choosing `fie
 
 def record_query(model, columns):
     """(sql, params) reading one record of `model` as JSON; the record's id is the one parameter to add."""
-    key = (model, tuple((column.name, column.hidden) for column in columns))
+    key = (model, tuple(column.key for column in columns))
     compiled = _RECORD_SQL.get(key)
     if compiled is None:
         if len(_RECORD_SQL) >= MAX_REMEMBERED_SQL:
@@ -295,9 +325,7 @@ def page_total(model, page, scope, shown):
     page tells when it is not full, else a count (remembered until the database changes)."""
     if shown < page.limit and (shown or page.offset == 0):
         return page.offset + shown
-    count = model.select(fn.COUNT(SQL("*")))
-    where = all_of([*scope, *page.where])
-    return counted(count if where is None else count.where(where))
+    return counted(_matching(model.select(fn.COUNT(SQL("*"))), model, page, scope))
 
 
 def counted(query):
@@ -321,6 +349,74 @@ def counted(query):
 
 _counts = threading.local()
 MAX_REMEMBERED_COUNTS = 256
+
+
+# --- `q`: words searched in an FTS5 index of a table's text fields ------------------------------------------
+
+# Words split at anything but letters and digits, without case or accents: `müll` finds `Müller`.
+SEARCH_TOKENIZER = "unicode61 remove_diacritics 2"
+
+
+def search_table(table):
+    return f"{table}_search"
+
+
+def search_index(table, columns):
+    """The statements that make the search index of `table`'s `columns` (an FTS5 table over the rows, by rowid,
+    which a VACUUM keeps for tables with an index), the triggers that keep it, and fill it from the stored rows."""
+    index, names = search_table(table), ", ".join(f'"{c}"' for c in columns)
+    new, old = ", ".join(f'new."{c}"' for c in columns), ", ".join(f'old."{c}"' for c in columns)
+    forget = f'INSERT INTO "{index}" ("{index}", rowid, {names}) VALUES (\'delete\', old.rowid, {old});'
+    learn = f'INSERT INTO "{index}" (rowid, {names}) VALUES (new.rowid, {new});'
+    return [
+        f'CREATE VIRTUAL TABLE "{index}" USING fts5({names}, content="{table}", tokenize="{SEARCH_TOKENIZER}")',
+        f'CREATE TRIGGER "{index}_insert" AFTER INSERT ON "{table}" BEGIN {learn} END',
+        f'CREATE TRIGGER "{index}_delete" AFTER DELETE ON "{table}" BEGIN {forget} END',
+        f'CREATE TRIGGER "{index}_update" AFTER UPDATE OF {names} ON "{table}" BEGIN {forget} {learn} END',
+        f'INSERT INTO "{index}" ("{index}") VALUES (\'rebuild\')',
+    ]
+
+
+def search_columns(table):
+    """The fields the search index of `table` holds (none: it has no index)."""
+    return [row[1] for row in db.execute_sql(f'PRAGMA table_info("{search_table(table)}")')]
+
+
+def matching_words(model, words):
+    """The condition: every word begins a word of the record's searched fields (case and accents aside)."""
+    index = search_table(model._meta.table_name)
+    query = " ".join('"' + word.replace('"', '""') + '"*' for word in words)
+    subquery = SQL(f'(SELECT rowid FROM "{index}" WHERE "{index}" MATCH ?)', [query])
+    return Column(model._meta.table, "rowid").in_(subquery)
+
+
+# --- what the query planner knows of the tables -------------------------------------------------------------
+
+# Without statistics SQLite guesses that `status = 'open'` picks a few rows, and starts the open roles of a month
+# from the 140 000 open ones instead of the month's 800 gigs. ANALYZE tells it (2 s at 100 000 gigs, so it runs
+# when a table's size has moved: the relative sizes it records stay true while a band grows).
+MIN_ANALYZED_ROWS = 1000
+
+
+def refresh_statistics(tables, force=False):
+    """ANALYZE when forced, or when one of `tables` holds MIN_ANALYZED_ROWS rows or more and has doubled or halved
+    since the statistics were taken (or has none); whether it ran."""
+    if not force and not any(_statistics_stale(table) for table in tables):
+        return False
+    db.execute_sql("ANALYZE")
+    return True
+
+
+def _statistics_stale(table):
+    rows = db.execute_sql(f'SELECT COUNT(*) FROM "{table}"').fetchone()[0]
+    if rows < MIN_ANALYZED_ROWS:
+        return False
+    has_statistics = db.execute_sql("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_stat1'").fetchone()
+    known = (
+        has_statistics
+        and db.execute_sql("SELECT MAX(CAST(stat AS INTEGER)) FROM sqlite_stat1 WHERE tbl = ?", (table,)).fetchone()[0]
+    )
+    return not known or not known / 2 <= rows <= known * 2
 
 
 def all_of(conditions):

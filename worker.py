@@ -12,12 +12,14 @@ import threading
 import time
 from pathlib import Path
 
+from peewee import fn
+
 import notification_sender
 import notifications
 import sqlite_dialect as dialect
 import webhooks
 import writer
-from models import Event, GigRoleInvitation, db, now, timestamp
+from models import BUSY_TABLES, Event, GigRoleInvitation, db, now, timestamp
 from routes.staffing import INVITATIONS
 from webhook_sender import Sender
 
@@ -60,8 +62,26 @@ class Worker:
                     self.tick()
             except Exception:
                 log.exception("the worker's round failed; it tries again in %s s", interval)
-            self.stopping.wait(interval)
+            self.stopping.wait(self.pause(interval))
         db.close()
+
+    def pause(self, interval):
+        """Seconds until the next look: `interval`, or less when a pending invitation expires sooner, so that its
+        gig's `pending_invitation_count` follows the expiry at once."""
+        try:
+            with self.app.app_context():
+                first = (
+                    GigRoleInvitation.select(fn.MIN(GigRoleInvitation.expires_at))
+                    .where(GigRoleInvitation.status == "pending")
+                    .scalar()
+                )
+        except Exception:
+            log.exception("the worker could not look up the next expiry")
+            return interval
+        if first is None:
+            return interval
+        due = dt.datetime.fromisoformat(first) - dt.datetime.now(dt.UTC)
+        return min(interval, max(due.total_seconds(), 0) + 0.01)
 
     def tick(self):
         while expire_invitations() == EXPIRE_AT_ONCE and not self.stopping.wait(BETWEEN_BATCHES_SECONDS):
@@ -69,6 +89,7 @@ class Worker:
         webhooks.forget_old_secrets()
         if self.pruned_on != dt.date.today():
             prune_events(self.app.config["EVENT_DAYS"])
+            refresh_statistics()
             self.pruned_on = dt.date.today()
         if self.app.config["BACKUP_DIR"]:
             take_daily_backup(Path(self.app.config["BACKUP_DIR"]), self.app.config["BACKUP_TIME"])
@@ -89,6 +110,13 @@ def expire_invitations():
         GigRoleInvitation.update(status="expired", updated_at=now()).where(GigRoleInvitation.id.in_(ids)).execute()
         INVITATIONS.record_events("expired", ids)
     return len(ids)
+
+
+def refresh_statistics():
+    """Tell the query planner the busy tables' sizes again once they have moved (see dialect.refresh_statistics)."""
+    with writer.transaction():
+        if dialect.refresh_statistics(BUSY_TABLES):
+            log.info("table statistics refreshed for the query planner")
 
 
 def prune_events(days):

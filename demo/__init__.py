@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import migrations
+import sqlite_dialect as dialect
 from demo.agency import batches, more_planners, more_venues, size_for
 from demo.catalog import write_catalog
 from demo.data import PLANNERS, VENUES
@@ -25,7 +26,7 @@ from demo.people import write_contact, write_pay_rates, write_people, write_venu
 from demo.production import write_equipment
 from demo.staffing import settle
 from errors import ConfigError
-from models import db
+from models import BUSY_TABLES, db
 
 SEED = 1962
 
@@ -46,6 +47,8 @@ def write(path, gigs=None):
             office = Office(random.Random(SEED), today, size_for(gigs, today))
             with db.atomic(), indexes_deferred():
                 build(office)
+            with db.atomic():
+                dialect.refresh_statistics(BUSY_TABLES, force=True)
             compact(office.size)
     except BaseException:
         for leftover in (path, Path(f"{path}-wal"), Path(f"{path}-shm"), Path(f"{path}-journal")):

@@ -116,7 +116,7 @@ def own_blockout(id):
 
 
 @blueprint.get("/me/blockouts")
-@operation(response=StaffMemberBlockoutSchema, listing=BLOCKOUTS.columns, errors=(400, 404))
+@operation(response=StaffMemberBlockoutSchema, listing=BLOCKOUTS, errors=(400, 404))
 def list_own_blockouts():
     """The days you cannot play, by date."""
     page = BLOCKOUTS.parse_list(request.args)

@@ -86,7 +86,7 @@ def ping(id):
 
 
 @blueprint.get("/webhook-deliveries")
-@operation(response=WebhookDeliverySchema, listing=DELIVERIES.columns, errors=(400,))
+@operation(response=WebhookDeliverySchema, listing=DELIVERIES, errors=(400,))
 def list_deliveries():
     """The delivery log, newest first: each event on its way to each endpoint, and what its attempts came to."""
     require("admin", "view")

@@ -291,6 +291,8 @@ def test_an_agency_has_the_gigs_asked_for_and_the_staff_for_them(agency_db):
 
 def test_values_are_stored_in_the_api_form(demo):
     for (table,) in rows(demo, "SELECT name FROM sqlite_master WHERE type = 'table'"):
+        if "_search" in table or table.startswith("sqlite_"):  # SQLite's own: search indexes, statistics
+            continue
         for column in [c[1] for c in rows(demo, f'PRAGMA table_info("{table}")')]:
             form = next((f for suffix, f in FORMS.items() if column.endswith(suffix)), None)
             values = rows(demo, f'SELECT "{column}" FROM "{table}" WHERE "{column}" IS NOT NULL') if form else []

@@ -1,13 +1,15 @@
 """Query discipline (issue 6): the busy lists walk an index for every documented filter and sort, and every
 list costs the same few queries whatever the page size."""
 
+import uuid
+
 import pytest
 from werkzeug.datastructures import MultiDict
 
 import listing
 import own_work
 import sqlite_dialect as dialect
-from models import Gig, GigRoleInvitation, db
+from models import BUSY_TABLES, Gig, GigRoleInvitation, Role, db
 from routes import RESOURCES
 from tests.support import count_queries
 
@@ -73,12 +75,89 @@ def test_every_list_costs_the_same_queries_whatever_the_page_size(admin, build, 
         build(name)
     executed = count_queries(monkeypatch)
     counts = []
-    for query in ("limit=1", "limit=2", "limit=200"):
+    expand = ",".join(BY_NAME[name].documented_references())
+    queries = ["limit=1", "limit=2", "limit=200"] + (
+        [f"limit=1&expand={expand}", f"limit=200&expand={expand}"] if expand else []
+    )
+    for query in queries:
         executed.clear()
-        assert admin.get(f"/{name}?{query}").status_code == 200
+        r = admin.get(f"/{name}?{query}")
+        assert r.status_code == 200, r.get_json()
         counts.append(len(executed))
-    # the bearer, the page and (unless the page shows everything) the total: never a query per row
+    # the bearer, the page and (unless the page shows everything) the total: never a query per row, nor one per
+    # expanded reference (each referenced record is read inside the page's own statement)
     assert max(counts) <= 3, counts
+
+
+def test_expanded_references_are_filled_in(admin, build):
+    """The query-count test above expands every reference; here a page shows that they were read, not null."""
+    role = build("gig-roles")
+    expanded = admin.get(f"/gig-roles?expand=gig,role&filter[id]={role['id']}").get_json()["data"][0]
+    assert expanded["gig"]["id"] == role["gig_id"] and expanded["role"]["id"] == role["role_id"]
+
+
+def full_plan(name, **args):
+    resource = BY_NAME[name]
+    references = resource.documented_references()
+    page = listing.parse(
+        MultiDict(args), resource.columns, resource.order, references=references, search=resource.search
+    )
+    sql, params = dialect.page_query(resource.model, page).sql()
+    return [row[3] for row in db.execute_sql("EXPLAIN QUERY PLAN " + sql, params).fetchall()]
+
+
+def test_gigs_of_a_month_with_open_roles_walk_the_date_index(app):
+    steps = full_plan(
+        "gigs",
+        **{
+            "filter[gig_date][gte]": "2027-06-01",
+            "filter[gig_date][lt]": "2027-07-01",
+            "filter[open_role_count][gt]": "0",
+        },
+        expand="venue",
+    )
+    assert steps[0].startswith("SEARCH t1 USING INDEX gig_gig_date") and walks_an_index(steps), steps
+
+
+def a_band_of_years(gigs=2000, roles_per_gig=8):
+    """Gigs over five years, each with its roles, half of them open; the planner told their sizes."""
+    role = Role.create(name="Singer")
+    rows = [(str(uuid.uuid4()), f"{2027 + i % 5}-{1 + i % 12:02d}-{1 + i % 28:02d}") for i in range(gigs)]
+    db.execute_sql("BEGIN")
+    for gig_id, day in rows:
+        db.execute_sql(
+            "INSERT INTO gigs (id, created_at, updated_at, gig_date, title, custom_fields) "
+            "VALUES (?, '', '', ?, 'G', '{}')",
+            (gig_id, day),
+        )
+        for n in range(roles_per_gig):
+            db.execute_sql(
+                "INSERT INTO gig_roles (id, created_at, updated_at, gig_id, role_id, status) "
+                "VALUES (?, '', '', ?, ?, ?)",
+                (str(uuid.uuid4()), gig_id, role.id, "open" if n % 2 else "filled"),
+            )
+    db.execute_sql("COMMIT")
+    assert dialect.refresh_statistics(BUSY_TABLES)
+
+
+def test_open_roles_of_a_month_by_gig_date_start_from_the_gigs_of_the_month(app):
+    a_band_of_years()
+    args = {
+        "filter[status]": "open",
+        "filter[gig.gig_date][gte]": "2027-06-01",
+        "filter[gig.gig_date][lt]": "2027-07-01",
+    }
+    steps = full_plan("gig-roles", **args, sort="gig.gig_date", expand="gig,role")
+    assert steps[0].startswith("SEARCH gig USING COVERING INDEX gig_gig_date"), steps
+    assert steps[1].startswith("SEARCH t1 USING INDEX gigrole_gig_id"), steps
+    assert not dialect.refresh_statistics(BUSY_TABLES)  # told once, until the tables double
+
+
+@pytest.mark.parametrize("name", ["gigs", "staff-members", "contacts", "gig-songs"])
+def test_q_reads_the_search_index(app, name):
+    steps = full_plan(name, q="anna mü")
+    assert steps[0] == "SEARCH t1 USING INTEGER PRIMARY KEY (rowid=?)", steps
+    assert any(step.endswith(f"_search VIRTUAL TABLE INDEX 0:M{len(BY_NAME[name].searched)}") for step in steps), steps
 
 
 MEMBER = "00000000-0000-4000-8000-000000000001"
