@@ -348,8 +348,8 @@ def _lookup(columns, resolve, references, page):
 def _through(name, references, page):
     """The column `<reference>.<field>` (one hop), its reference joined to the page."""
     reference_name, _, field_name = name.partition(".")
-    column = references[reference_name].through(field_name)
     reference = references[reference_name]
+    column = reference.through(field_name)
     if reference not in page.joins:
         page.joins.append(reference)
     return column

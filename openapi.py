@@ -48,7 +48,11 @@ Lists take `limit` (1..200, default 50), `offset`, `sort` (comma list, `-field` 
 the last key), `fields` (comma list; `id` always comes) and `filter[field][op]=value`; `filter[field]=value`
 means `eq`, `ne` and `nin` also match null, `in`/`nin` take 1..100 values, comma-separated or with the
 parameter repeated (`filter[id][in]=A&filter[id][in]=B`). Custom fields filter as
-`filter[custom_fields.KEY][op]`. Anything else is 400 `invalid_query`.
+`filter[custom_fields.KEY][op]`. A reference `<name>_id` is followed one hop: `expand=<name>` embeds the
+referenced record as `<name>` (or null) on lists and reads, `filter[<name>.field][op]` and `sort=<name>.field`
+filter and sort through it; following one needs the view capability of its collection. `q` searches the
+words of a collection's names, titles, e-mail and the like (each word begins a word; case and accents aside).
+Gigs count their roles, open roles and pending invitations. Anything else is 400 `invalid_query`.
 
 Errors are `{"error": {"code", "message", "status", "details"}}`; when several apply: unknown route
 404/405, then 401, 403, the body (415, 400, 413), the record's 404, 422, 409."""

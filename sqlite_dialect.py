@@ -308,13 +308,22 @@ def subquery(sql, params):
 def json_page(model, page, scope=()):
     """The page as JSON text, and the total that matches: a count is skipped when the page shows it."""
     keys = [column.expr.alias(f"k{i}") for i, (column, _) in enumerate(page.order)]
-    sql, params = page_query(model, page, scope, [as_json(model, page.columns).alias("record"), *keys]).sql()
+    key = model._meta.primary_key
+    chosen, chosen_params = page_query(model, page, scope, [key.alias("pid"), *keys]).sql()
+    # The page's rows are chosen (filtered, sorted, cut) first and written as JSON after: a sort never writes the
+    # JSON (embedded records included) of the rows it leaves out. `as_json` reads the table as "t1".
+    record = as_json(model, page.columns)
+    passed = ", ".join(f"p.k{i}" for i in range(len(keys)))
+    sql = (
+        f"SELECT {record.sql} AS record, {passed} FROM ({chosen}) AS p "
+        f'JOIN "{model._meta.table_name}" AS "t1" ON "t1"."{key.column_name}" = p.pid'
+    )
     # group_concat as a window ordered by the page's own keys: an aggregate's order is not SQLite's promise.
     order = ", ".join(f"k{i} {'DESC' if descending else 'ASC'}" for i, (_, descending) in enumerate(page.order))
     row = db.execute_sql(
         f"SELECT '[' || group_concat(record, ',') OVER w || ']', count(*) OVER w FROM ({sql}) "
         f"WINDOW w AS (ORDER BY {order} ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) LIMIT 1",
-        params,
+        [*record.params, *chosen_params],
     ).fetchone()
     text, shown = row or ("[]", 0)
     return text, page_total(model, page, scope, shown)
@@ -385,7 +394,8 @@ def search_columns(table):
 def matching_words(model, words):
     """The condition: every word begins a word of the record's searched fields (case and accents aside)."""
     index = search_table(model._meta.table_name)
-    query = " ".join('"' + word.replace('"', '""') + '"*' for word in words)
+    # each word a quoted phrase, so that no word is FTS5 syntax; a NUL would end the query text early
+    query = " ".join('"' + word.replace('"', '""').replace("\0", " ") + '"*' for word in words)
     subquery = SQL(f'(SELECT rowid FROM "{index}" WHERE "{index}" MATCH ?)', [query])
     return Column(model._meta.table, "rowid").in_(subquery)
 

@@ -15,6 +15,7 @@ The webhook part (SPEC §8, on by default) is in bench_webhooks.py; the helpers 
 """
 
 import argparse
+import datetime as dt
 import json
 import os
 import re
@@ -26,6 +27,7 @@ from pathlib import Path
 from bench_support import (
     Server,
     clean_env,
+    daily_questions,
     database,
     list_path,
     musician,
@@ -37,16 +39,29 @@ from bench_support import (
 )
 from bench_webhooks import measure_webhooks, report_webhooks, webhook_targets
 
-TARGETS = {"list": 0.15, "single": 0.40, "my gigs": 0.15}
-LIST_P99_MS, WRITE_P99_MS, SIZE_RATIO, OFFSET_RATIO, PEAK_MB = 100, 150, 1.5, 3, 80
+TARGETS = {
+    "list": 0.15,
+    "single": 0.40,
+    "my gigs": 0.15,
+    "open gigs": 0.15,
+    "open roles": 0.15,
+    "q staff": 0.15,
+    "q gigs": 0.15,
+}
+LIST_P99_MS, WRITE_P99_MS, SIZE_RATIO, OFFSET_RATIO, PEAK_MB, SEARCH_P50_MS = 100, 150, 1.5, 3, 80, 50
 # What each measured name requests, for the target lines (the ids are picked by `sample_ids`).
 REQUESTS = {
     "list": "GET /v1/gigs?filter",
     "single": "GET /v1/gigs/{id}",
     "create team": "POST /v1/teams",
     "my gigs": "GET /v1/me/gigs",
+    "open gigs": "GET /v1/gigs next month, open_role_count > 0, expand=venue",
+    "open roles": "GET /v1/gig-roles open, next month by gig.gig_date, expand=gig,role",
+    "q staff": "GET /v1/staff-members?q=<surname>",
+    "q gigs": "GET /v1/gigs?q=<couple>",
 }
-LISTS = ("list", "my gigs")  # held to the list targets
+LISTS = ("list", "my gigs", "open gigs", "open roles", "q staff", "q gigs")  # held to the list targets
+SEARCHES = ("q staff", "q gigs")  # and to the p50 of a search
 
 
 def measure_size(size, options, workdir):
@@ -65,6 +80,7 @@ def measure_size(size, options, workdir):
         "candidates": (f"/v1/gig-roles/{role}/candidates", key),
         "page at 0": ("/v1/gigs?limit=50&sort=-gig_date", key),
         "my gigs": ("/v1/me/gigs", phone),
+        **{name: (path_, key) for name, path_ in daily_questions(path, dt.date.today()).items()},
     }
     if size >= 60_000:
         endpoints["page at 50000"] = ("/v1/gigs?limit=50&sort=-gig_date&offset=50000", key)
@@ -130,6 +146,10 @@ def targets(ceiling, by_size, peaks, connections):
             p99 = results[name][2]
             text = f"{size}: {name} ({REQUESTS[name]}) p99 {p99:.1f} ms at {connections} connections (<= {limit} ms)"
             checks.append((text, p99 <= limit))
+        for name in SEARCHES:
+            p50 = results[name][1]
+            text = f"{size}: {name} ({REQUESTS[name]}) p50 {p50:.1f} ms (<= {SEARCH_P50_MS} ms)"
+            checks.append((text, p50 <= SEARCH_P50_MS))
         if "page at 50000" in results:
             deep = results["page at 50000"][1] / results["page at 0"][1]
             checks.append(

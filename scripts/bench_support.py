@@ -1,5 +1,6 @@
 """What the benchmark scripts share: the project's commands, servers on free ports, wrk, the demo databases."""
 
+import datetime as dt
 import os
 import re
 import signal
@@ -10,6 +11,7 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
+from urllib.parse import quote
 
 PROJECT = Path(__file__).resolve().parent.parent
 
@@ -81,10 +83,13 @@ def database(size):
 CATCH_UP = """
 import sys
 import app, migrations, notifications, worker
-from models import Notification, db
+import sqlite_dialect as dialect
+from models import BUSY_TABLES, Notification, db
 application = app.create_app({"DB": sys.argv[1]})
 with application.app_context():
     migrations.upgrade()
+    with db.atomic():
+        dialect.refresh_statistics(BUSY_TABLES)
     while worker.expire_invitations() == worker.EXPIRE_AT_ONCE:
         pass
     made = -1
@@ -163,6 +168,26 @@ def sample_ids(path):
         gig = c.execute("SELECT id FROM gigs ORDER BY gig_date DESC LIMIT 1 OFFSET 10").fetchone()[0]
         role = c.execute("SELECT id FROM gig_roles WHERE staff_member_id IS NOT NULL LIMIT 1 OFFSET 5").fetchone()[0]
     return status, gig, role
+
+
+def daily_questions(path, today):
+    """The paths of the office's daily questions (SPEC §11) on the database at `path`: the gigs of next month with
+    open roles (venue embedded), next month's open roles by gig date (gig and role embedded), and a `q` search of
+    staff members (a surname) and of gigs (a couple's names, the second begun)."""
+    first = (today.replace(day=1) + dt.timedelta(days=32)).replace(day=1)
+    after = (first + dt.timedelta(days=32)).replace(day=1)
+    month = f"filter[gig_date][gte]={first}&filter[gig_date][lt]={after}"
+    through = f"filter[gig.gig_date][gte]={first}&filter[gig.gig_date][lt]={after}"
+    with sqlite3.connect(path) as c:
+        surname = c.execute("SELECT last_name FROM staff_members ORDER BY id LIMIT 1").fetchone()[0]
+        title = c.execute("SELECT title FROM gigs WHERE title LIKE '% & %' ORDER BY id LIMIT 1").fetchone()[0]
+    couple = re.findall(r"\w+", title)
+    return {
+        "open gigs": f"/v1/gigs?{month}&filter[open_role_count][gt]=0&expand=venue",
+        "open roles": f"/v1/gig-roles?filter[status]=open&{through}&sort=gig.gig_date&expand=gig,role",
+        "q staff": f"/v1/staff-members?q={quote(surname)}",
+        "q gigs": f"/v1/gigs?q={quote(couple[0])}%20{quote(couple[1][:4])}",
+    }
 
 
 def musician(path, env):

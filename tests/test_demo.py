@@ -121,6 +121,24 @@ def test_the_example_has_the_current_schema(template_db):
         fresh.close()
 
 
+def test_the_examples_search_indexes_agree_with_their_rows(tmp_path):
+    """The example is written compactly (VACUUM): each search index still finds each row by its rowid."""
+    copy = tmp_path / "example.db"
+    shutil.copy(EXAMPLE, copy)
+    connection = sqlite3.connect(copy)
+    try:
+        indexes = [name for (name,) in rows(connection, "SELECT name FROM sqlite_master WHERE sql LIKE '%fts5%'")]
+        assert "gigs_search" in indexes
+        for index in indexes:
+            connection.execute(f'INSERT INTO "{index}" ("{index}", rank) VALUES (\'integrity-check\', 1)')
+        title = rows(connection, "SELECT title FROM gigs ORDER BY rowid DESC LIMIT 1")[0][0]
+        word = re.findall(r"\w+", title)[0]
+        found = "SELECT COUNT(*) FROM gigs WHERE rowid IN (SELECT rowid FROM gigs_search WHERE gigs_search MATCH ?)"
+        assert connection.execute(found, (f'"{word}"',)).fetchone()[0] >= 1
+    finally:
+        connection.close()
+
+
 def test_the_example_holds_a_band_and_no_secrets():
     example = read_only(EXAMPLE)
     try:
