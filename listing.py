@@ -175,6 +175,7 @@ class Page:
     where: list = field(default_factory=list)
     extra: dict = field(default_factory=dict)
     joins: list = field(default_factory=list)  # the References filters and sorts go through
+    filter_joins: list = field(default_factory=list)  # ...those its filters go through (what its total needs)
 
 
 class QueryErrors(dict):
@@ -284,9 +285,11 @@ def words_of(q):
         raise ValueError("Give at least one word.")
     if len(words) > MAX_WORDS:
         raise ValueError(f"At most {MAX_WORDS} words.")
-    short = [word for word in words if len(word) < MIN_WORD]
+    # A word is searched as its runs of letters and digits, the last one as a beginning: `o'neil` is fine, while
+    # `m.` would ask for every word that begins with an m.
+    short = [word for word in words if len((re.findall(r"\w+", word) or [""])[-1]) < MIN_WORD]
     if short:
-        raise ValueError(f"Each word has at least {MIN_WORD} characters: {short[0]!r} is shorter.")
+        raise ValueError(f"Each word ends with at least {MIN_WORD} letters or digits: {short[0]!r} does not.")
     return words
 
 
@@ -330,9 +333,9 @@ SET_FILTER_RE = re.compile(r"filter\[[A-Za-z0-9_.]+\]\[n?in\]")
 
 
 def _lookup(columns, resolve, references, page):
-    def lookup(name):
+    def lookup(name, filtering=False):
         if "." in name and name.partition(".")[0] in references:
-            return _through(name, references, page)
+            return _through(name, references, page, filtering)
         column = columns.get(name) or (resolve(name) if resolve else None)
         if column is None:
             raise ValueError(f"Unknown field {name!r}.")
@@ -345,13 +348,14 @@ def _lookup(columns, resolve, references, page):
     return lookup
 
 
-def _through(name, references, page):
+def _through(name, references, page, filtering):
     """The column `<reference>.<field>` (one hop), its reference joined to the page."""
     reference_name, _, field_name = name.partition(".")
     reference = references[reference_name]
     column = reference.through(field_name)
-    if reference not in page.joins:
-        page.joins.append(reference)
+    for joins in (page.joins, page.filter_joins) if filtering else (page.joins,):
+        if reference not in joins:
+            joins.append(reference)
     return column
 
 
@@ -367,7 +371,7 @@ def _apply(page, key, value, columns, lookup, extra):
     elif key in extra:
         page.extra[key] = value
     elif match := FILTER_RE.fullmatch(key):
-        column = lookup(match[1])
+        column = lookup(match[1], filtering=True)
         page.where.append(condition(column, match[2] or "eq", value))
     else:
         raise ValueError("Unknown parameter.")

@@ -315,9 +315,13 @@ class Builder:
     def custom_operation(self, view):
         info = view.openapi
         content = None
+        collection = info["listing"] if hasattr(info["listing"], "documented_references") else None
         if info["response"] is not None:
-            narrowable = isinstance(info["listing"], dict) or info["fields"] is not None
+            narrowable = isinstance(info["listing"], dict) or collection is not None or info["fields"] is not None
             schema = self.answer(info["response"], narrowable=narrowable)
+            if collection is not None:  # a collection's own list, within a scope: it expands as the collection does
+                name = info["response"].__name__.removesuffix("Schema")
+                self.expandable[name] = collection.documented_references()
             content = list_of(schema) if info["listing"] else many_of(schema) if info["many"] else one(schema)
         elif info["media_type"] != "application/json":
             media_types = info["media_type"] if isinstance(info["media_type"], tuple) else (info["media_type"],)
@@ -327,9 +331,8 @@ class Builder:
             params.append(fields_param(info["fields"]))
         if info["listing"] == "paged":
             params += paging_params()
-        elif hasattr(info["listing"], "documented_references"):  # a collection's own list, within a scope
-            resource = info["listing"]
-            params += list_params(resource.columns, resource.documented_references(), resource.searched)
+        elif collection is not None:
+            params += list_params(collection.columns, collection.documented_references(), collection.searched)
         elif info["listing"]:
             params += list_params(info["listing"])
         public = getattr(view, "public", False)

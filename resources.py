@@ -161,7 +161,7 @@ class Resource(RecordsEvents):
         found = {}
         for column_name, model in self.references.items():
             target = resource_of(model)
-            if target is None:
+            if target is None or self.columns[column_name].group:  # not a collection; an id private to a group
                 continue
             name = column_name.removesuffix("_id")
             found[name] = listing.Reference(

@@ -154,16 +154,16 @@ def is_busy(error):
 
 def page_query(model, page, scope=(), selection=None):
     """The SELECT of one page (of `selection`, by default the page's columns)."""
-    query = _matching(model.select(*(selection or [c.expr for c in page.columns])), model, page, scope)
+    query = _matching(model.select(*(selection or [c.expr for c in page.columns])), model, page, scope, page.joins)
     query = query.order_by(*[c.expr.desc() if d else c.expr.asc() for c, d in page.order])
     return query.limit(page.limit).offset(page.offset)
 
 
-def _matching(query, model, page, scope):
+def _matching(query, model, page, scope, joins):
     """`query` of the records of `model` that match the page's filters within `scope`, joined to the referenced
-    records its filters and sorts go through (an inner join where the reference is never null, so that the
-    planner may start from either table)."""
-    for reference in page.joins:
+    records of `joins` (an inner join where the reference is never null, so that the planner may start from either
+    table)."""
+    for reference in joins:
         kind = JOIN.INNER if reference.required else JOIN.LEFT_OUTER
         query = query.join_from(model, reference.alias, kind, on=(reference.alias.id == reference.column.expr))
     where = all_of([*scope, *page.where])
@@ -334,7 +334,8 @@ def page_total(model, page, scope, shown):
     page tells when it is not full, else a count (remembered until the database changes)."""
     if shown < page.limit and (shown or page.offset == 0):
         return page.offset + shown
-    return counted(_matching(model.select(fn.COUNT(SQL("*"))), model, page, scope))
+    # a join that only sorts changes no count: a reference names one record or (left join) none
+    return counted(_matching(model.select(fn.COUNT(SQL("*"))), model, page, scope, page.filter_joins))
 
 
 def counted(query):

@@ -62,6 +62,8 @@ class Worker:
                     self.tick()
             except Exception:
                 log.exception("the worker's round failed; it tries again in %s s", interval)
+                self.stopping.wait(interval)  # not sooner, even when an expiry is due: it may be what failed
+                continue
             self.stopping.wait(self.pause(interval))
         db.close()
 

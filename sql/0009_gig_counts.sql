@@ -16,13 +16,15 @@ UPDATE "gigs" SET "pending_invitation_count" = c."pending"
          WHERE i."status" = 'pending' GROUP BY r."gig_id") c
  WHERE c."gig_id" = "gigs"."id";
 
--- `+"status"`: a role's invitations are found by the role's index, never by walking every pending one.
 CREATE TRIGGER "gig_role_counted" AFTER INSERT ON "gig_roles" BEGIN
   UPDATE "gigs" SET "role_count" = "role_count" + 1, "open_role_count" = "open_role_count" + (new."status" = 'open')
    WHERE "id" = new."gig_id";
 END;
 
--- A role's pending invitations leave its gig's count with it (whichever of the two rows goes first).
+-- A role's pending invitations leave its gig's count with it (none, while references keep a role with
+-- invitations from being deleted; the trigger does not rely on that).
+-- `+"status"` (here and below): a role's invitations are found by the role's index, never by walking every
+-- pending invitation.
 CREATE TRIGGER "gig_role_uncounted" AFTER DELETE ON "gig_roles" BEGIN
   UPDATE "gigs" SET "role_count" = "role_count" - 1, "open_role_count" = "open_role_count" - (old."status" = 'open'),
          "pending_invitation_count" = "pending_invitation_count" - (

@@ -287,3 +287,28 @@ def test_the_webhook_request_is_described_with_its_signature_headers(document):
     }
     assert payload["properties"]["data"]["$ref"] == "#/components/schemas/Event"
     assert set(payload["required"]) == {"type", "timestamp", "data"}
+
+
+def test_a_generated_client_is_offered_expand_q_and_the_filters_through_references(document):
+    def params(path):
+        return {p["name"]: p for p in document["paths"][path]["get"]["parameters"]}
+
+    roles = params("/gig-roles")
+    assert {"expand", "filter[gig.gig_date][gte]", "filter[staff_member.last_name][starts_with]"} <= set(roles)
+    assert "q" not in roles  # gig roles hold no text to search
+    assert re.fullmatch(roles["expand"]["schema"]["pattern"], "gig,role,staff_member")
+    assert re.fullmatch(roles["sort"]["schema"]["pattern"], "gig.gig_date,-created_at")
+    assert "q" in params("/staff-members") and "expand" in params("/gigs/{id}")
+    schemas = document["components"]["schemas"]
+    assert schemas["Gig"]["properties"]["venue"]["anyOf"] == [{"$ref": "#/components/schemas/Venue"}, {"type": "null"}]
+    assert "venue" not in schemas["Gig"]["required"]
+    # the lists that serve a collection within a scope answer as it does: narrowed by fields, expanded
+    deliveries = document["paths"]["/webhook-deliveries"]["get"]["responses"]["200"]["content"]["application/json"]
+    items = deliveries["schema"]["properties"]["data"]["items"]
+    assert items == {
+        "anyOf": [
+            {"$ref": "#/components/schemas/WebhookDelivery"},
+            {"$ref": "#/components/schemas/WebhookDeliveryPartial"},
+        ]
+    }
+    assert "endpoint" in schemas["WebhookDeliveryPartial"]["properties"]
