@@ -279,17 +279,15 @@ MIN_WORD, MAX_WORDS = 2, 8
 
 
 def words_of(q):
-    """The words of a `q` search: at least MIN_WORD characters each, at most MAX_WORDS of them."""
-    words = _bounded(q).split()
+    """The words of a `q` search, separated by spaces: at least MIN_WORD characters each, at most MAX_WORDS."""
+    words = [word for word in _bounded(q).split(" ") if word]
     if not words:
         raise ValueError("Give at least one word.")
     if len(words) > MAX_WORDS:
         raise ValueError(f"At most {MAX_WORDS} words.")
-    # A word is searched as its runs of letters and digits, the last one as a beginning: `o'neil` is fine, while
-    # `m.` would ask for every word that begins with an m.
-    short = [word for word in words if len((re.findall(r"\w+", word) or [""])[-1]) < MIN_WORD]
+    short = [word for word in words if len(word) < MIN_WORD]
     if short:
-        raise ValueError(f"Each word ends with at least {MIN_WORD} letters or digits: {short[0]!r} does not.")
+        raise ValueError(f"Each word has at least {MIN_WORD} characters: {short[0]!r} is shorter.")
     return words
 
 

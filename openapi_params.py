@@ -97,16 +97,12 @@ def expand_param(references):
 
 def search_param(searched):
     description = (
-        f"Words (each at least {MIN_WORD} characters, at most {MAX_WORDS}), all of which must begin a word of "
-        f"{', '.join(searched)}; case and accents aside."
+        f"Words separated by spaces (each at least {MIN_WORD} characters, at most {MAX_WORDS} words), all of which "
+        f"must begin a word of {', '.join(searched)}; case and accents aside."
     )
-    word = rf"\S{{{MIN_WORD},}}"
-    schema = {
-        "type": "string",
-        "maxLength": MAX_FILTER_CHARS,
-        "pattern": rf"^\s*{word}(\s+{word}){{0,{MAX_WORDS - 1}}}\s*$",
-    }
-    return query_param("q", schema, description)
+    word = f"[^ ]{{{MIN_WORD},}}"
+    pattern = f"^ *{word}( +{word}){{0,{MAX_WORDS - 1}}} *$"
+    return query_param("q", {"type": "string", "maxLength": MAX_FILTER_CHARS, "pattern": pattern}, description)
 
 
 def filter_schema(column, operator):

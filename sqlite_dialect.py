@@ -395,8 +395,7 @@ def search_columns(table):
 def matching_words(model, words):
     """The condition: every word begins a word of the record's searched fields (case and accents aside)."""
     index = search_table(model._meta.table_name)
-    # each word a quoted phrase, so that no word is FTS5 syntax; a NUL would end the query text early
-    query = " ".join('"' + word.replace('"', '""').replace("\0", " ") + '"*' for word in words)
+    query = " ".join(_phrase(word) for word in words)
     subquery = SQL(f'(SELECT rowid FROM "{index}" WHERE "{index}" MATCH ?)', [query])
     return Column(model._meta.table, "rowid").in_(subquery)
 
@@ -428,6 +427,15 @@ def _statistics_stale(table):
         and db.execute_sql("SELECT MAX(CAST(stat AS INTEGER)) FROM sqlite_stat1 WHERE tbl = ?", (table,)).fetchone()[0]
     )
     return not known or not known / 2 <= rows <= known * 2
+
+
+def _phrase(word):
+    """A word as an FTS5 phrase, so that no word is query syntax (a NUL would end the query text early): its runs of
+    letters and digits in a row, the last one as a beginning unless it is a single letter (`m.` asks for the word
+    `m`, not for every word that begins with an m)."""
+    runs = re.findall(r"\w+", word)
+    prefix = "*" if runs and len(runs[-1]) >= 2 else ""
+    return '"' + word.replace('"', '""').replace("\0", " ") + '"' + prefix
 
 
 def all_of(conditions):
