@@ -22,8 +22,8 @@ import sqlite_dialect as dialect
 import writer
 from auth import digest, expiry, new_secret
 from errors import ConfigError
-from models import BUSY_TABLES, AccessRole, Token, User, db, now
-from worker import Worker
+from models import AccessRole, Token, User, db, now
+from worker import Worker, refresh_statistics
 
 log = logging.getLogger("band")
 
@@ -45,8 +45,7 @@ def prepare_database():
     except ConfigError as e:
         fail(str(e))
     signing.make_secret_key()  # this installation's own (never the demo's: band.db.example holds none)
-    with dialect.write_transaction():
-        dialect.refresh_statistics(BUSY_TABLES)
+    refresh_statistics()
     if before == 0:
         log.info("created %s (schema version %d) with the default access roles", db.database, after)
     return after

@@ -6,6 +6,7 @@ SQLite is then nearly JSON already, which keeps lists cheap.
 """
 
 import datetime as dt
+import functools
 import json
 import re
 import uuid
@@ -112,6 +113,21 @@ class BaseModel(Model):
     class Meta:
         database = db
         table_function = table_name
+
+    def save(self, *args, **kwargs):
+        written = written_fields(type(self))
+        if written is not None:
+            kwargs.setdefault("only", written)
+        return super().save(*args, **kwargs)
+
+
+@functools.cache
+def written_fields(model):
+    """The fields a save of `model` writes, when it has counts the database keeps (None: every field)."""
+    fields = model._meta.sorted_fields
+    if not any(isinstance(field, CountField) for field in fields):
+        return None
+    return [field for field in fields if not isinstance(field, CountField)]
 
 
 class Record(BaseModel):
@@ -442,10 +458,6 @@ class Gig(Record):
     role_count = CountField()
     open_role_count = CountField()
     pending_invitation_count = CountField()
-
-    def save(self, *args, **kwargs):
-        kwargs.setdefault("only", [f for f in self._meta.sorted_fields if not isinstance(f, CountField)])
-        return super().save(*args, **kwargs)
 
     class Meta:
         # the default order, and the office's everyday list: the gigs of one status by date

@@ -41,8 +41,7 @@ def fields_param(columns):
 
 
 def sort_param(columns):
-    names = "|".join(re.escape(name) for name, column in columns.items() if column.sortable and "." not in name)
-    names += "".join(f"|{re.escape(name)}" for name, column in columns.items() if column.sortable and "." in name)
+    names = "|".join(re.escape(name) for name, column in columns.items() if column.sortable)
     pattern = f"^-?({names})(,-?({names}))*$"
     description = "Comma list of fields; `-` before a field sorts descending."
     return query_param("sort", {"type": "string", "pattern": pattern}, description)

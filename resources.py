@@ -66,8 +66,8 @@ class Resource(RecordsEvents):
         self.by_capabilities = {}  # caller's capabilities -> the columns and references as they read them
         self.aliases = {}  # reference name -> the referenced table as pages join it
         self.searched = tuple(name for name in self.columns if name in SEARCHED_FIELDS)
-        if self.searched:
-            self.search = functools.partial(dialect.matching_words, model)
+        # words -> the condition of `q`, where the collection has text to search
+        self.search = functools.partial(dialect.matching_words, model) if self.searched else None
         self.references = {
             name: column.rel_model
             for name, column in model._meta.columns.items()
@@ -119,8 +119,6 @@ class Resource(RecordsEvents):
             references=self.readable_references(),
             search=self.search,
         )
-
-    search = None  # words -> the condition of `q`, where the collection has text to search
 
     def parse_record(self, args):
         """A single read's parameters (`fields`, `expand`): the columns to answer with (None: all)."""

@@ -7,7 +7,7 @@ import random
 import pytest
 
 import worker
-from models import GigRoleInvitation, timestamp
+from models import Gig, GigRoleInvitation, timestamp
 from tests.support import error_of
 
 COUNTS = ("role_count", "open_role_count", "pending_invitation_count")
@@ -134,3 +134,12 @@ def test_the_worker_wakes_when_the_first_pending_invitation_expires(app, office,
     assert 0 < worker.Worker(app).pause(15) <= 3.1
     GigRoleInvitation.update(status="declined").execute()
     assert worker.Worker(app).pause(15) == 15
+
+
+def test_a_gig_saved_after_its_roles_changed_keeps_the_counts_the_database_kept(office, admin):
+    """A gig loaded before a role was added (by a script, or a later rule of the API) writes no stale count back."""
+    gig = Gig.get_by_id(office.gigs[0])
+    admin.post("/gig-roles", json={"gig_id": gig.id, "role_id": office.singer["id"]})
+    gig.title = "Renamed"
+    gig.save()
+    assert admin.get(f"/gigs/{gig.id}").get_json()["data"]["role_count"] == 1
