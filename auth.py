@@ -1,5 +1,6 @@
-"""Who is calling and what they may do (SPEC §3): tokens, the caller behind a bearer, capability checks. No
-routes here: sign-in, /me and API keys are in routes/account.py, devices in routes/devices.py."""
+"""Who is calling and what they may do (SPEC §3): tokens, the caller behind a bearer, capability checks, the write
+rate of a caller who may edit nothing. No routes here: sign-in, /me and API keys are in routes/account.py, devices
+in routes/devices.py."""
 
 import datetime as dt
 import hashlib
