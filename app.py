@@ -32,7 +32,7 @@ def create_app(config=None):
     app.url_map.merge_slashes = False  # `//gigs` is no route (404), not a redirect with an HTML body
     app.json.sort_keys = False
     app.json.ensure_ascii = False  # UTF-8 as SQLite writes lists and records
-    for hook in (conventions.start, auth.authenticate, conventions.begin_write):
+    for hook in (conventions.start, auth.authenticate, auth.limit_member_writes, conventions.begin_write):
         app.before_request(hook)
     app.after_request(conventions.finish)
     app.teardown_request(conventions.end_transaction)
@@ -45,7 +45,7 @@ def create_app(config=None):
 
 
 def configure(app, config=None):
-    """Apply the settings to `app`: its database, mailer, sign-in rate limit and remembered pages. Cheap, unlike
+    """Apply the settings to `app`: its database, mailer, rate limits and remembered pages. Cheap, unlike
     building the routes, so a test suite builds one app and configures it afresh for each test."""
     app.config.update(settings.load(config))
     app.config["MAX_CONTENT_LENGTH"] = app.config["UPLOAD_BODY_BYTES"]
@@ -53,6 +53,7 @@ def configure(app, config=None):
     app.extensions["mailer"] = mailer(app.config["MAIL_URL"])
     app.extensions["outbox"] = Outbox(retry_seconds=app.config["MAIL_RETRIES"])
     app.extensions["auth_rate"] = RateLimiter(*app.config["AUTH_RATE"])
+    app.extensions["member_writes"] = RateLimiter(*app.config["MEMBER_WRITES"])
     app.extensions["own_pages"] = Remembered(max_bytes=app.config["PAGE_MEMORY_KB"] * 1024)
     return app
 

@@ -1,5 +1,6 @@
-"""Who is calling and what they may do (SPEC §3): tokens, the caller behind a bearer, capability checks. No
-routes here: sign-in, /me and API keys are in routes/account.py, devices in routes/devices.py."""
+"""Who is calling and what they may do (SPEC §3): tokens, the caller behind a bearer, capability checks, the write
+rate of a caller who may edit nothing. No routes here: sign-in, /me and API keys are in routes/account.py, devices
+in routes/devices.py."""
 
 import datetime as dt
 import hashlib
@@ -15,6 +16,7 @@ import sqlite_dialect as dialect
 import writer
 from errors import ApiError, unauthenticated
 from models import StaffMember, Token, now, timestamp
+from rate_limit import limit_user_writes
 
 GROUPS = ("gigs", "catalog", "staffing", "production", "people", "pay", "admin")
 CAPABILITIES = tuple(f"{group}.{action}" for group in GROUPS for action in ("view", "edit"))
@@ -99,6 +101,16 @@ def authenticate():
     if caller is None:
         raise unauthenticated()
     g.caller = caller
+
+
+def limit_member_writes():
+    """Before a write does anything: a caller holding no `.edit` capability (a musician) makes at most
+    BAND_MEMBER_WRITE_RATE writes (SPEC §2.3), so that no phone can pile up blockouts, keys or events."""
+    caller = g.get("caller")
+    if caller is None or request.method not in conventions.WRITE_METHODS:
+        return
+    if not any(capability.endswith(".edit") for capability in caller.can):
+        limit_user_writes(caller.user_id)
 
 
 # Who is behind a token is remembered for a moment: reading it is one of the two statements of a typical read.

@@ -41,6 +41,10 @@ def fail(message):
 def prepare_database():
     """Create or migrate the database; a database newer than the code stops the command."""
     try:
+        dialect.keep_private(db.database)
+    except OSError as e:
+        fail(f"cannot open {db.database}: {e.strerror}")
+    try:
         before, after = migrations.upgrade()
     except ConfigError as e:
         fail(str(e))

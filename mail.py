@@ -19,6 +19,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 import backoff
 from errors import ConfigError
+from private_files import private_directory, private_file
 
 log = logging.getLogger("band.mail")
 
@@ -60,9 +61,10 @@ class FileMailer:
         self.directory = directory
 
     def __call__(self, msg):
-        os.makedirs(self.directory, exist_ok=True)
+        private_directory(self.directory)
         stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S%f")
         path = os.path.join(self.directory, f"{stamp}-{uuid.uuid4().hex[:8]}.eml")
+        private_file(path + ".part")  # a message holds a sign-in link
         with open(path + ".part", "wb") as f:
             f.write(msg.as_bytes())
         os.replace(path + ".part", path)  # readers never see half a message

@@ -10,6 +10,7 @@ from apispec.ext.marshmallow import MarshmallowPlugin
 from marshmallow import Schema, fields
 
 from bodies import WebhookPayloadSchema
+from conventions import WRITE_METHODS
 from errors import CODES
 from openapi_params import (
     fields_param,
@@ -66,7 +67,8 @@ ERROR_STATUSES = {  # the codes of each status come from errors.CODES
     413: "The body is over the limit",
     415: "The body is not of the expected media type",
     422: "Invalid fields (details: field -> messages)",
-    429: "Too many requests from this address to sign in or answer by link (see Retry-After)",
+    429: "Too many requests: from this address to sign in or answer by link, or writes of a caller without any "
+    "`.edit` capability (see Retry-After)",
     503: "The database is busy or the service is stopping (see Retry-After)",
 }
 # An example answer for each code, shown by the reference page; a code missing here gets a plain message.
@@ -253,6 +255,11 @@ class Builder:
             self.spec.components.response(str(status), response)
         return {"$ref": f"#/components/responses/{status}"}
 
+    def add_write_rate(self, operation):
+        """A caller without any `.edit` capability may meet the write rate on any write (SPEC §2.3)."""
+        responses = {**operation["responses"], "429": self.error(429)}
+        operation["responses"] = dict(sorted(responses.items()))
+
     def add(self, rule, view):
         path = re.sub(r"<(?:[a-z]+:)?([a-z_]+)>", r"{\1}", rule.rule.removeprefix("/v1"))
         operations = {}
@@ -265,6 +272,8 @@ class Builder:
             else:
                 operation = self.custom_operation(view)
                 operation["operationId"] = rule.endpoint.removeprefix("api.")
+            if method in WRITE_METHODS and not getattr(view, "public", False):
+                self.add_write_rate(operation)
             operations[method.lower()] = operation
         params = [path_param(name) for name in re.findall(r"{([a-z_]+)}", path)]
         self.spec.path(path=path, operations=operations, parameters=params)

@@ -42,3 +42,12 @@ def limit_rate():
     if wait:
         message = f"Too many requests from this address; try again in {wait} s."
         raise ApiError(429, "rate_limited", message, headers={"Retry-After": str(wait)})
+
+
+def limit_user_writes(user_id):
+    """The write rate of a user without any `.edit` capability (SPEC §2.3), counted per user wherever they write
+    from: a musician's phone and laptop share one budget."""
+    wait = current_app.extensions["member_writes"].retry_after(user_id)
+    if wait:
+        message = f"Too many changes in a short time; try again in {wait} s."
+        raise ApiError(429, "rate_limited", message, headers={"Retry-After": str(wait)})

@@ -20,6 +20,7 @@ SETTINGS = {
     "MAX_JSON_KB": (1024, int, "JSON body size limit"),
     "INVITATION_HOURS": (72, int, "invitation lifetime"),
     "AUTH_RATE_LIMIT": ("10/minute", str, "requests per client address to /auth/link and /auth/confirm"),
+    "MEMBER_WRITE_RATE": ("60/minute", str, "writes of a user without any .edit capability (a musician)"),
     "MAX_CONNECTIONS_PER_CLIENT": (20, int, "open connections one client address may hold (§2.3)"),
     "HEADER_TIMEOUT": (10.0, float, "seconds a request's line and headers may take from their first byte"),
     "BODY_TIMEOUT": (10.0, float, "seconds a request body may fall behind a pace of 8 KB/s before it is dropped"),
@@ -72,7 +73,8 @@ def load(overrides=None, environ=None):
     config["PUBLIC_URL"] = config["PUBLIC_URL"].rstrip("/")
     if not config["SIGNIN_URL"]:
         config["SIGNIN_URL"] = config["PUBLIC_URL"] + "/signin#token={token}"
-    config["AUTH_RATE"] = parse_rate(config["AUTH_RATE_LIMIT"])
+    config["AUTH_RATE"] = parse_rate("AUTH_RATE_LIMIT", config["AUTH_RATE_LIMIT"])
+    config["MEMBER_WRITES"] = parse_rate("MEMBER_WRITE_RATE", config["MEMBER_WRITE_RATE"])
     check_worker(config)
     config["MAIL_RETRIES"] = waits("MAIL_RETRY_SECONDS", config["MAIL_RETRY_SECONDS"])
     config["WEBHOOK_RETRIES"] = waits("WEBHOOK_RETRY_SECONDS", config["WEBHOOK_RETRY_SECONDS"])
@@ -111,9 +113,9 @@ def waits(name, text):
     return found
 
 
-def parse_rate(text):
+def parse_rate(name, text):
     """`10/minute` -> (10, 60): requests allowed per window of seconds."""
     match = re.fullmatch(r"\s*([0-9]+)\s*/\s*(second|minute|hour)\s*", text)
     if not match or int(match[1]) < 1:
-        raise ConfigError(f"BAND_AUTH_RATE_LIMIT={text!r}: expected N/second, N/minute or N/hour")
+        raise ConfigError(f"BAND_{name}={text!r}: expected N/second, N/minute or N/hour")
     return int(match[1]), RATE_PERIODS[match[2]]

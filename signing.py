@@ -3,7 +3,8 @@ and the tokens made with it: calendar feeds, and the answer links of invitation 
 
 import secrets
 
-from itsdangerous import BadSignature, URLSafeSerializer
+from itsdangerous import BadData, BadSignature, URLSafeSerializer
+from itsdangerous.encoding import base64_decode, base64_encode
 
 import sqlite_dialect as dialect
 from models import Setting
@@ -38,10 +39,26 @@ def feed_token(config, *subject):
 
 def feed_subject(config, token):
     """The list a feed token names, or None when the token is not one of ours."""
+    return signed_value(config, FEED_SALT, token)
+
+
+def signed_value(config, salt, token):
+    """What a token signed with `salt` holds, or None when it is not one of ours or not spelled as we wrote it
+    (SPEC §2.3): the last character of base64 has spare bits, and the decoder skips characters outside its
+    alphabet, so other spellings would carry the same bytes and signature."""
+    if not all(canonical_base64(part) for part in token.split(".")):
+        return None
     try:
-        return URLSafeSerializer(secret_key(config), salt=FEED_SALT).loads(token)
+        return URLSafeSerializer(secret_key(config), salt=salt).loads(token)
     except BadSignature:
         return None
+
+
+def canonical_base64(part):
+    try:
+        return base64_encode(base64_decode(part)).decode() == part
+    except BadData:
+        return False
 
 
 def office_feed_version():
@@ -65,8 +82,5 @@ def answer_link(config, invitation_id):
 
 def answered_invitation(config, token):
     """The invitation id an answer token names, or None when the token is not one of ours."""
-    try:
-        found = URLSafeSerializer(secret_key(config), salt=ANSWER_SALT).loads(token)
-    except BadSignature:
-        return None
+    found = signed_value(config, ANSWER_SALT, token)
     return found if isinstance(found, str) else None

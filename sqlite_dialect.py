@@ -19,6 +19,7 @@ What a dialect provides (a PostgreSQL module would offer the same names):
   until the database changes.
 - `copy_database(path)`, `inspect_file(path)`: an online, consistent copy; what a copy holds (integrity,
   references, schema version), read without changing it (`Unreadable` when it cannot be).
+- `keep_private(path)`: the database's files readable by the service's user alone (SPEC §2.3).
 - `store_attachment`, `AttachmentDownload`: an attachment's bytes written and read in chunks.
 - `caller_row`, `grants_of`, `count_role_holders`, `count_all_capability_holders`: who is calling and who
   holds which access role (roles are a JSON array on the user).
@@ -40,6 +41,8 @@ import threading
 from pathlib import Path
 
 from peewee import JOIN, SQL, Case, Column, EnclosedNodeList, NodeList, OperationalError, SqliteDatabase, fn
+
+from private_files import private_file
 
 db = SqliteDatabase(None)  # opened by `open_database`
 
@@ -603,8 +606,19 @@ def read_only_uri(database):
     return Path(database).resolve().as_uri() + "?mode=ro"
 
 
+def keep_private(path):
+    """Make the database file 0600 before SQLite opens it (created empty when new, narrowed when an earlier version
+    left it readable): SQLite gives its -wal and -shm files the database's mode, and any already there are narrowed."""
+    private_file(path)
+    for suffix in ("-wal", "-shm", "-journal"):
+        if Path(f"{path}{suffix}").exists():
+            private_file(f"{path}{suffix}")
+
+
 def copy_database(path):
-    """An online, consistent copy of the open database at `path` (SQLite's backup API), while writes go on."""
+    """An online, consistent copy of the open database at `path` (SQLite's backup API), while writes go on; 0600,
+    as the database's own file."""
+    private_file(path)
     target = sqlite3.connect(path)
     try:
         with target:

@@ -20,6 +20,7 @@ import sqlite_dialect as dialect
 import webhooks
 import writer
 from models import BUSY_TABLES, Event, GigRoleInvitation, db, now, timestamp
+from private_files import private_directory
 from routes.staffing import INVITATIONS
 from webhook_sender import Sender
 
@@ -137,7 +138,7 @@ def take_daily_backup(directory, at):
         due -= dt.timedelta(days=1)
     if any(dt.datetime.fromtimestamp(p.stat().st_mtime) >= due for p in directory.glob(BACKUP_GLOB)):
         return
-    directory.mkdir(parents=True, exist_ok=True)
+    private_directory(directory)
     path = directory / f"band-{moment:%Y%m%d-%H%M%S}.db"
     dialect.copy_database(str(path) + ".part")
     Path(str(path) + ".part").rename(path)  # a backup that is there is whole

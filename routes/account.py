@@ -22,7 +22,7 @@ from bodies import (
     SignInLinkSchema,
 )
 from conventions import json_body, printable
-from errors import ApiError
+from errors import ApiError, conflict
 from mail import message
 from models import SignInLink, Token, User, now, timestamp
 from openapi import operation
@@ -160,6 +160,7 @@ def me():
 # --- API keys ---------------------------------------------------------------------------------------------
 
 API_KEY_COLUMNS = listing.columns_of(Token, ApiKeySchema())
+MAX_LIVE_KEYS = 25  # per user (SPEC §2.3): each key is a row and an event
 
 
 def live_keys():
@@ -176,11 +177,12 @@ def live_keys():
     body=ApiKeySchema,
     response=NewApiKeySchema,
     status=201,
-    errors=(400, 413, 415, 422),
+    errors=(400, 409, 413, 415, 422),
 )
 def create_api_key():
     """Create an API key for the caller; its value is shown only in this answer."""
     values = load(ApiKeySchema(), json_body())
+    refuse_past_quota()
     key = new_secret("bok_")
     token = Token.create(
         user=g.caller.user_id,
@@ -193,6 +195,14 @@ def create_api_key():
     shown = key_summary(token)
     events.record("api_key.created", "api_keys", token.id, "admin", shown)
     return {"data": {"key": key, **shown}}, 201
+
+
+def refuse_past_quota():
+    """409 while the caller holds MAX_LIVE_KEYS live keys; counted in the write's transaction, so that keys
+    created at once cannot pass the limit together."""
+    if Token.select().where(*live_keys()).count() >= MAX_LIVE_KEYS:
+        message = f"You hold {MAX_LIVE_KEYS} live API keys, as many as one user may: revoke one first."
+        raise conflict("quota_exceeded", message, limit=MAX_LIVE_KEYS)
 
 
 def key_summary(token):
