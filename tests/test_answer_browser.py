@@ -171,3 +171,26 @@ def test_the_page_says_in_plain_words_what_became_of_every_other_answer(office, 
     page = opened(context, office, f"{office.service.public_url}/answer#token=cut-sho")
     expect(page.locator("#outcome")).to_contain_text("This link is not valid")
     assert [status(office, invitation) for invitation in (lee, max_, noa)] == ["withdrawn", "expired", "pending"]
+
+
+def test_an_accept_refused_for_a_clash_names_the_gig_or_the_days_in_the_way(office, context):
+    """The public answer's 409 gives the clashing gig's date and title only (SPEC §2.3): the page says them."""
+    ola, pia = invitations(office, "Ola", "Pia")
+    party = office.call("POST", "/gigs", {"gig_date": "2027-06-12", "title": "Müller party", "start_time": "20:00"})
+    role_id = office.call("GET", f"/gig-roles/{ola['gig_role_id']}")["role_id"]
+    booked = {"gig_id": party["id"], "role_id": role_id, "staff_member_id": ola["staff_member_id"]}
+    office.call("POST", "/gig-roles", booked)
+    page = opened(context, office, ola)
+    page.get_by_role("button", name="Accept").click()
+    expect(page.locator("#outcome")).to_have_text(
+        "Not accepted: you are already playing Müller party at that time (Saturday, 12 June 2027)."
+        " Please call the office."
+    )
+    days = {"start_date": "2027-06-11", "end_date": "2027-06-13", "reason": "Surgery"}
+    office.call("POST", "/staff-member-blockouts", {"staff_member_id": pia["staff_member_id"], **days})
+    page = opened(context, office, pia)
+    page.get_by_role("button", name="Accept").click()
+    expect(page.locator("#outcome")).to_have_text(
+        "Not accepted: you have blocked out Friday, 11 June 2027 to Sunday, 13 June 2027. Please call the office."
+    )
+    assert [status(office, invitation) for invitation in (ola, pia)] == ["pending", "pending"]
