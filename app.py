@@ -12,6 +12,7 @@ from flask import Flask
 from flask.cli import FlaskGroup
 
 import auth
+import clashes
 import commands
 import conventions
 import errors
@@ -37,6 +38,7 @@ def create_app(config=None):
     app.after_request(conventions.finish)
     app.teardown_request(conventions.end_transaction)
     errors.register(app)
+    clashes.register(app)
     routes.register(app)
     commands.register(app)
     notifications.register()

@@ -3,7 +3,7 @@ that time), the roles a gig's ensembles call for, and a gig role's candidates. N
 
 from peewee import JOIN
 
-from errors import conflict, invalid
+from errors import Clash, invalid
 from models import (
     INVITATION_STATUS,
     LIVE,
@@ -17,7 +17,6 @@ from models import (
     StaffMember,
     StaffMemberBlockout,
     StaffMemberRole,
-    as_dict,
     now,
 )
 from payroll import RateBook
@@ -57,12 +56,11 @@ def require_available(staff_member_id, gig):
     """409 conflict when a blockout covers the gig's date or the member is on another live gig then."""
     blockout = blockout_on(staff_member_id, gig.gig_date)
     if blockout is not None:
-        raise conflict(
-            "staff_member_blocked_out", "The staff member is blocked out on the gig's date.", blockout=as_dict(blockout)
-        )
+        message = "The staff member is blocked out on the gig's date."
+        raise Clash("staff_member_blocked_out", message, "blockout", blockout)
     clash = clashing_role(staff_member_id, gig)
     if clash is not None:
-        raise conflict("double_booked", "The staff member is on another gig at that time.", gig_role=as_dict(clash))
+        raise Clash("double_booked", "The staff member is on another gig at that time.", "gig_role", clash)
 
 
 def require_free_of_roles(staff_member_id, first_date, last_date):
@@ -78,7 +76,7 @@ def require_free_of_roles(staff_member_id, first_date, last_date):
     )
     if held is not None:
         message = "You play a gig on one of those days: ask the office to take you off it first."
-        raise conflict("staff_member_booked", message, gig_role=as_dict(held))
+        raise Clash("staff_member_booked", message, "gig_role", held)
 
 
 def put_on_role(gig_role, gig, allow_conflicts=False):

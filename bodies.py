@@ -240,8 +240,8 @@ class PaySchema(BaseSchema):
 
 
 class InvitationPreviewSchema(BaseSchema):
-    """The first four fields always; the others only while the invitation is pending (once it is answered,
-    withdrawn or expired, its link no longer shows the gig, its place or the pay)."""
+    """The first four fields and the gig always; the others only while the invitation is pending (once it is
+    answered or withdrawn, its link names the gig, its date and times, but no longer its place or the pay)."""
 
     invitation_id = fields.UUID(dump_only=True)
     status = Enum(*INVITATION_STATUSES, dump_only=True, allow_none=False)
@@ -249,9 +249,13 @@ class InvitationPreviewSchema(BaseSchema):
         dump_only=True, metadata={"description": "someone else holds the gig role (the invitation was withdrawn)"}
     )
     expires_at = Timestamp(dump_only=True, allow_none=False)
+    gig = fields.Nested(GigSummarySchema, dump_only=True, metadata={"description": "`name`: the gig's title"})
+    answer_by = fields.String(
+        dump_only=True,
+        metadata={"description": "expires_at in the venue's time as the mail says it: `Thu 10 June 2027, 14:03 CEST`"},
+    )
     message = fields.String(dump_only=True, allow_none=True)
     first_name = fields.String(dump_only=True, metadata={"description": "the invited staff member's"})
-    gig = fields.Nested(GigSummarySchema, dump_only=True, metadata={"description": "`name`: the gig's title"})
     venue = fields.Nested(PlaceSchema, dump_only=True, allow_none=True)
     role = fields.String(dump_only=True, metadata={"description": "the role's name"})
     product = fields.Nested(TimesSchema, dump_only=True, allow_none=True, metadata={"description": "what is played"})

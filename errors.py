@@ -97,6 +97,15 @@ def conflict(reason, message, **details):
     return ApiError(409, "conflict", message, {"reason": reason, **details})
 
 
+class Clash(ApiError):
+    """409 conflict with a stored record (a gig role on the same night, a blockout): `details[key]` shows of
+    `record` what the caller may read, worked out by the one rule of `clashes`."""
+
+    def __init__(self, reason, message, key, record):
+        super().__init__(409, "conflict", message, {"reason": reason})
+        self.key, self.record = key, record
+
+
 def envelope(status, code, message, details=None):
     error = {"code": code, "message": message, "status": status}
     if details is not None:

@@ -41,11 +41,6 @@ def timestamp(moment):
     return moment.astimezone(dt.UTC).replace(tzinfo=None).isoformat(timespec="microseconds") + "Z"
 
 
-def as_dict(record):
-    """A row as the API names its columns (`gig_id`, not `gig`): for the details of an error."""
-    return {field.column_name: record.__data__.get(field.name) for field in record._meta.sorted_fields}
-
-
 def table_name(model_class):
     """GigStatus -> gig_statuses, WebhookDelivery -> webhook_deliveries, ProductEquipment -> product_equipment: the
     collection names."""

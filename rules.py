@@ -5,7 +5,7 @@ import datetime as dt
 
 from peewee import JOIN
 
-from errors import conflict, invalid
+from errors import Clash, conflict, invalid
 from models import (
     LIVE,
     Equipment,
@@ -16,7 +16,6 @@ from models import (
     Price,
     ProductEnsemble,
     ProductEquipment,
-    as_dict,
     now,
 )
 
@@ -135,7 +134,7 @@ def equipment_free(equipment, gig, exclude=None):
         booked = booked.where(GigEquipment.id != exclude)
     clash = booked.first()
     if clash is not None:
-        raise conflict("double_booked", "The equipment is on another gig that date.", gig_equipment=as_dict(clash))
+        raise Clash("double_booked", "The equipment is on another gig that date.", "gig_equipment", clash)
 
 
 def booked_elsewhere(gig):

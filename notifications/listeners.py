@@ -15,6 +15,7 @@ from notifications.timed import reminder_topic
 
 WATCHED = {"gig_date", "start_time", "end_time", "venue_id", "gig_status_id"}
 ENDED = ("accepted", "declined", "withdrawn", "expired", "deleted")
+ANSWERED = ("gig_role_invitation.accepted", "gig_role_invitation.declined")
 UNSENT = "Withdrawn before it went out."
 
 
@@ -61,7 +62,8 @@ def invitation_updated(happened):
 
 def invitation_ended(happened):
     """An invitation's message still held is dropped, and what of it (or of its reminder) has not gone out yet
-    never goes; a member told of it hears of its withdrawal."""
+    never goes; answered (by any way: the link, the member, the office for them), its messages are read; a member
+    told of it hears of its withdrawal."""
     topics = {
         "invitation": invitation_topic(happened.subject_id),
         "invitation_reminder": reminder_topic(happened.subject_id),
@@ -69,6 +71,9 @@ def invitation_ended(happened):
     if queue.drop_held("invitation", topics["invitation"]):
         return
     told = [queue.unsend(kind, topic, UNSENT) for kind, topic in topics.items()]
+    if happened.type in ANSWERED:
+        for kind, topic in topics.items():
+            queue.mark_read(kind, topic)
     if happened.type != "gig_role_invitation.withdrawn" or not any(told):
         return
     topic = topics["invitation"]

@@ -99,6 +99,13 @@ def unsend(kind, topic, reason):
     return told
 
 
+def mark_read(kind, topic):
+    """The notifications of `kind` under `topic` not read yet are read now: their recipient did what they asked."""
+    moment = now()
+    query = Notification.update(read_at=moment, updated_at=moment)
+    query.where(Notification.topic == topic, Notification.type == kind, Notification.read_at.is_null()).execute()
+
+
 def skip(row, channel, reason):
     """A channel still pending is skipped, `reason` its error (the row is saved by the caller)."""
     if getattr(row, f"{channel}_state") == "pending":

@@ -16,7 +16,9 @@ from bodies import InvitationAnswerSchema, InvitationPreviewSchema, InvitationTo
 from calendar_feed import active_member
 from conventions import json_body
 from errors import ApiError
-from models import Gig, GigProduct, GigRole, GigRoleInvitation, Product, Role, User, Venue, now
+from models import GigProduct, GigRole, GigRoleInvitation, Product, Role, User, now
+from notifications.facts import gig_view
+from notifications.words import moment
 from openapi import operation
 from payroll import pay_of
 from rate_limit import limit_rate
@@ -41,7 +43,7 @@ def preview():
     limit_rate()
     reject_parameters(request.args)
     invitation, member = invitation_of(load(InvitationTokenSchema(), json_body())["token"])
-    return {"data": invitation_summary(invitation, member, current_app.config["CURRENCY"])}
+    return {"data": invitation_summary(invitation, member, current_app.config)}
 
 
 @blueprint.post("/invitations/answer")
@@ -100,32 +102,34 @@ def status_told(invitation):
         raise
 
 
-def invitation_summary(invitation, member, currency):
+def invitation_summary(invitation, member, config):
     """What the invited member needs to answer: the gig (date, times, venue), the role, what is played, their pay,
-    the office's message, and the invitation's state; once it is no longer pending, its state only."""
+    the office's message, by when to answer (the venue's time, as the mail writes it), and the invitation's state;
+    once it is no longer pending, its state and the gig's name, date and times only."""
     gig_role = GigRole.get_by_id(invitation.gig_role_id)
-    status = invitations.state(invitation)
+    view = gig_view(gig_role.gig_id)
+    gig = view.gig
     summary = {
         "invitation_id": invitation.id,
-        "status": status,
+        "status": invitations.state(invitation),
         "role_taken": gig_role.staff_member_id not in (None, member.id),
         "expires_at": invitation.expires_at,
+        "gig": {"name": gig.title, "gig_date": gig.gig_date, "start_time": gig.start_time, "end_time": gig.end_time},
     }
-    if status != "pending":
+    if summary["status"] != "pending":
         return summary
-    gig = Gig.get_by_id(gig_role.gig_id)
     gig_product = GigProduct.get_or_none(GigProduct.id == gig_role.gig_product_id)
     product = Product.get_by_id(gig_product.product_id) if gig_product else None
     return {
         **summary,
+        "answer_by": moment(invitation.expires_at, view.zone(config)),
         "message": invitation.message,
         "first_name": member.first_name,
-        "gig": {"name": gig.title, "gig_date": gig.gig_date, "start_time": gig.start_time, "end_time": gig.end_time},
-        "venue": place(Venue.get_or_none(Venue.id == gig.venue_id)),
+        "venue": place(view.venue),
         "role": Role.get_by_id(gig_role.role_id).name,
         "product": product and {"name": product.name, **times(gig_product)},
         "call_time": gig_role.call_time,
-        "pay": {"amount_cents": pay_of(gig_role, member.id), "currency": currency},
+        "pay": {"amount_cents": pay_of(gig_role, member.id), "currency": config["CURRENCY"]},
     }
 
 

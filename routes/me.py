@@ -128,7 +128,7 @@ def list_own_blockouts():
     body=OwnBlockoutSchema,
     response=StaffMemberBlockoutSchema,
     status=201,
-    errors=(400, 404, 413, 415, 422),
+    errors=(400, 404, 409, 413, 415, 422),
 )
 def create_own_blockout():
     """Block out days you cannot play (inclusive): the office cannot put you on a gig then."""
@@ -153,7 +153,7 @@ def read_own_blockout(id):
     body=OwnBlockoutSchema,
     partial=True,
     response=StaffMemberBlockoutSchema,
-    errors=(400, 404, 413, 415, 422),
+    errors=(400, 404, 409, 413, 415, 422),
 )
 def change_own_blockout(id):
     """Change the days or the reason of one of your blockouts."""

@@ -37,10 +37,14 @@ def browser():
         browser.close()
 
 
+PHONE = {"width": 390, "height": 844}
+
+
 @pytest.fixture
 def context(browser):
-    """A browser context in British English; the errors its pages' scripts meet (a CSP refusal, say) fail the test."""
-    context = browser.new_context(locale="en-GB")
+    """A phone's browser in British English, in New York while the gigs are in Vienna; the errors its pages' scripts
+    meet (a CSP refusal, say) fail the test."""
+    context = browser.new_context(locale="en-GB", timezone_id="America/New_York", viewport=PHONE)
     problems = []
     context.on("console", lambda message: message.type == "error" and problems.append(message.text))
     context.on("weberror", lambda error: problems.append(str(error.error)))
@@ -57,10 +61,15 @@ def office(tmp_path):
     office.service.stop()
 
 
+# Answer by 02:49 in Vienna (CET), as the mail writes it; 20:49 the evening before in New York
+EXPIRES_AT, ANSWER_BY = "2030-01-15T01:49:00Z", "Tue 15 January 2030, 02:49 CET"
+
+
 def invitations(office, *first_names):
-    """Invitations to sing at a wedding at a venue, one for each first name, all to one gig role."""
+    """Invitations to sing at a wedding at a venue in Vienna's zone, one for each first name, all to one gig role,
+    to be answered by EXPIRES_AT."""
     singer = office.call("POST", "/roles", {"name": "Singer"})
-    venue = office.call("POST", "/venues", {"name": "Schloss Hof", "city": "Marchegg"})
+    venue = office.call("POST", "/venues", {"name": "Schloss Hof", "city": "Marchegg", "timezone": "Europe/Vienna"})
     gig = office.call(
         "POST",
         "/gigs",
@@ -71,7 +80,8 @@ def invitations(office, *first_names):
     for first in first_names:
         member = office.call("POST", "/staff-members", {"first_name": first, "last_name": "Player"})
         office.call("POST", "/staff-member-roles", {"staff_member_id": member["id"], "role_id": singer["id"]})
-        body = {"gig_role_id": role["id"], "staff_member_id": member["id"], "message": "<b>Black tie</b>, please."}
+        body = {"gig_role_id": role["id"], "staff_member_id": member["id"], "expires_at": EXPIRES_AT}
+        body["message"] = "<b>Black tie</b>, please."
         made.append(office.call("POST", "/gig-role-invitations", body))
     return made
 
@@ -99,7 +109,9 @@ def test_an_answer_link_opened_in_chromium_shows_the_gig_and_accepts_on_the_clic
     for words in ("Anna & Ben", "Saturday, 12 June 2027", "18:00", "Schloss Hof, Marchegg", "Singer", "€300.00"):
         expect(gig).to_contain_text(words)
     expect(page.locator("#message")).to_have_text("<b>Black tie</b>, please.")  # text, never markup
+    expect(page.locator("#deadline")).to_have_text(f"Please answer by {ANSWER_BY}.")  # not the phone's 20:49
     expect(page.get_by_role("button", name="Decline")).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]  # nothing to scroll sideways
     assert status(office, sam) == "pending"  # opening the link answers nothing
 
     page.get_by_role("button", name="Accept").click()
@@ -109,11 +121,24 @@ def test_an_answer_link_opened_in_chromium_shows_the_gig_and_accepts_on_the_clic
     expect(page.locator("#buttons")).to_be_hidden()
     assert status(office, sam) == "accepted"
 
+    page = opened(context, office, sam)
+    expect(page.locator("#outcome")).to_have_text("You have already accepted this invitation: you are on the lineup.")
+    expect_only_the_gig_named(page)
+
     page = opened(context, office, alex)
     expect(page.locator("#outcome")).to_contain_text("Someone else has taken this role")
-    expect(page.locator("#gig")).to_be_hidden()  # once answered, the link shows no gig, place or pay
-    expect(page.locator("#buttons")).to_be_hidden()
+    expect_only_the_gig_named(page)
     assert status(office, alex) == "withdrawn"
+
+
+def expect_only_the_gig_named(page):
+    """Once answered, a link still names the gig, its date and times (the venue's), but no place, pay or buttons."""
+    gig = page.locator("#gig")
+    expect(gig.locator("#gig-name")).to_have_text("Anna & Ben")
+    expect(gig.locator("#facts")).to_have_text("DateSaturday, 12 June 2027Timefrom 18:00")
+    for gone in ("Schloss Hof", "€300.00", "Black tie", "Please answer"):
+        expect(gig).not_to_contain_text(gone)
+    expect(page.locator("#buttons")).to_be_hidden()
 
 
 def test_the_page_says_in_plain_words_what_became_of_every_other_answer(office, context):
@@ -146,3 +171,26 @@ def test_the_page_says_in_plain_words_what_became_of_every_other_answer(office, 
     page = opened(context, office, f"{office.service.public_url}/answer#token=cut-sho")
     expect(page.locator("#outcome")).to_contain_text("This link is not valid")
     assert [status(office, invitation) for invitation in (lee, max_, noa)] == ["withdrawn", "expired", "pending"]
+
+
+def test_an_accept_refused_for_a_clash_names_the_gig_or_the_days_in_the_way(office, context):
+    """The public answer's 409 gives the clashing gig's date and title only (SPEC §2.3): the page says them."""
+    ola, pia = invitations(office, "Ola", "Pia")
+    party = office.call("POST", "/gigs", {"gig_date": "2027-06-12", "title": "Müller party", "start_time": "20:00"})
+    role_id = office.call("GET", f"/gig-roles/{ola['gig_role_id']}")["role_id"]
+    booked = {"gig_id": party["id"], "role_id": role_id, "staff_member_id": ola["staff_member_id"]}
+    office.call("POST", "/gig-roles", booked)
+    page = opened(context, office, ola)
+    page.get_by_role("button", name="Accept").click()
+    expect(page.locator("#outcome")).to_have_text(
+        "Not accepted: you are already playing Müller party at that time (Saturday, 12 June 2027)."
+        " Please call the office."
+    )
+    days = {"start_date": "2027-06-11", "end_date": "2027-06-13", "reason": "Surgery"}
+    office.call("POST", "/staff-member-blockouts", {"staff_member_id": pia["staff_member_id"], **days})
+    page = opened(context, office, pia)
+    page.get_by_role("button", name="Accept").click()
+    expect(page.locator("#outcome")).to_have_text(
+        "Not accepted: you have blocked out Friday, 11 June 2027 to Sunday, 13 June 2027. Please call the office."
+    )
+    assert [status(office, invitation) for invitation in (ola, pia)] == ["pending", "pending"]

@@ -72,7 +72,8 @@ def expire(invitation):
 
 
 def test_the_preview_shows_the_gig_role_pay_and_message_and_changes_nothing(office, anon):
-    invitation = office.invite(office.sam, message="Black tie, please.")
+    office.admin.patch(f"/venues/{office.gig['venue_id']}", {"timezone": "Europe/Vienna"})
+    invitation = office.invite(office.sam, message="Black tie, please.", expires_at="2030-01-15T01:49:00Z")
     before = office.events()
     r = preview(anon, office.token(invitation["id"]))
     assert r.status_code == 200 and r.headers["Cache-Control"] == "no-store"
@@ -81,10 +82,11 @@ def test_the_preview_shows_the_gig_role_pay_and_message_and_changes_nothing(offi
         "status": "pending",
         "role_taken": False,
         "expires_at": invitation["expires_at"],
+        "gig": {"name": "Anna & Ben", "gig_date": "2027-06-12", "start_time": "18:00", "end_time": "23:30"},
+        "answer_by": "Tue 15 January 2030, 02:49 CET",  # the venue's time, as the mail writes it
         "message": "Black tie, please.",
         "first_name": "Sam",
-        "gig": {"name": "Anna & Ben", "gig_date": "2027-06-12", "start_time": "18:00", "end_time": "23:30"},
-        "venue": {"name": "Schloss Hof", "address": "Schlosshof 1, 2294 Marchegg", "timezone": None},
+        "venue": {"name": "Schloss Hof", "address": "Schlosshof 1, 2294 Marchegg", "timezone": "Europe/Vienna"},
         "role": "Singer",
         "product": None,
         "call_time": "16:30",
@@ -115,7 +117,7 @@ def test_the_preview_says_when_someone_else_took_the_role(office, anon):
     assert (accepted["status"], accepted["role_taken"]) == ("accepted", False)
 
 
-def test_once_answered_the_preview_shows_only_the_status(office, anon):
+def test_once_answered_the_preview_names_the_gig_and_shows_the_status_only(office, anon):
     invitation = office.invite(office.sam, message="Black tie, please.")
     token = office.token(invitation["id"])
     assert answer(anon, token, "decline").status_code == 200
@@ -124,6 +126,7 @@ def test_once_answered_the_preview_shows_only_the_status(office, anon):
         "status": "declined",
         "role_taken": False,
         "expires_at": invitation["expires_at"],
+        "gig": {"name": "Anna & Ben", "gig_date": "2027-06-12", "start_time": "18:00", "end_time": "23:30"},
     }
 
 

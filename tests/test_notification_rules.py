@@ -20,7 +20,7 @@ from models import GigRoleInvitation, Notification, NotificationSetting, Setting
 from notifications import run_timed
 from notifications.words import day
 from routes.staffing import INVITATIONS
-from tests.support import SCHLOSS_HOF, ServedOffice, Service, error_of, mails, make_user, wait_for
+from tests.support import SCHLOSS_HOF, ServedOffice, Service, error_of, mails, make_token, make_user, wait_for
 
 
 def in_days(days):
@@ -283,6 +283,33 @@ def test_a_reminder_not_sent_when_its_invitation_is_answered_never_goes(app, off
     office.post(f"/gig-role-invitations/{invitation['id']}/decline")
     [reminder] = rows("invitation_reminder")
     assert (reminder.email_state, reminder.email_error) == ("skipped", "Withdrawn before it went out.")
+
+
+@pytest.mark.parametrize("way", ["answer link", "own accept", "office's decline"])
+def test_answering_an_invitation_by_any_way_marks_its_notifications_read(app, office, anon, way):
+    now = dt.datetime.now(dt.UTC)
+    answered = office.invite(office.kim, expires_at=(now + dt.timedelta(hours=3)).isoformat())
+    other_role = office.build("gig-roles", gig_id=office.gig["id"], role_id=office.bass["id"])
+    other = office.invite(office.kim, gig_role_id=other_role["id"])
+    make_due(*rows("invitation"))
+    run_timed(config(app, INVITATION_REMINDER_HOURS=1), now + dt.timedelta(hours=2.1))
+    kim = anon.with_token(make_token(office.kim_user))
+    unread = kim.get("/me/notifications?filter[read]=false").get_json()["data"]
+    assert sorted((n["type"], n["data"]["invitation_id"]) for n in unread) == sorted(
+        [("invitation", answered["id"]), ("invitation_reminder", answered["id"]), ("invitation", other["id"])]
+    )
+    if way == "answer link":
+        token = signing.answer_link(app.config, answered["id"]).split("#token=", 1)[1]
+        response = anon.post("/invitations/answer", {"token": token, "answer": "accept"})
+    elif way == "own accept":
+        response = kim.post(f"/gig-role-invitations/{answered['id']}/accept")
+    else:
+        response = office.admin.post(f"/gig-role-invitations/{answered['id']}/decline")
+    assert response.status_code == 200, response.get_json()
+    unread = kim.get("/me/notifications?filter[read]=false").get_json()["data"]
+    assert [(n["type"], n["data"]["invitation_id"]) for n in unread] == [("invitation", other["id"])]
+    read = kim.get("/me/notifications?filter[read]=true").get_json()["data"]
+    assert {n["data"]["invitation_id"] for n in read} == {answered["id"]} and len(read) == 2
 
 
 def test_a_deleted_invitation_is_never_sent(office):
