@@ -1,6 +1,7 @@
 """VTIMEZONE components as calendar programs write them (SPEC §5.6): one STANDARD and one DAYLIGHT rule that
 recur yearly (RRULE), derived from the zone's changes as zoneinfo knows them, rather than a list of every change
-date, which some readers (vobject) get wrong."""
+date, which some readers (vobject) get wrong. A zone whose rule changed, or whose changes follow no yearly rule
+(around Ramadan), gets a rule with UNTIL for each run of years and a single change where no rule fits."""
 
 import calendar
 import datetime as dt
