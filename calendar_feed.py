@@ -9,6 +9,7 @@ import icalendar
 from peewee import JOIN
 
 from addresses import one_line
+from calendar_zones import vtimezone
 from models import NOT_CANCELLED, Gig, GigProduct, GigRole, GigStatus, Product, Role, StaffMember, User, Venue, db
 from rules import window
 from sqlite_dialect import ChangeWatch
@@ -152,7 +153,11 @@ def product_line(gig_product):
 
 
 def finish(calendar):
-    calendar.add_missing_timezones()
+    """The feed's text, every zone its events name defined first, by yearly rules (calendar_zones)."""
+    first_year = int(since()[:4])
+    last_year = max((event.end.year for event in calendar.events), default=first_year)
+    zones = sorted(calendar.get_missing_tzids())
+    calendar.subcomponents[:0] = [vtimezone(name, first_year, last_year) for name in zones]
     return calendar.to_ical()
 
 

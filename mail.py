@@ -1,6 +1,7 @@
 """Outgoing mail: the `console:`, `file:DIR` and `smtp[s]://` backends (standard library), and the outbox
 thread that does mail work after the request has been answered and retries mail that could not be sent."""
 
+import base64
 import collections
 import datetime as dt
 import heapq
@@ -18,6 +19,7 @@ from email.utils import formatdate, getaddresses, make_msgid
 from urllib.parse import parse_qs, unquote, urlsplit
 
 import backoff
+import mail_html
 from errors import ConfigError
 from private_files import private_directory, private_file
 
@@ -26,16 +28,70 @@ log = logging.getLogger("band.mail")
 RETRY_SECONDS = (5, 15, 30, 60, 120, 300, 600)  # waits between attempts; the last repeats until the window ends
 SIGNIN_WINDOW_SECONDS = 15 * 60  # a sign-in link is dead after that anyway
 JITTER = 0.2  # each wait is stretched or shrunk by up to this share, so retries do not arrive in step
+LINE_CHARS = 78  # of a header line (RFC 5322's "should")
+ENCODED_BYTES = 39  # of text in one encoded word: 64 characters, which fit a line after `Subject: `
 
 
-def message(sender, to, subject, text):
+def message(sender, to, subject, text, message_id):
+    """A mail of plain text with its HTML alternative; `message_id` as `message_id()` makes it."""
     msg = EmailMessage()
-    msg["From"], msg["To"], msg["Subject"] = sender, to, subject
+    msg["From"], msg["To"] = sender, to
+    msg.set_raw("Subject", folded(subject))
     msg["Date"] = formatdate(localtime=False, usegmt=True)
-    msg["Message-ID"] = make_msgid(domain="band-office")
+    msg["Message-ID"] = message_id
     # Unencoded, so the link stays one line in a .eml file or a terminal (quoted-printable would fold it).
     msg.set_content(text, cte="7bit" if text.isascii() else "8bit")
+    msg.add_alternative(mail_html.html_of(subject, text), subtype="html")
     return msg
+
+
+def message_id(public_url, local_part=None):
+    """`<local_part@public-host>` (SPEC §2.3): the host of BAND_PUBLIC_URL; a unique local part unless given."""
+    host = urlsplit(public_url).hostname or "localhost"
+    domain = f"[{host}]" if ":" in host else host
+    return f"<{local_part}@{domain}>" if local_part else make_msgid(domain=domain)
+
+
+def folded(subject):
+    """The Subject's value as it goes on the wire, lines of at most 78 characters that parse back to exactly
+    `subject`: plain words folded between words, or else (other than printable ASCII, a word too long for a line,
+    text that would read as an encoded word) UTF-8 encoded words (RFC 2047). The library's own folding may put
+    the first fold right after `Subject:` (read back with a leading space) and leaves `=?...?=` to be decoded."""
+    if not subject:
+        return ""
+    words = subject.split(" ")
+    plain = re.fullmatch(r"[!-~]+( [!-~]+)*", subject) and "=?" not in subject
+    if plain and max(len(word) for word in words) <= LINE_CHARS - len("Subject: "):
+        return fold(words, "Subject: ")
+    chunks = [encoded_word(chunk) for chunk in utf8_chunks(subject, ENCODED_BYTES)]
+    return "\n ".join(chunks)
+
+
+def fold(words, start):
+    """The words joined by spaces, a fold before a word that would end past LINE_CHARS."""
+    lines, line = [], start + words[0]
+    for word in words[1:]:
+        if len(line) + 1 + len(word) > LINE_CHARS:
+            lines.append(line)
+            line = " " + word
+        else:
+            line += " " + word
+    return "\n".join([*lines, line])[len(start) :]
+
+
+def utf8_chunks(text, most_bytes):
+    """The text cut into runs of whole characters, each at most `most_bytes` in UTF-8."""
+    chunks, chunk = [], ""
+    for character in text:
+        if len((chunk + character).encode()) > most_bytes:
+            chunks.append(chunk)
+            chunk = ""
+        chunk += character
+    return [*chunks, chunk]
+
+
+def encoded_word(text):
+    return f"=?utf-8?b?{base64.b64encode(text.encode()).decode()}?="
 
 
 def mailer(url):

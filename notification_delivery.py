@@ -6,6 +6,7 @@ Where a notification goes is decided when it is sent, not when it was queued: th
 and address, or a member without a user at the member's own address; a channel with nowhere to go is `skipped`."""
 
 import datetime as dt
+import hashlib
 import logging
 from dataclasses import dataclass
 
@@ -39,6 +40,14 @@ class Mail:
     subject: str
     text: str
     lease: str
+
+    @property
+    def message_key(self):
+        """The local part of its Message-ID (SPEC §2.3): its notification's id, so that a mail sent again after a
+        crash is recognisably the same message; a mail of several invitations is named after all of theirs."""
+        if len(self.ids) == 1:
+            return self.ids[0]
+        return hashlib.sha256(" ".join(sorted(self.ids)).encode()).hexdigest()[:32]
 
 
 @dataclass(frozen=True)

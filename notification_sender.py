@@ -69,7 +69,8 @@ class Sender(QueueSender):
         return await (self.send_mail(job) if isinstance(job, delivery.Mail) else self.send_push(job))
 
     async def send_mail(self, job):
-        msg = mail.message(self.config["MAIL_FROM"], job.to, job.subject, job.text)
+        message_id = mail.message_id(self.config["PUBLIC_URL"], job.message_key)
+        msg = mail.message(self.config["MAIL_FROM"], job.to, job.subject, job.text, message_id)
         waits = self.config["MAIL_RETRIES"]
         try:
             await asyncio.wait_for(in_a_thread(self.mailer, msg), MAIL_SECONDS)

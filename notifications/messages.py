@@ -1,6 +1,8 @@
 """What each notification says (SPEC §9), in plain English: a subject a person recognises at a glance, a
 plain-text body with the facts, and a summary for a push. Titles and summaries never carry an amount or an
-address (a push may show on a lock screen); the body may (it is the person's own mail and in-app message)."""
+address (a push may show on a lock screen); the body may (it is the person's own mail and in-app message).
+A body's layout (paragraphs a blank line apart, facts as indented `Label:  value` lines, quotes indented) is what
+mail_html reads to write the mail's HTML alternative."""
 
 import collections
 

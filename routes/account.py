@@ -23,7 +23,7 @@ from bodies import (
 )
 from conventions import json_body, printable
 from errors import ApiError, conflict
-from mail import message
+from mail import message, message_id
 from models import SignInLink, Token, User, now, timestamp
 from openapi import operation
 from rate_limit import limit_rate
@@ -69,20 +69,21 @@ def request_link():
     SignInLink.delete().where(SignInLink.expires_at < expiry(days=-1)).execute()
     log.info("sign-in link for %s: %s", printable(email), reason or "sent")
     if not reason:  # the mail is written and sent by the outbox, after the answer: nothing of it to time
-        mail = (current_app.config["SIGNIN_URL"], current_app.config["MAIL_FROM"], user.name, user.email, token)
+        config = current_app.config
+        mail = (config["SIGNIN_URL"], config["PUBLIC_URL"], config["MAIL_FROM"], user.name, user.email, token)
         outbox, send = current_app.extensions["outbox"], current_app.extensions["mailer"]
         job = lambda: outbox.send(signin_mail(*mail), send, window_seconds=LINK_MINUTES * 60)
         writer.after_commit(lambda: outbox.put(job))
     return {"data": {"sent": True}}
 
 
-def signin_mail(signin_url, sender, name, address, token):
+def signin_mail(signin_url, public_url, sender, name, address, token):
     link = signin_url.replace("{token}", token)
     text = (
         f"Hello {name},\n\nto sign in to Band Office, open this link within {LINK_MINUTES} minutes:\n\n"
         f"{link}\n\nIt works once. If you did not ask for it, ignore this mail.\n"
     )
-    return message(sender, address, "Your Band Office sign-in link", text)
+    return message(sender, address, "Your Band Office sign-in link", text, message_id(public_url))
 
 
 def recent_link(user_id):

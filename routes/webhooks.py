@@ -16,7 +16,7 @@ from auth import held_capabilities, require
 from bodies import WebhookDeliverySchema, WebhookEndpointSecretSchema
 from conventions import json_text_response
 from errors import conflict
-from mail import message
+from mail import message, message_id
 from models import User, WebhookDelivery, WebhookEndpoint, now
 from openapi import operation
 from resources import Resource, reject_parameters
@@ -140,5 +140,6 @@ def tell_admins(app, endpoint):
     )
     for user in User.select().where(User.active == True):  # noqa: E712
         if "admin.edit" in held_capabilities(user.id):
-            msg = message(sender, user.email, "A webhook endpoint was switched off", text)
+            subject, public_url = "A webhook endpoint was switched off", app.config["PUBLIC_URL"]
+            msg = message(sender, user.email, subject, text, message_id(public_url))
             outbox.send(msg, send, window_seconds=24 * 3600)

@@ -1,7 +1,9 @@
 """A real SMTP server (aiosmtpd) on 127.0.0.1 for the tests of outgoing mail: it keeps what arrives, refuses
-for good (550) every recipient whose address starts with `refused` (or every one, with an answer given), and can
-be started on a port a test held closed until then (an SMTP server that is down, then up)."""
+for good (550) every recipient whose address starts with `refused` (or every one, with an answer given), may hold
+its answer to a message it has taken (a sender may die meanwhile), and can be started on a port a test held closed
+until then (an SMTP server that is down, then up)."""
 
+import asyncio
 import contextlib
 import email
 import socket
@@ -18,6 +20,7 @@ class Inbox:
 
     def __init__(self, refuse=None):
         self.refuse = refuse  # an answer to every recipient, when given
+        self.answer_after = 0.0  # seconds the server takes to say it took a message
         self.lock = threading.Lock()
         self.envelopes = []
 
@@ -32,6 +35,7 @@ class Inbox:
     async def handle_DATA(self, server, session, envelope):
         with self.lock:
             self.envelopes.append(envelope)
+        await asyncio.sleep(self.answer_after)
         return "250 OK"
 
     def messages(self, to=None):

@@ -5,6 +5,7 @@ runs it (`python app.py serve` in a process of its own)."""
 
 import contextlib
 import email
+import email.policy
 import io
 import itertools
 import json
@@ -324,13 +325,20 @@ def mails(app, address=None):
     """The messages the file mailer wrote, oldest first (after the outbox is done)."""
     app.extensions["outbox"].join()
     directory = Path(app.config["MAIL_URL"].removeprefix("file:"))
-    found = [email.message_from_bytes(p.read_bytes()) for p in sorted(directory.glob("*.eml"))]
+    found = [
+        email.message_from_bytes(p.read_bytes(), policy=email.policy.default) for p in sorted(directory.glob("*.eml"))
+    ]
     return [m for m in found if address is None or m["To"] == address]
+
+
+def text_of(msg):
+    """The plain text of a mail (it has an HTML alternative too)."""
+    return msg.get_body(("plain",)).get_content()
 
 
 def link_token(msg):
     """The sign-in token a mailed link carries."""
-    text = msg.get_payload(decode=True).decode()
+    text = text_of(msg)
     return urllib.parse.unquote(re.search(r"token=([A-Za-z0-9_\-]+)", text).group(1))
 
 

@@ -11,6 +11,7 @@ import sqlite3
 import time
 import uuid
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -181,6 +182,13 @@ def test_a_notification_is_mailed_to_its_user_with_its_title_as_subject_and_its_
     assert row["claimed_until"] is None
 
 
+def test_a_notifications_mail_is_named_by_its_id_at_the_public_host(served, inbox):
+    someone = person(served)
+    notification = queue(served, someone)
+    [msg] = wait_for(lambda: inbox.messages(someone.address))
+    assert msg["Message-ID"] == f"<{notification}@{urlsplit(served.service.public_url).hostname}>"
+
+
 def test_a_member_without_a_user_is_mailed_at_their_own_address_and_never_pushed(served, inbox):
     member = person(served, user=False)
     nowhere = person(served, user=False, address=None)
@@ -238,6 +246,9 @@ def test_invitations_due_together_for_one_address_make_one_mail(served, inbox):
     assert text.index("Invitation 1.") < text.index("Invitation 2.") < text.index("Invitation 3.")
     assert single["Subject"] == "Wedding at Schloss Hof: gig_changed"
     assert all(stored(served, n)["email_attempts"] == 1 for n in invitations)
+    host = urlsplit(served.service.public_url).hostname  # the one mail of three is named after all three
+    assert single["Message-ID"] == f"<{change}@{host}>" and combined["Message-ID"].endswith(f"@{host}>")
+    assert not any(invitation in combined["Message-ID"] for invitation in invitations)
 
 
 def test_a_mail_the_server_refuses_for_good_fails_at_once_and_is_logged_masked(served, inbox):
@@ -391,6 +402,31 @@ def test_after_a_kill_9_a_claimed_notification_is_sent_once_its_claim_runs_out(s
     office.service.start()
     row = reading(office, notification, timeout=20, push_state="sent")
     assert time.monotonic() - killed > 5 and row["push_attempts"] == 1 and len(receiver.received) == 2
+
+
+def test_a_mail_sent_again_after_a_kill_9_is_the_same_message(serve):
+    with smtp_server() as (inbox, port):
+        inbox.answer_after = 60  # the server takes the mail, and the sender dies before it hears so
+        public_url = "https://office.example.com/band"
+        office = serve(BAND_MAIL_URL=f"smtp://127.0.0.1:{port}", BAND_PUBLIC_URL=public_url)
+        someone = person(office)
+        notification = queue(office, someone)
+        wait_for(lambda: inbox.messages(someone.address))
+        office.service.proc.kill()
+        office.service.proc.wait(10)
+        row = stored(office, notification)
+        assert row["email_state"] == "pending" and row["claimed_until"] is not None
+        inbox.answer_after = 0
+        with contextlib.closing(sqlite3.connect(office.db, timeout=10)) as connection, connection:
+            connection.execute("UPDATE notifications SET claimed_until = ?", (later(-1),))  # its claim ran out
+        office.service.start()
+        reading(office, notification, email_state="sent", email_attempts=1)
+        first, again = inbox.messages(someone.address)
+    assert first["Message-ID"] == again["Message-ID"] == f"<{notification}@office.example.com>"
+    assert (
+        again["Subject"] == first["Subject"]
+        and again.get_body(("plain",)).get_content() == first.get_body(("plain",)).get_content()
+    )
 
 
 def test_two_servers_on_one_database_never_send_one_notification_twice(serve, tmp_path, receiver):

@@ -47,7 +47,7 @@ def call_as(office, key, method, path, body):
 
 
 def answer_link(message):
-    return re.search(r"(http://\S+/answer#token=\S+)", message.get_content())[1]
+    return re.search(r"(http://\S+/answer#token=\S+)", message.get_body(("plain",)).get_content())[1]
 
 
 def test_an_invitation_reaches_its_member_by_mail_and_push_and_is_answered_from_the_mail(office, inbox):
@@ -80,7 +80,7 @@ def test_an_invitation_reaches_its_member_by_mail_and_push_and_is_answered_from_
         [kims_mail] = wait_for(lambda: inbox.messages("kim@example.com"), timeout=HOLD_AND_A_FEW_SECONDS)
         [lees_mail] = wait_for(lambda: inbox.messages("lee@example.com"), timeout=HOLD_AND_A_FEW_SECONDS)
         for message in (kims_mail, lees_mail):
-            assert "Singer" in message["Subject"] and "Anna & Ben" in message.get_content()
+            assert "Singer" in message["Subject"] and "Anna & Ben" in message.get_body(("plain",)).get_content()
         [push] = wait_for(lambda: phone.received, timeout=HOLD_AND_A_FEW_SECONDS)
         pushed = push.payload
         assert pushed["type"] == "invitation" and pushed["data"]["invitation_id"] == invitations[0]["id"]
@@ -105,10 +105,10 @@ def test_an_invitation_reaches_its_member_by_mail_and_push_and_is_answered_from_
         assert all(n["email"]["state"] == "sent" and "body" not in n for n in told)
 
         def digest_telling_of_kim():
-            return [m for m in inbox.messages("ops@example.com") if "Kim" in m.get_content()]
+            return [m for m in inbox.messages("ops@example.com") if "Kim" in m.get_body(("plain",)).get_content()]
 
         [digest, *_] = wait_for(digest_telling_of_kim, timeout=10)
-        assert "accepted" in digest.get_content().lower()
+        assert "accepted" in digest.get_body(("plain",)).get_content().lower()
         status, _, answer = office.service.request(
             "GET", "/me/notifications", None, {"Authorization": f"Bearer {kim_key}"}
         )
