@@ -46,6 +46,7 @@ class Column:
     group: str = None  # a capability group whose `view` it needs beyond the collection's (pay amounts, §4.6)
     hidden: bool = False  # read as null: the caller lacks `<group>.view`
     shape: tuple = ()  # what else decides its SQL: the columns of an embedded record
+    on: object = None  # a computed column: on(table) is its SQL on another alias of its table (a joined record)
 
     @property
     def key(self):
@@ -145,7 +146,8 @@ class Reference:
                 f"Filtering or sorting on {self.name}.{name} needs {required}.",
                 {"required": required},
             )
-        return replace(column, name=f"{self.name}.{name}", expr=getattr(self.alias, column.expr.name))
+        expr = column.on(self.alias) if column.on else getattr(self.alias, column.expr.name)
+        return replace(column, name=f"{self.name}.{name}", expr=expr)
 
     def followable(self):
         """The names of the referenced record's fields that a filter or sort may go through: its stored fields."""
@@ -153,7 +155,7 @@ class Reference:
             name
             for name, column in self.columns.items()
             if column.kind != "json"
-            and (column.hidden or (isinstance(column.expr, Field) and column.expr.model is self.model))
+            and (column.hidden or column.on or (isinstance(column.expr, Field) and column.expr.model is self.model))
         ]
 
     def embedded(self):
