@@ -1,14 +1,18 @@
 """SPEC §11: a gig's role_count, open_role_count and pending_invitation_count, kept by the database under every
 write that changes them, read-only, filtered and sorted on."""
 
+import collections
+import contextlib
 import datetime as dt
 import random
+import shutil
+import sqlite3
 
 import pytest
 
 import worker
 from models import Gig, GigRoleInvitation, timestamp
-from tests.support import count_queries, error_of
+from tests.support import PROJECT, count_queries, error_of, served_offices
 
 COUNTS = ("role_count", "open_role_count", "pending_invitation_count")
 
@@ -212,3 +216,24 @@ def test_reads_cost_the_same_queries_while_an_invitation_is_overdue(office, admi
         assert admin.get(query).status_code == 200
         counts.append(len(executed))
     assert max(counts) <= 3, counts
+
+
+def test_with_no_worker_the_demos_counts_agree_with_its_invitations(tmp_path):
+    """The demo, served with BAND_WORKER=off after some of its invitations stored as pending have expired: nothing
+    marks them so, and each gig counts those that still read pending."""
+    shutil.copy(PROJECT / "band.db.example", tmp_path / "band.db")
+    with contextlib.closing(sqlite3.connect(tmp_path / "band.db")) as db, db:  # one more, should none have yet
+        one = "SELECT id FROM gig_role_invitations WHERE status = 'pending' LIMIT 1"
+        expired = db.execute(
+            f"UPDATE gig_role_invitations SET expires_at = '2026-01-01T00:00:00.000000Z' WHERE id = ({one})"
+        )
+        assert expired.rowcount == 1
+    with served_offices(tmp_path, BAND_WORKER="off") as start:
+        office = start()
+        gigs = office.call("GET", "/gigs?limit=200&fields=pending_invitation_count")
+        roles = [r for offset in (0, 200, 400) for r in office.call("GET", f"/gig-roles?limit=200&offset={offset}")]
+        pending = office.call("GET", "/gig-role-invitations?limit=200&filter[status]=pending&fields=gig_role_id")
+    assert len(roles) < 600 and len(gigs) < 200
+    gig_of = {role["id"]: role["gig_id"] for role in roles}
+    expected = collections.Counter(gig_of[invitation["gig_role_id"]] for invitation in pending)
+    assert {gig["id"]: gig["pending_invitation_count"] for gig in gigs} == {g["id"]: expected[g["id"]] for g in gigs}
