@@ -3,14 +3,64 @@ decline, withdraw). Plain functions on models that raise a domain error; no Flas
 
 import datetime as dt
 
+from peewee import SQL, Case, NodeList, fn
+
+import sqlite_dialect as dialect
 from availability import holds_role, put_on_role, require_available
 from errors import ApiError, conflict, invalid
 from listing import Column
-from models import INVITATION_STATUS, INVITATION_STATUSES, Gig, GigRole, GigRoleInvitation, now, timestamp
+from models import (
+    INVITATION_STATUS,
+    INVITATION_STATUSES,
+    OVERDUE,
+    Gig,
+    GigRole,
+    GigRoleInvitation,
+    now,
+    timestamp,
+)
 from rules import require_live
 
 # An invitation's status as lists filter and sort on it: as it reads now (a pending one past expiry is expired).
 STATUS_COLUMN = Column("status", INVITATION_STATUS, "enum", INVITATION_STATUSES)
+
+# --- a gig's pending invitations (SPEC §11: one past its expiry is not pending, whether or not the worker has run)
+
+FIRST_PENDING_EXPIRY = GigRoleInvitation.select(fn.MIN(GigRoleInvitation.expires_at)).where(
+    GigRoleInvitation.status == "pending"
+)
+
+
+def gig_counts_are_exact():
+    """Whether every gig's stored `pending_invitation_count` (kept by triggers) reads true now: no invitation
+    stored as pending is past its expiry. The worker marks those expired, and the triggers count them out; until it
+    has (or with no worker) a read subtracts them. One look along the (status, expires_at) index, remembered until
+    the database changes (`counted` remembers any one-value query)."""
+    first = dialect.counted(FIRST_PENDING_EXPIRY)
+    return first is None or first > now()
+
+
+# One row (its gig) for each invitation stored as pending past its expiry: few, the worker marks them within its
+# interval, and found along the (status, expires_at) index. Written once as SQL of its own, so that it reads the
+# same inside any statement.
+OVERDUE_GIGS = dialect.subquery(*GigRoleInvitation.select(GigRole.gig).join(GigRole).where(OVERDUE).sql())
+
+
+def pending_count_now(gig):
+    """The SQL of a gig's pending invitations as they read now, for `gig` (Gig, or an alias of it that a page
+    joins): the stored count, less the overdue invitations of the gigs that have some."""
+    stored = gig.pending_invitation_count
+    overdue_here = NodeList(
+        (SQL("(SELECT COUNT(*) FROM"), OVERDUE_GIGS, SQL('AS "overdue" WHERE "overdue"."gig_id" ='), gig.id, SQL(")"))
+    )
+    return Case(None, [(NodeList((gig.id, SQL("IN"), OVERDUE_GIGS)), stored - overdue_here)], stored)
+
+
+# `pending_invitation_count` while some invitation is overdue (a shape of its own: its SQL differs from the
+# stored column's); it follows a reference as computed on the joined gig
+PENDING_COUNT_NOW = Column(
+    "pending_invitation_count", pending_count_now(Gig), "int", shape=("overdue subtracted",), on=pending_count_now
+)
 
 
 def state(invitation):

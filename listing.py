@@ -46,6 +46,7 @@ class Column:
     group: str = None  # a capability group whose `view` it needs beyond the collection's (pay amounts, §4.6)
     hidden: bool = False  # read as null: the caller lacks `<group>.view`
     shape: tuple = ()  # what else decides its SQL: the columns of an embedded record
+    on: object = None  # a computed column: on(table) is its SQL on another alias of its table (a joined record)
 
     @property
     def key(self):
@@ -145,7 +146,8 @@ class Reference:
                 f"Filtering or sorting on {self.name}.{name} needs {required}.",
                 {"required": required},
             )
-        return replace(column, name=f"{self.name}.{name}", expr=getattr(self.alias, column.expr.name))
+        expr = column.on(self.alias) if column.on else getattr(self.alias, column.expr.name)
+        return replace(column, name=f"{self.name}.{name}", expr=expr)
 
     def followable(self):
         """The names of the referenced record's fields that a filter or sort may go through: its stored fields."""
@@ -153,7 +155,7 @@ class Reference:
             name
             for name, column in self.columns.items()
             if column.kind != "json"
-            and (column.hidden or (isinstance(column.expr, Field) and column.expr.model is self.model))
+            and (column.hidden or column.on or (isinstance(column.expr, Field) and column.expr.model is self.model))
         ]
 
     def embedded(self):
@@ -194,11 +196,14 @@ def parse(args, columns, default_order, *, resolve=None, extra=(), references=No
     """
     page, errors = Page(), QueryErrors()
     lookup = _lookup(columns, resolve, references or {}, page)
-    expand = []
-    for key, value in _single_values(args, errors).items():
+    values = _single_values(args, errors)
+    expand = _expand_of(values, references, errors)
+    for key, value in values.items():
+        if key == "expand" and references is not None:
+            continue  # read above, since `fields` may name what it expands
         try:
-            if key == "expand" and references is not None:
-                expand = _expanded(value, references)
+            if key == "fields":
+                page.columns = _fields(value, columns, references, expand)
             elif key == "q":
                 page.where.append(_searched(search, value))
             else:
@@ -232,18 +237,27 @@ def parse_fields_only(args, columns, references=None):
     for key in values:
         if key not in taken:
             errors[key] = f"Unknown parameter: a single record takes only {' and '.join(f'`{t}`' for t in taken)}."
+    expand = _expand_of(values, references, errors)
     try:
-        chosen = _fields(values["fields"], columns) if "fields" in values else None
+        chosen = _fields(values["fields"], columns, references, expand) if "fields" in values else None
     except ValueError as e:
         errors["fields"] = str(e)
-    try:
-        expand = _expanded(values["expand"], references) if "expand" in values and references is not None else []
-    except ValueError as e:
-        errors["expand"] = str(e)
     errors.check()
     if not expand:
         return chosen
     return with_embedded(chosen or list(columns.values()), expand)
+
+
+def _expand_of(values, references, errors):
+    """The References `expand` names among the parameters `values` (none where the collection has none to
+    follow); a bad `expand` goes into `errors`."""
+    if references is None or "expand" not in values:
+        return []
+    try:
+        return _expanded(values["expand"], references)
+    except ValueError as e:
+        errors["expand"] = str(e)
+        return []
 
 
 def _expanded(value, references):
@@ -364,8 +378,6 @@ def _apply(page, key, value, columns, lookup, extra):
         page.offset = _integer(value, 0, MAX_INT)
     elif key == "sort":
         page.order = _sort(value, lookup)
-    elif key == "fields":
-        page.columns = _fields(value, columns)
     elif key in extra:
         page.extra[key] = value
     elif match := FILTER_RE.fullmatch(key):
@@ -395,11 +407,16 @@ def _sort(value, lookup):
     return order
 
 
-def _fields(value, columns):
+def _fields(value, columns, references=None, expand=()):
+    """The columns `fields` names; it may name a reference that `expand` embeds (embedded in any case)."""
     names = value.split(",")
-    unknown = [name for name in names if name not in columns]
-    if unknown:
-        raise ValueError(f"Unknown field {unknown[0]!r}.")
+    expanded = {reference.name for reference in expand}
+    for name in names:
+        if name in columns or name in expanded:
+            continue
+        if name in (references or {}):
+            raise ValueError(f"{name!r} is a reference: embed it with expand={name} to answer with it.")
+        raise ValueError(f"Unknown field {name!r}.")
     chosen = set(names)
     # in the record's own order, whatever the client's: one set of fields is one shape of answer (and of SQL)
     return [column for name, column in columns.items() if name == "id" or name in chosen]

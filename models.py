@@ -546,13 +546,10 @@ class GigRoleInvitation(Record):
     responded_at = TimestampField(null=True)
 
 
-# An invitation still pending past its expiry reads as `expired`: in answers, in filters and in every rule. This
-# is the one place that says so.
-INVITATION_STATUS = Case(
-    None,
-    [((GigRoleInvitation.status == "pending") & (GigRoleInvitation.expires_at <= NOW), "expired")],
-    GigRoleInvitation.status,
-)
+# An invitation still pending past its expiry reads as `expired`: in answers, in filters, in counts and in every
+# rule, whether or not the worker has marked it so yet. This is the one place that says so.
+OVERDUE = (GigRoleInvitation.status == "pending") & (GigRoleInvitation.expires_at <= NOW)
+INVITATION_STATUS = Case(None, [(OVERDUE, "expired")], GigRoleInvitation.status)
 
 
 class StaffMemberRole(Record):

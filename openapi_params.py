@@ -34,10 +34,17 @@ def paging_params():
     ]
 
 
-def fields_param(columns):
+def fields_param(columns, references=None):
     names = "|".join(re.escape(name) for name in columns)
     pattern = f"^({names})(,({names}))*$"
-    return query_param("fields", {"type": "string", "pattern": pattern}, "Comma list of the fields to return.")
+    description = "Comma list of the fields to return (`id` always comes)."
+    if references:
+        # the pattern cannot say that a reference is named only beside `expand`: the description does
+        description += (
+            " It may also name a reference that `expand` embeds (`expand=venue&fields=title,venue`); naming one "
+            "that is not expanded is a 400 that says to expand it. An expanded reference is embedded either way."
+        )
+    return query_param("fields", {"type": "string", "pattern": pattern}, description)
 
 
 def sort_param(columns):
@@ -69,7 +76,7 @@ def list_params(columns, references=None, searched=()):
         for reference in (references or {}).values()
         for name in reference.followable()
     }
-    params = [*paging_params(), sort_param({**columns, **followed}), fields_param(columns)]
+    params = [*paging_params(), sort_param({**columns, **followed}), fields_param(columns, references)]
     if references:
         params.append(expand_param(references))
     if searched:
@@ -82,7 +89,7 @@ def list_params(columns, references=None, searched=()):
 
 def record_params(columns, references):
     """A single read's parameters: `fields`, and `expand` where the record references others."""
-    return [fields_param(columns), *([expand_param(references)] if references else [])]
+    return [fields_param(columns, references), *([expand_param(references)] if references else [])]
 
 
 def expand_param(references):

@@ -1,5 +1,6 @@
 """What a resource records of its changes (SPEC §8): its events, in the write's own transaction. A mixin of
-`resources.Resource`, which provides `model`, `columns`, `group`, `noun` and `readable_list`."""
+`resources.Resource`, which provides `model`, `columns`, `current_columns`, `group`, `noun` and
+`readable_list`."""
 
 import json
 
@@ -33,7 +34,7 @@ class RecordsEvents:
 
     def record_events(self, verb, record_ids, actor=None):
         """`<record>.<verb>` for each of `record_ids`, changed together (in bulk), in a few statements."""
-        selection = dialect.as_json(self.model, list(self.columns.values()))
+        selection = dialect.as_json(self.model, list(self.current_columns().values()))
         gigs = self.gigs_of(record_ids)
         query = self.model.select(self.model.id, selection).where(self.model.id.in_(list(record_ids)))
         event_type, table = f"{self.noun.replace(' ', '_')}.{verb}", self.model._meta.table_name
@@ -50,7 +51,7 @@ class RecordsEvents:
 
     def event_json(self, record_id):
         """The record with every field, as JSON text (SQLite writes it)."""
-        sql, params = dialect.record_query(self.model, list(self.columns.values()))
+        sql, params = dialect.record_query(self.model, list(self.current_columns().values()))
         return db.execute_sql(sql, [*params, record_id]).fetchone()[0]
 
     def event_view(self, record_id):

@@ -142,12 +142,28 @@ class Resource(RecordsEvents):
 
     def readable(self, can):
         """({name: Column}, [Column], {name: Reference}) for a caller holding `can`, worked out once per set of
-        capabilities."""
-        found = self.by_capabilities.get(can)
+        capabilities (and per moment: see `changed_now`)."""
+        key = (can, self.moment())
+        found = self.by_capabilities.get(key)
         if found is None:
-            columns = listing.masked_columns(self.columns, can)
-            found = self.by_capabilities[can] = (columns, list(columns.values()), self.followed(can))
+            columns = listing.masked_columns(self.current_columns(), can)
+            found = self.by_capabilities[key] = (columns, list(columns.values()), self.followed(can))
         return found
+
+    def changed_now(self):
+        """{name: Column} of the columns that read otherwise at this moment than `columns` declares (a count kept
+        by the database that time has overtaken): none, unless a collection says so."""
+        return {}
+
+    def current_columns(self):
+        """`columns` as they read at this moment: reads, references to it and its events use these."""
+        changed = self.changed_now()
+        return {**self.columns, **changed} if changed else self.columns
+
+    def moment(self):
+        """What of this moment decides how its records, and those they reference, read."""
+        targets = [self, *filter(None, map(resource_of, self.references.values()))]
+        return tuple(tuple(target.changed_now()) for target in targets)
 
     def documented_references(self):
         """The references as the OpenAPI document shows them: followed by a caller who may view everything."""
@@ -170,7 +186,7 @@ class Resource(RecordsEvents):
                 required=not self.model._meta.columns[column_name].null,
                 group=target.group,
                 allowed=f"{target.group}.view" in can,
-                columns=listing.masked_columns(target.columns, can),
+                columns=listing.masked_columns(target.current_columns(), can),
             )
         return found
 

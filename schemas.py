@@ -268,7 +268,8 @@ class GigSchema(RecordSchema):
     role_count = fields.Int(dump_only=True, metadata={"description": "how many roles the gig has"})
     open_role_count = fields.Int(dump_only=True, metadata={"description": "how many of its roles are open"})
     pending_invitation_count = fields.Int(
-        dump_only=True, metadata={"description": "how many invitations to its roles await an answer"}
+        dump_only=True,
+        metadata={"description": "how many invitations to its roles await an answer (one past expires_at does not)"},
     )
 
 

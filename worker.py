@@ -19,7 +19,7 @@ import notifications
 import sqlite_dialect as dialect
 import webhooks
 import writer
-from models import BUSY_TABLES, Event, GigRoleInvitation, db, now, timestamp
+from models import BUSY_TABLES, OVERDUE, Event, GigRoleInvitation, db, now, timestamp
 from private_files import private_directory
 from routes.staffing import INVITATIONS
 from webhook_sender import Sender
@@ -104,9 +104,7 @@ def expire_invitations():
     """Mark a batch of pending invitations past their expiry `expired`, each with its event, in a few statements
     whatever the batch's size (a database upgraded after months may hold thousands); how many."""
     with writer.transaction():
-        due = GigRoleInvitation.select(GigRoleInvitation.id).where(
-            GigRoleInvitation.status == "pending", GigRoleInvitation.expires_at <= now()
-        )
+        due = GigRoleInvitation.select(GigRoleInvitation.id).where(OVERDUE)
         ids = [invitation_id for (invitation_id,) in due.limit(EXPIRE_AT_ONCE).tuples()]
         if not ids:
             return 0

@@ -51,6 +51,11 @@ class Gigs(Resource):
     def gig_of(self, record):
         return record.id
 
+    def changed_now(self):
+        """While an invitation stored as pending is past its expiry (the worker has not marked it yet, or there is
+        no worker), `pending_invitation_count` subtracts such ones; else it is the stored count, indexed."""
+        return {} if invitations.gig_counts_are_exact() else {"pending_invitation_count": invitations.PENDING_COUNT_NOW}
+
     def before_save(self, write):
         if write.creating and "gig_status_id" not in write.changes:
             default = GigStatus.get_or_none(GigStatus.is_default == True)  # noqa: E712

@@ -30,6 +30,11 @@ PROJECT = Path(__file__).resolve().parent.parent
 OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # 127.0.0.1 whatever the proxy settings
 
 
+# How long a test waits for what happens "at once" on a machine of 2 cores shared with other test runs: far
+# more than it takes there, far less than what it would take otherwise (a worker's interval of minutes).
+SLOW_MACHINE_SECONDS = 30
+
+
 def wait_for(predicate, timeout=10, interval=0.02):
     """Poll `predicate` until it gives something true, and return that; fail once `timeout` seconds passed."""
     deadline = time.monotonic() + timeout

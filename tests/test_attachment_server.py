@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from tests.support import OPENER, Service, wait_for
+from tests.support import OPENER, SLOW_MACHINE_SECONDS, Service, wait_for
 
 MB = 1024 * 1024
 SIZE = 24 * MB  # just under the default limit, BAND_MAX_UPLOAD_MB=25
@@ -136,7 +136,8 @@ def test_a_download_the_client_abandons_lets_go_of_the_database(office, tmp_path
         # the client stops reading; a write goes ahead, which the download's snapshot must not see
         assert service.request("DELETE", f"/attachments/{record['id']}", headers=headers)[0] == 204
         assert log_is_held(tmp_path / "band.db")
-    wait_for(lambda: not log_is_held(tmp_path / "band.db"), timeout=5)  # the abandoned download lets go
+    # the abandoned download lets go
+    wait_for(lambda: not log_is_held(tmp_path / "band.db"), timeout=SLOW_MACHINE_SECONDS)
 
 
 def test_uploads_under_way_leave_small_writes_their_turn(office):

@@ -76,6 +76,27 @@ def test_expand_embeds_each_reference_beside_its_id_or_null(admin, season):
     assert (role["staff_member"]["last_name"], role["gig"]["title"]) == ("Müller", "Firmenfeier Kapsch")
 
 
+def test_fields_may_name_an_expanded_reference_on_a_list_and_a_single_read(admin, season):
+    june = season["gigs"]["june"]["id"]
+    gigs = data(admin.get("/gigs?expand=venue&fields=title,venue&filter[venue.city]=Engelhartstetten"))
+    assert gigs == [
+        {"id": june, "title": "Huber–Maier Hochzeit", "venue": data(admin.get(f"/venues/{season['hof']['id']}"))}
+    ]
+    one = data(admin.get(f"/gigs/{june}?fields=venue,title&expand=venue"))
+    assert (set(one), one["venue"]["city"]) == ({"id", "title", "venue"}, "Engelhartstetten")
+    role = data(admin.get(f"/gig-roles/{season['roles']['july']['id']}?expand=gig,role&fields=gig,role,status"))
+    assert (role["gig"]["title"], role["role"]["name"], role["status"]) == ("Firmenfeier Kapsch", "Singer", "filled")
+
+
+@pytest.mark.parametrize(
+    "path", ["/gigs?fields=title,venue", "/gigs?fields=venue&expand=gig_status", "/gigs/{june}?fields=venue"]
+)
+def test_fields_naming_a_reference_not_expanded_is_400_saying_to_expand_it(admin, season, path):
+    response = admin.get(path.format(june=season["gigs"]["june"]["id"]))
+    error = error_of(response, 400, "invalid_query")
+    assert error["details"] == {"fields": "'venue' is a reference: embed it with expand=venue to answer with it."}
+
+
 def test_expand_names_only_references_and_needs_their_view(app, admin, season, role):
     error = error_of(admin.get("/gigs?expand=venue,notes"), 400, "invalid_query")
     assert error["details"] == {

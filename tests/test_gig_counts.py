@@ -1,14 +1,18 @@
 """SPEC §11: a gig's role_count, open_role_count and pending_invitation_count, kept by the database under every
 write that changes them, read-only, filtered and sorted on."""
 
+import collections
+import contextlib
 import datetime as dt
 import random
+import shutil
+import sqlite3
 
 import pytest
 
 import worker
 from models import Gig, GigRoleInvitation, timestamp
-from tests.support import error_of
+from tests.support import PROJECT, count_queries, error_of, served_offices
 
 COUNTS = ("role_count", "open_role_count", "pending_invitation_count")
 
@@ -143,3 +147,93 @@ def test_a_gig_saved_after_its_roles_changed_keeps_the_counts_the_database_kept(
     gig.title = "Renamed"
     gig.save()
     assert admin.get(f"/gigs/{gig.id}").get_json()["data"]["role_count"] == 1
+
+
+# --- an invitation past its expiry is not pending, whether or not the worker has run (SPEC §11) --------------
+
+
+def overdue(invitation_id):
+    """Put an invitation's expiry a second into the past, as time would; the worker has not run since."""
+    past = timestamp(dt.datetime.now(dt.UTC) - dt.timedelta(seconds=1))
+    GigRoleInvitation.update(expires_at=past).where(GigRoleInvitation.id == invitation_id).execute()
+
+
+@pytest.fixture
+def invited(office, admin):
+    """Gig 0: two pending invitations, one of them overdue; gig 1: one, overdue; gig 2: none."""
+    roles = [
+        admin.post("/gig-roles", json={"gig_id": gig, "role_id": office.singer["id"]}).get_json()["data"]["id"]
+        for gig in office.gigs[:2]
+    ]
+    asked = [(roles[0], office.members[0]), (roles[0], office.members[1]), (roles[1], office.members[2])]
+    ids = [
+        admin.post("/gig-role-invitations", json={"gig_role_id": role, "staff_member_id": member}).get_json()["data"][
+            "id"
+        ]
+        for role, member in asked
+    ]
+    overdue(ids[1])
+    overdue(ids[2])
+    return {"roles": roles, "invitations": ids}
+
+
+def pending_counts(admin, query=""):
+    rows = admin.get(f"/gigs?fields=pending_invitation_count{query}").get_json()["data"]
+    return [(row["id"], row["pending_invitation_count"]) for row in rows]
+
+
+def test_an_overdue_invitation_is_not_counted_pending_before_the_worker_runs(office, admin, invited):
+    gig, other, empty = office.gigs
+    before = GigRoleInvitation.select().where(GigRoleInvitation.status == "pending").count()
+    for read in range(2):  # before the worker's round, and after it
+        assert pending_counts(admin) == [(gig, 1), (other, 0), (empty, 0)], f"read {read}"
+        assert admin.get(f"/gigs/{other}").get_json()["data"]["pending_invitation_count"] == 0
+        assert [g for g, _ in pending_counts(admin, "&filter[pending_invitation_count][gt]=0")] == [gig]
+        assert [g for g, _ in pending_counts(admin, "&filter[pending_invitation_count]=0")] == [other, empty]
+        assert pending_counts(admin, "&sort=-pending_invitation_count,gig_date")[0] == (gig, 1)
+        # a gig embedded in another record, and followed through a reference
+        roles = admin.get("/gig-roles?expand=gig&sort=gig.gig_date").get_json()["data"]
+        assert [r["gig"]["pending_invitation_count"] for r in roles] == [1, 0]
+        role = admin.get(f"/gig-roles/{invited['roles'][1]}?expand=gig").get_json()["data"]
+        assert role["gig"]["pending_invitation_count"] == 0
+        through = admin.get("/gig-roles?filter[gig.pending_invitation_count][gte]=1").get_json()["data"]
+        assert [r["id"] for r in through] == invited["roles"][:1]
+        # the invitations read alike: pending is the one that has not expired
+        listed = admin.get("/gig-role-invitations?filter[status]=pending").get_json()["data"]
+        assert [i["id"] for i in listed] == invited["invitations"][:1]
+        assert admin.get(f"/gig-role-invitations/{invited['invitations'][2]}").get_json()["data"]["status"] == "expired"
+        if read == 0:
+            # reading wrote nothing: the worker still finds both to mark
+            after = GigRoleInvitation.select().where(GigRoleInvitation.status == "pending").count()
+            assert before == after == 3 and worker.expire_invitations() == 2
+
+
+def test_reads_cost_the_same_queries_while_an_invitation_is_overdue(office, admin, invited, monkeypatch):
+    executed = count_queries(monkeypatch)
+    counts = []
+    for query in ("/gigs?limit=1", "/gigs?limit=200&sort=pending_invitation_count", "/gig-roles?expand=gig"):
+        executed.clear()
+        assert admin.get(query).status_code == 200
+        counts.append(len(executed))
+    assert max(counts) <= 3, counts
+
+
+def test_with_no_worker_the_demos_counts_agree_with_its_invitations(tmp_path):
+    """The demo, served with BAND_WORKER=off after some of its invitations stored as pending have expired: nothing
+    marks them so, and each gig counts those that still read pending."""
+    shutil.copy(PROJECT / "band.db.example", tmp_path / "band.db")
+    with contextlib.closing(sqlite3.connect(tmp_path / "band.db")) as db, db:  # one more, should none have yet
+        one = "SELECT id FROM gig_role_invitations WHERE status = 'pending' LIMIT 1"
+        expired = db.execute(
+            f"UPDATE gig_role_invitations SET expires_at = '2026-01-01T00:00:00.000000Z' WHERE id = ({one})"
+        )
+        assert expired.rowcount == 1
+    with served_offices(tmp_path, BAND_WORKER="off") as start:
+        office = start()
+        gigs = office.call("GET", "/gigs?limit=200&fields=pending_invitation_count")
+        roles = [r for offset in (0, 200, 400) for r in office.call("GET", f"/gig-roles?limit=200&offset={offset}")]
+        pending = office.call("GET", "/gig-role-invitations?limit=200&filter[status]=pending&fields=gig_role_id")
+    assert len(roles) < 600 and len(gigs) < 200
+    gig_of = {role["id"]: role["gig_id"] for role in roles}
+    expected = collections.Counter(gig_of[invitation["gig_role_id"]] for invitation in pending)
+    assert {gig["id"]: gig["pending_invitation_count"] for gig in gigs} == {g["id"]: expected[g["id"]] for g in gigs}

@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.support import PROJECT, Service, wait_for
+from tests.support import PROJECT, SLOW_MACHINE_SECONDS, Service, wait_for
 
 
 def answer_of(s):
@@ -106,7 +106,7 @@ def test_one_address_holding_many_connections_does_not_starve_another(server):
         for s in idle + tricklers:
             s.close()
     # the count drops as connections close: the address is served again
-    wait_for(lambda: health_status(server) == 200, timeout=5)
+    wait_for(lambda: health_status(server) == 200, timeout=SLOW_MACHINE_SECONDS)
 
 
 @pytest.mark.parametrize("server", [{"BAND_HEADER_TIMEOUT": "1", "BAND_BODY_TIMEOUT": "1"}], indirect=True)

@@ -299,6 +299,8 @@ def test_a_generated_client_is_offered_expand_q_and_the_filters_through_referenc
     assert re.fullmatch(roles["expand"]["schema"]["pattern"], "gig,role,staff_member")
     assert re.fullmatch(roles["sort"]["schema"]["pattern"], "gig.gig_date,-created_at")
     assert "q" in params("/staff-members") and "expand" in params("/gigs/{id}")
+    for fields in (roles["fields"], params("/gigs/{id}")["fields"]):  # the pattern cannot say it: the text does
+        assert "may also name a reference that `expand` embeds" in fields["description"]
     schemas = document["components"]["schemas"]
     assert schemas["Gig"]["properties"]["venue"]["anyOf"] == [{"$ref": "#/components/schemas/Venue"}, {"type": "null"}]
     assert "venue" not in schemas["Gig"]["required"]

@@ -9,7 +9,7 @@ import sys
 import time
 
 import migrations
-from tests.support import PROJECT, Service, wait_for
+from tests.support import PROJECT, SLOW_MACHINE_SECONDS, Service, wait_for
 
 
 def test_serve_creates_the_database_answers_and_stops_on_sigterm(tmp_path):
@@ -38,7 +38,7 @@ def test_the_sign_in_link_appears_in_the_servers_output_with_the_console_mailer(
             {"Content-Type": "application/json"},
         )
         assert status == 200
-        wait_for(lambda: "signin#token=bol_" in service.output(), timeout=5)
+        wait_for(lambda: "signin#token=bol_" in service.output(), timeout=SLOW_MACHINE_SECONDS)
         # without BAND_PUBLIC_URL, links point at the address served
         assert f"http://127.0.0.1:{service.port}/signin#token=bol_" in service.output()
     finally:

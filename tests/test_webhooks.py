@@ -11,7 +11,7 @@ import pytest
 from standardwebhooks import Webhook, WebhookVerificationError
 
 from tests.receiver import Answer, Receiver
-from tests.support import ServedOffice, served_offices, wait_for
+from tests.support import SLOW_MACHINE_SECONDS, ServedOffice, served_offices, wait_for
 from webhook_sender import IN_FLIGHT
 from webhooks import PER_ENDPOINT
 
@@ -214,15 +214,15 @@ def test_a_redelivery_of_a_delivered_event_is_one_attempt_and_none_while_one_is_
 
 
 def test_an_endpoint_that_hangs_holds_up_no_other(serve):
-    office = serve(BAND_WEBHOOK_TIMEOUT="5")
-    with Receiver(always(200, delay=30)) as hanging, Receiver() as quick:
+    office = serve(BAND_WEBHOOK_TIMEOUT="60")  # held up, the quick one would wait a minute
+    with Receiver(always(200, delay=60)) as hanging, Receiver() as quick:
         endpoint_for(office, hanging, event_types=["team.created"])
         for n in range(IN_FLIGHT + 4):  # more than every slot of the sender
             office.call("POST", "/teams", {"name": f"Backlog {n}"})
         assert wait_for(lambda: len(hanging.received) >= PER_ENDPOINT)
         endpoint_for(office, quick, event_types=["team.created"])
         office.call("POST", "/teams", {"name": "Now"})
-        assert wait_for(lambda: quick.received, timeout=2)
+        assert wait_for(lambda: quick.received, timeout=SLOW_MACHINE_SECONDS)
         assert len(hanging.received) == PER_ENDPOINT  # no more attempts on their way to one endpoint
 
 
