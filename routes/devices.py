@@ -1,4 +1,5 @@
-"""Devices registered for push (SPEC §3): each belongs to the signed-in user who registered it last."""
+"""Devices registered for push (SPEC §3): each belongs to the signed-in user who registered it last, and a user
+keeps DEVICES_PER_USER at most (SPEC §2.3): registering one more drops their least recently updated."""
 
 from flask import Blueprint, g, request
 
@@ -14,6 +15,7 @@ from schemas import load
 blueprint = Blueprint("devices", __name__)
 
 DEVICE_COLUMNS = listing.columns_of(Device, DeviceSchema())
+DEVICES_PER_USER = 10
 
 
 @blueprint.post("/devices")
@@ -24,17 +26,29 @@ DEVICE_COLUMNS = listing.columns_of(Device, DeviceSchema())
     errors=(400, 413, 415, 422),
 )
 def register_device():
-    """Register a device for push, or update the one with this token (it moves to the caller)."""
+    """Register a device for push, or update the caller's own with this token. A token another user holds moves
+    to the caller as a new device (201, as for a token never seen: the answer tells nobody that it existed)."""
     values = load(DeviceSchema(), json_body())
+    user_id = g.caller.user_id
     device = Device.get_or_none(Device.token == values["token"])
+    if device and device.user_id != user_id:
+        device.delete_instance()
+        device = None
     status = 200 if device else 201
-    device = device or Device(token=values["token"])
+    device = device or Device(token=values["token"], user=user_id)
     for name, value in values.items():
         setattr(device, name, value)
-    device.user = g.caller.user_id
     device.updated_at = now()
     device.save(force_insert=status == 201)
+    drop_least_recently_updated(device)
     return {"data": {name: getattr(device, name) for name in DEVICE_COLUMNS}}, status
+
+
+def drop_least_recently_updated(device):
+    """Beside `device`, just registered, its user keeps the DEVICES_PER_USER - 1 devices updated last."""
+    others = (Device.user == device.user_id) & (Device.id != device.id)
+    kept = Device.select(Device.id).where(others).order_by(Device.updated_at.desc()).limit(DEVICES_PER_USER - 1)
+    Device.delete().where(others, Device.id.not_in(kept)).execute()
 
 
 @blueprint.get("/devices")
