@@ -26,8 +26,9 @@ DEVICES_PER_USER = 10
     errors=(400, 413, 415, 422),
 )
 def register_device():
-    """Register a device for push, or update the caller's own with this token. A token another user holds moves
-    to the caller as a new device (201, as for a token never seen: the answer tells nobody that it existed)."""
+    """Register a device for push (201), or update the caller's own with this token (200); a token another user
+    holds becomes a new device of the caller's (201, telling nobody that it existed). A user keeps 10 devices:
+    an 11th drops their least recently updated."""
     values = load(DeviceSchema(), json_body())
     user_id = g.caller.user_id
     device = Device.get_or_none(Device.token == values["token"])
