@@ -13,10 +13,11 @@ from tests.push_servers import SilentServer, UnifiedPushServer
 from tests.support import served_offices, wait_for
 from tests.test_notification_sender import devices_of, person, queue, reading, register_device
 
-PUSH_TIMEOUT = 10.0
-NORMAL_SECONDS = 3.0  # a push to a healthy endpoint on a busy machine: far less than the timeout
+PUSH_TIMEOUT = 15.0
+NORMAL_SECONDS = 5.0  # a push to a healthy endpoint on a busy machine: far less than the timeout
 ATTACKERS = 3
-REGISTERED = 40  # devices each attacker registers: the office keeps 10
+REGISTERED = 40  # devices each attacker registers
+KEPT = 10  # of them, the latest (SPEC §2.3)
 
 
 @pytest.fixture
@@ -60,4 +61,4 @@ def test_endpoints_that_hang_delay_no_one_elses_push_during_the_attack_nor_after
     assert silent.most_open <= PER_DESTINATION  # the rest wait their turn within their own timeout
     silent.close()
     pushed_in_normal_time(2)
-    assert [len(devices_of(office, attacker)) for attacker in attackers] == [10] * ATTACKERS
+    assert [len(devices_of(office, attacker)) for attacker in attackers] == [KEPT] * ATTACKERS
