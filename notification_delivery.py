@@ -214,8 +214,13 @@ def compose_mails(mails):
 
 
 def push_job(row, devices):
-    message = {"notification_id": row.id, "type": row.type, "title": row.title, "body": row.summary}
-    message["data"] = row.data or {}
+    message = {
+        "notification_id": row.id,  # the same on every attempt: a repeat after a crash is recognisably this one
+        "type": row.type,
+        "title": row.title,
+        "body": row.summary,
+        "data": row.data or {},
+    }
     return Push(row.id, devices, message, row.claimed_until)
 
 

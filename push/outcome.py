@@ -1,7 +1,7 @@
 """What one push came to, as the notification worker needs it: sent, the token is dead (delete the device), try
 again later (with the gateway's Retry-After, if it gave one), or failed for good; how an HTTP answer or a
-transport error maps onto that, shared by the four gateways; and `Outbound`, how they POST: one destination at
-a time at most PER_DESTINATION, reading no more of an answer than its start."""
+transport error maps onto that, shared by the four gateways; and `Outbound`, how they POST: at most
+outgoing.PER_DESTINATION at once to one destination, reading no more of an answer than its start."""
 
 import datetime as dt
 from dataclasses import dataclass
