@@ -27,22 +27,20 @@ DEVICES_PER_USER = 10
 )
 def register_device():
     """Register a device for push (201), or update the caller's own with this token (200); a token another user
-    holds becomes a new device of the caller's (201, telling nobody that it existed). A user keeps 10 devices:
-    an 11th drops their least recently updated."""
+    holds moves to the caller as a new device would be registered (201, telling nobody that it existed). A user
+    keeps 10 devices: an 11th drops their least recently updated."""
     values = load(DeviceSchema(), json_body())
-    user_id = g.caller.user_id
-    device = Device.get_or_none(Device.token == values["token"])
-    if device and device.user_id != user_id:
-        device.delete_instance()
-        device = None
-    status = 200 if device else 201
-    device = device or Device(token=values["token"], user=user_id)
+    existing = Device.get_or_none(Device.token == values["token"])
+    mine = existing is not None and existing.user_id == g.caller.user_id
+    device, moment = existing or Device(token=values["token"]), now()
+    if not mine:  # new, or another user's moving over: nothing of its past (its age, its label) stays
+        device.created_at, device.label = moment, None
     for name, value in values.items():
         setattr(device, name, value)
-    device.updated_at = now()
-    device.save(force_insert=status == 201)
+    device.user, device.updated_at = g.caller.user_id, moment
+    device.save(force_insert=existing is None)
     drop_least_recently_updated(device)
-    return {"data": {name: getattr(device, name) for name in DEVICE_COLUMNS}}, status
+    return {"data": {name: getattr(device, name) for name in DEVICE_COLUMNS}}, 200 if mine else 201
 
 
 def drop_least_recently_updated(device):
