@@ -76,7 +76,14 @@ class NewApiKeySchema(ApiKeySchema):
 
 
 class DeviceSchema(RecordSchema):
-    token = Str(4096, required=True, metadata={"description": "the push token; identifies the device"})
+    token = Str(
+        push_tokens.SUBSCRIPTION_BYTES,
+        required=True,
+        metadata={
+            "description": f"the push token; identifies the device. At most {push_tokens.TOKEN_BYTES} bytes (a `web` "
+            f"PushSubscription {push_tokens.SUBSCRIPTION_BYTES}), no control characters"
+        },
+    )
     platform = Enum(*PUSH_PLATFORMS, required=True)
     environment = Enum("production", "sandbox", required=True)
     app_version = Str(50, required=True)

@@ -19,6 +19,7 @@ import sqlite_dialect as dialect
 import writer
 from models import Device, Notification, NotificationSetting, StaffMember, User, now, timestamp
 from notifications import queue
+from routes.devices import DEVICES_PER_USER
 
 log = logging.getLogger("band.notifications")
 CHANNELS = ("email", "push")
@@ -66,7 +67,7 @@ class Push:
 
     id: str
     devices: tuple  # of Target
-    message: dict  # {type, title, body, data}: no address, no amount
+    message: dict  # {notification_id, type, title, body, data}: no address, no amount
     lease: str
 
     @property
@@ -160,9 +161,11 @@ class Recipients:
         self.members = {member.id: member.email for member in members}
         self.by_user = {}
         on_platforms = Device.select().where(Device.user.in_(user_ids), Device.platform.in_(list(configured)))
-        for device in on_platforms.order_by(Device.created_at):
+        for device in on_platforms.order_by(Device.updated_at.desc()):
             found = Target(device.id, device.platform, device.token, device.environment)
-            self.by_user.setdefault(device.user_id, []).append(found)
+            devices = self.by_user.setdefault(device.user_id, [])
+            if len(devices) < DEVICES_PER_USER:  # those a user kept from before there was a limit: the latest
+                devices.append(found)
 
     def refusal(self, row, channel):
         """Why the recipient user takes nothing on `channel` (None: they do)."""
@@ -220,7 +223,13 @@ def compose_mails(mails):
 
 
 def push_job(row, devices):
-    message = {"type": row.type, "title": row.title, "body": row.summary, "data": row.data or {}}
+    message = {
+        "notification_id": row.id,  # the same on every attempt: a repeat after a crash is recognisably this one
+        "type": row.type,
+        "title": row.title,
+        "body": row.summary,
+        "data": row.data or {},
+    }
     return Push(row.id, devices, message, row.claimed_until)
 
 

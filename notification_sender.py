@@ -17,6 +17,7 @@ import writer
 from errors import ConfigError
 from notifications.queue import SENDERS
 from queue_sender import QueueSender
+from routes.devices import DEVICES_PER_USER
 
 IN_FLIGHT = 16  # notifications on their way at once
 MAIL_SECONDS = 60.0  # a mail's whole send is cut off here (smtplib's own timeout of 30 s is per step)
@@ -34,7 +35,7 @@ class Sender(QueueSender):
 
     async def open(self):
         try:
-            self.gateways = push.Gateways(self.config)
+            self.gateways = push.Gateways(self.config, connections=IN_FLIGHT * DEVICES_PER_USER)
         except ConfigError as error:
             self.log.error("push is off: %s", error)
         else:

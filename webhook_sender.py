@@ -4,7 +4,6 @@ them recorded. A commit that queues deliveries wakes it at once; otherwise it lo
 and at least every `BAND_WORKER_INTERVAL` (for work another server queued)."""
 
 import asyncio
-import collections
 import datetime as dt
 
 import httpx
@@ -38,8 +37,8 @@ class Sender(QueueSender):
         return webhooks.next_due()
 
     def record_and_claim(self, outcomes, claiming, busy):
-        """What the attempts came to, with the endpoints it switches off; the due deliveries claimed, no endpoint
-        getting more than webhooks.PER_ENDPOINT at once."""
+        """What the attempts came to, with the endpoints it switches off; the due deliveries claimed, no destination
+        getting more than outgoing.PER_DESTINATION at once."""
         with writer.transaction():
             if outcomes:
                 retries, failing_days = self.config["WEBHOOK_RETRIES"], self.config["WEBHOOK_FAILING_DAYS"]
@@ -47,7 +46,7 @@ class Sender(QueueSender):
             if not claiming:
                 return [], False
             lease = self.config["WEBHOOK_TIMEOUT"] + webhooks.LEASE_MARGIN_SECONDS
-            claimed = webhooks.claim(claiming, lease, collections.Counter(attempt.endpoint_id for attempt in busy))
+            claimed = webhooks.claim(claiming, lease, busy)
             return claimed, bool(claimed)
 
     def release(self, attempts):

@@ -4,6 +4,7 @@ its event's own transaction, one per active endpoint that asked for the event's 
 records here what each attempt came to."""
 
 import base64
+import collections
 import datetime as dt
 import email.utils
 import json
@@ -16,6 +17,7 @@ import backoff
 import events
 import writer
 from models import Event, WebhookDelivery, WebhookEndpoint, new_id, now, timestamp
+from outgoing import PER_DESTINATION, destination
 from resources import pay_amounts
 
 SECRET_PREFIX_CHARS = 10  # `whsec_` and four characters: enough to tell two secrets apart, nothing to sign with
@@ -26,7 +28,6 @@ JITTER = 0.1  # each wait is stretched or shrunk by up to this share, so retries
 # A claim outlives its attempt's timeout by this much: long enough to record the outcome even after waiting the
 # writer's whole busy timeout for the lock.
 LEASE_MARGIN_SECONDS = writer.BUSY_TIMEOUT_SECONDS + 5
-PER_ENDPOINT = 16  # attempts on their way to one endpoint at once
 PING = "ping"  # an event queued to one endpoint alone, on request
 
 
@@ -105,19 +106,23 @@ class Attempt:
 
 def claim(limit, lease_seconds, busy):
     """Up to `limit` due deliveries to active endpoints, claimed for `lease_seconds` in the write transaction under
-    way (so that no other server takes them meanwhile), as attempts ready to send. `busy` is {endpoint id:
-    attempts on their way}: no endpoint gets more than PER_ENDPOINT at once, so one that hangs holds up no other."""
+    way (so that no other server takes them meanwhile), as attempts ready to send. `busy` are the attempts on their
+    way: no destination (scheme, host and port, whatever the endpoints on it) gets more than PER_DESTINATION at
+    once, so one that hangs holds up no other (SPEC §2.3)."""
     moment = now()
     lease = timestamp(dt.datetime.now(dt.UTC) + dt.timedelta(seconds=lease_seconds))
-    claimed = []
+    claimed, sending = [], collections.Counter(destination(attempt.url) for attempt in busy)
     for endpoint in WebhookEndpoint.select().where(WebhookEndpoint.is_active == True):  # noqa: E712
-        room = min(PER_ENDPOINT - busy.get(endpoint.id, 0), limit - len(claimed))
+        to = destination(endpoint.url)
+        room = min(PER_DESTINATION - sending[to], limit - len(claimed))
         if room > 0:
             due = claimable(moment).where(
                 WebhookDelivery.endpoint == endpoint.id, WebhookDelivery.next_attempt_at <= moment
             )
             rows = due.select(WebhookDelivery.id, WebhookDelivery.event).order_by(WebhookDelivery.next_attempt_at)
-            claimed += [(row.id, row.event_id, endpoint) for row in rows.limit(room)]
+            found = [(row.id, row.event_id, endpoint) for row in rows.limit(room)]
+            sending[to] += len(found)
+            claimed += found
     if not claimed:
         return []
     ids = [delivery_id for delivery_id, _, _ in claimed]

@@ -3,9 +3,13 @@
 `await gateways.aclose()` at the end. The caller deletes a device whose token is dead and backs off on retry;
 this module only says which.
 
-A message is `{type, title, body, data}`, `data` holding ids alone. That it never carries an address or an
-amount is the caller's duty (the app reads those from /me); here its title and body are shortened so that it
-stays under 4 KB on every platform, and one whose data alone is too large is refused."""
+A message is `{notification_id, type, title, body, data}`, `data` holding ids alone; the notification's id goes
+with every push, so that a repeat after a crash is recognisably the same message (SPEC §2.3). That it never
+carries an address or an amount is the caller's duty (the app reads those from /me); here its title and body are
+shortened so that it stays under 4 KB on every platform, and one whose data alone is too large is refused.
+
+Each destination (scheme, host, port) takes at most outgoing.PER_DESTINATION pushes at once, the rest waiting
+their turn within their timeout: a device whose endpoint hangs holds up the pushes to its own endpoint alone."""
 
 import asyncio
 import json
@@ -14,7 +18,8 @@ import time
 import httpx
 
 from errors import ConfigError
-from push.outcome import DEAD, FAILED, IDENTITY, RETRY, SENT, PushResult
+from outgoing import Destinations
+from push.outcome import DEAD, FAILED, IDENTITY, RETRY, SENT, Outbound, PushResult
 from push.unifiedpush import UnifiedPush
 
 PLATFORMS = ("ios", "android", "web", "unifiedpush")
@@ -26,6 +31,7 @@ NEEDS = {
 MESSAGE_BYTES = 3072  # as compact JSON: each platform's framing (and Web Push's encryption) fits in 4 KB beside it
 TTL_SECONDS = 24 * 3600  # how long a gateway keeps a push for a device that is offline
 ELLIPSIS = "…"
+CONNECTIONS = 100  # httpx's own default; the notification sender asks for as many as it may have on their way
 
 __all__ = ["DEAD", "FAILED", "PLATFORMS", "RETRY", "SENT", "Gateways", "PushResult", "check", "fit"]
 
@@ -33,7 +39,7 @@ __all__ = ["DEAD", "FAILED", "PLATFORMS", "RETRY", "SENT", "Gateways", "PushResu
 class Gateways:
     """The platforms this server can push to (`configured`), and a line saying which it skips (`skipped`)."""
 
-    def __init__(self, config, clock=time.time):
+    def __init__(self, config, clock=time.time, connections=CONNECTIONS):
         self.timeout = config["PUSH_TIMEOUT"]
         if not 0 < self.timeout <= 60:
             raise ConfigError("BAND_PUSH_TIMEOUT must be 0 to 60 seconds")
@@ -45,25 +51,30 @@ class Gateways:
             if 0 < len(missing) < len(NEEDS[platform]):
                 raise ConfigError(f"push to {platform} needs {', '.join('BAND_' + n for n in missing)} as well")
         self.unset = {platform: missing for platform, missing in unset.items() if missing}
-        # the whole of a send is cut off at the timeout (below); httpx's own, a little later, is a backstop
+        # The whole of a send, its wait for its destination's turn included, is cut off at the timeout (below);
+        # httpx's own, a little later, is a backstop. The pool holds as many connections as the caller may have
+        # pushes on their way, so that a push waits for its own destination alone, never for a free connection.
+        limits = httpx.Limits(max_connections=connections, max_keepalive_connections=min(connections, 20))
         self.client = httpx.AsyncClient(
-            timeout=self.timeout + 1, trust_env=False, headers={"user-agent": "Band-Office", **IDENTITY}
+            timeout=self.timeout + 1, limits=limits, trust_env=False, headers={"user-agent": "Band-Office", **IDENTITY}
         )
+        destinations = Destinations()
+        outbound = Outbound(self.client, destinations)
         # A platform's libraries are loaded only when it is configured: together they weigh some 40 MB, a lot
         # on a Raspberry Pi that pushes to one platform or none.
-        self.gateways = {"unifiedpush": UnifiedPush(self.client, TTL_SECONDS)}
+        self.gateways = {"unifiedpush": UnifiedPush(outbound, TTL_SECONDS)}
         if "ios" not in self.unset:
             from push.apns import Apns
 
-            self.gateways["ios"] = Apns(config, self.timeout + 1, TTL_SECONDS, clock)
+            self.gateways["ios"] = Apns(config, self.timeout + 1, TTL_SECONDS, destinations, clock)
         if "android" not in self.unset:
             from push.fcm import Fcm
 
-            self.gateways["android"] = Fcm(config, self.client, self.timeout, TTL_SECONDS)
+            self.gateways["android"] = Fcm(config, outbound, self.timeout, TTL_SECONDS)
         if "web" not in self.unset:
             from push.web import WebPush
 
-            self.gateways["web"] = WebPush(config, self.client, TTL_SECONDS)
+            self.gateways["web"] = WebPush(config, outbound, TTL_SECONDS)
 
     @property
     def configured(self):
@@ -122,10 +133,10 @@ def fit(message):
     """The message with its body, then its title, shortened (ending in …) until it is at most MESSAGE_BYTES as
     compact JSON; None when even empty ones would not fit. Its data must hold ids alone (strings, integers,
     null): anything else is a caller's mistake, a ValueError."""
-    if set(message) != {"type", "title", "body", "data"} or not isinstance(message["data"], dict):
-        raise ValueError("a push message is {type, title, body, data}")
-    if not all(isinstance(message[key], str) for key in ("type", "title", "body")):
-        raise ValueError("a push message's type, title and body are strings")
+    if set(message) != {"notification_id", "type", "title", "body", "data"} or not isinstance(message["data"], dict):
+        raise ValueError("a push message is {notification_id, type, title, body, data}")
+    if not all(isinstance(message[key], str) for key in ("notification_id", "type", "title", "body")):
+        raise ValueError("a push message's notification_id, type, title and body are strings")
     if not all(isinstance(v, str | int | None) and not isinstance(v, bool) for v in message["data"].values()):
         raise ValueError("a push message's data holds ids alone")
     fitted = dict(message)

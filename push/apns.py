@@ -24,7 +24,7 @@ STALE_TOKEN_REASONS = {"ExpiredProviderToken"}  # renewed at once; the next atte
 class Apns:
     name = "APNs"
 
-    def __init__(self, config, timeout, ttl, clock=time.time):
+    def __init__(self, config, timeout, ttl, destinations, clock=time.time):
         self.key = read_key(config["APNS_KEY_FILE"])
         self.key_id, self.team_id, self.topic = config["APNS_KEY_ID"], config["APNS_TEAM_ID"], config["APNS_TOPIC"]
         self.url = config["APNS_URL"].rstrip("/")
@@ -34,6 +34,7 @@ class Apns:
         self.client = httpx.AsyncClient(
             http1=False, http2=True, timeout=timeout, trust_env=False, headers=outcome.IDENTITY
         )
+        self.outbound = outcome.Outbound(self.client, destinations)
 
     def host(self, environment):
         return self.url or HOSTS[environment]
@@ -49,17 +50,18 @@ class Apns:
     async def send(self, token, environment, message):
         moment = self.clock()
         payload = {"aps": {"alert": {"title": message["title"], "body": message["body"]}, "sound": "default"}}
-        payload |= {"type": message["type"], "data": message["data"]}
+        payload |= {"notification_id": message["notification_id"], "type": message["type"], "data": message["data"]}
         headers = {
             "authorization": f"bearer {self.bearer(moment)}",
             "apns-topic": self.topic,
             "apns-push-type": "alert",
             "apns-priority": "10",
             "apns-expiration": str(int(moment) + self.ttl),
+            "apns-collapse-id": message["notification_id"],  # a repeat replaces the one shown, if still shown
         }
         url = f"{self.host(environment)}/3/device/{quote(token, safe='')}"
         try:
-            response, excerpt = await outcome.post(self.client, url, json=payload, headers=headers)
+            response, excerpt = await self.outbound.post(url, json=payload, headers=headers)
         except httpx.TransportError as error:
             return unreachable(self.name, error)
         reason = reason_of(excerpt)

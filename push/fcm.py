@@ -13,7 +13,6 @@ import requests
 from google.oauth2 import service_account
 
 from errors import ConfigError
-from push import outcome
 from push.outcome import FAILED, RETRY, PushResult, answered, unreachable
 
 SCOPE = "https://www.googleapis.com/auth/firebase.messaging"
@@ -23,10 +22,10 @@ DEAD_CODES = {"UNREGISTERED"}
 class Fcm:
     name = "FCM"
 
-    def __init__(self, config, client, timeout, ttl):
+    def __init__(self, config, outbound, timeout, ttl):
         self.credentials = read_credentials(config["FCM_CREDENTIALS"])
         self.url = f"{config['FCM_URL'].rstrip('/')}/v1/projects/{self.credentials.project_id}/messages:send"
-        self.client, self.ttl = client, ttl
+        self.outbound, self.ttl = outbound, ttl
         session = requests.Session()
         session.trust_env = False
         self.token_request = functools.partial(google.auth.transport.requests.Request(session), timeout=timeout)
@@ -43,13 +42,14 @@ class Fcm:
             bearer = await self.access_token()
         except google.auth.exceptions.GoogleAuthError as error:
             return refusal(error)
-        data = {"type": message["type"]} | {k: str(v) for k, v in message["data"].items() if v is not None}
+        data = {"notification_id": message["notification_id"], "type": message["type"]}
+        data |= {k: str(v) for k, v in message["data"].items() if v is not None}
         notification = {"title": message["title"], "body": message["body"]}
         body = {"message": {"token": token, "notification": notification, "data": data}}
         body["message"]["android"] = {"ttl": f"{self.ttl}s", "priority": "high"}
         try:
-            response, excerpt = await outcome.post(
-                self.client, self.url, json=body, headers={"authorization": f"Bearer {bearer}"}
+            response, excerpt = await self.outbound.post(
+                self.url, json=body, headers={"authorization": f"Bearer {bearer}"}
             )
         except httpx.TransportError as error:
             return unreachable(self.name, error)

@@ -1,13 +1,14 @@
 """What one push came to, as the notification worker needs it: sent, the token is dead (delete the device), try
 again later (with the gateway's Retry-After, if it gave one), or failed for good; how an HTTP answer or a
-transport error maps onto that, shared by the four gateways; and `post`, which reads no more of an answer than
-its start."""
+transport error maps onto that, shared by the four gateways; and `Outbound`, how they POST: at most
+outgoing.PER_DESTINATION at once to one destination, reading no more of an answer than its start."""
 
 import datetime as dt
 from dataclasses import dataclass
 
 import httpx
 
+from outgoing import Destinations
 from webhooks import retry_after_seconds
 
 SENT, DEAD, RETRY, FAILED = "sent", "dead", "retry", "failed"
@@ -22,20 +23,29 @@ class PushResult:
     retry_after: float | None = None  # seconds the gateway asked us to wait (RETRY only), at most an hour
 
 
-async def post(client, url, **request):
-    """POST and read at most EXCERPT_BYTES of the answer's body, then close it: the answer (its body unread)
-    and the excerpt. A push endpoint may be a user's own, and one answering without end must not fill memory
-    nor hold the push until the timeout."""
-    response = await client.send(client.build_request("POST", url, **request), stream=True)
-    try:
-        excerpt = b""
-        async for chunk in response.aiter_raw():
-            excerpt += chunk
-            if len(excerpt) >= EXCERPT_BYTES:
-                break
-    finally:
-        await response.aclose()
-    return response, excerpt[:EXCERPT_BYTES]
+@dataclass(frozen=True)
+class Outbound:
+    """How the gateways POST: an HTTP client, and the turns each destination gives (outgoing.Destinations)."""
+
+    client: httpx.AsyncClient
+    destinations: Destinations
+
+    async def post(self, url, **request):
+        """POST once `url`'s destination has room, and read at most EXCERPT_BYTES of the answer's body, then close
+        it: the answer (its body unread) and the excerpt. A push endpoint may be a user's own: one that hangs must
+        hold up no other destination's pushes, and one answering without end must not fill memory nor hold the
+        push until the timeout."""
+        async with self.destinations.turn(url):
+            response = await self.client.send(self.client.build_request("POST", url, **request), stream=True)
+            try:
+                excerpt = b""
+                async for chunk in response.aiter_raw():
+                    excerpt += chunk
+                    if len(excerpt) >= EXCERPT_BYTES:
+                        break
+            finally:
+                await response.aclose()
+        return response, excerpt[:EXCERPT_BYTES]
 
 
 def answered(gateway, response, dead=False, reason=None):

@@ -5,15 +5,15 @@ import json
 
 import httpx
 
-from push import outcome, tokens
+from push import tokens
 from push.outcome import FAILED, PushResult, answered, unreachable
 
 
 class UnifiedPush:
     name = "The UnifiedPush server"
 
-    def __init__(self, client, ttl):
-        self.client, self.ttl = client, ttl
+    def __init__(self, outbound, ttl):
+        self.outbound, self.ttl = outbound, ttl
 
     async def send(self, token, environment, message):
         try:
@@ -21,16 +21,16 @@ class UnifiedPush:
         except ValueError as error:
             return PushResult(FAILED, str(error))
         headers = {"content-type": "application/json", "ttl": str(self.ttl)}
-        return await post(self.client, self.name, endpoint, compact(message), headers)
+        return await post(self.outbound, self.name, endpoint, compact(message), headers)
 
     async def aclose(self):
         pass
 
 
-async def post(client, name, endpoint, body, headers):
+async def post(outbound, name, endpoint, body, headers):
     """POST to a push endpoint: 404 and 410 mean the subscription is gone (RFC 8030)."""
     try:
-        response, _ = await outcome.post(client, endpoint, content=body, headers=headers)
+        response, _ = await outbound.post(endpoint, content=body, headers=headers)
     except httpx.TransportError as error:
         return unreachable(name, error)
     return answered(name, response, response.status_code in (404, 410))

@@ -20,12 +20,12 @@ VAPID_SECONDS = 12 * 3600  # how long a VAPID signature holds (push services acc
 class WebPush:
     name = "The Web Push service"
 
-    def __init__(self, config, client, ttl):
+    def __init__(self, config, outbound, ttl):
         self.vapid = read_vapid(config["VAPID_PRIVATE_KEY"])
         self.subject = config["VAPID_SUBJECT"]
         if not self.subject.startswith(("mailto:", "https:")):
             raise ConfigError(f"BAND_VAPID_SUBJECT={self.subject!r}: expected a mailto: or https: URL")
-        self.client, self.ttl = client, ttl
+        self.outbound, self.ttl = outbound, ttl
 
     async def send(self, token, environment, message):
         try:
@@ -41,7 +41,7 @@ class WebPush:
             "content-type": "application/octet-stream",
             "ttl": str(self.ttl),
         }
-        return await post(self.client, self.name, endpoint, body, headers)
+        return await post(self.outbound, self.name, endpoint, body, headers)
 
     async def aclose(self):
         pass

@@ -1,4 +1,5 @@
-"""Devices registered for push (SPEC §3): each belongs to the signed-in user who registered it last."""
+"""Devices registered for push (SPEC §3): each belongs to the signed-in user who registered it last, and a user
+keeps DEVICES_PER_USER at most (SPEC §2.3): registering one more drops their least recently updated."""
 
 from flask import Blueprint, g, request
 
@@ -14,6 +15,7 @@ from schemas import load
 blueprint = Blueprint("devices", __name__)
 
 DEVICE_COLUMNS = listing.columns_of(Device, DeviceSchema())
+DEVICES_PER_USER = 10
 
 
 @blueprint.post("/devices")
@@ -24,17 +26,28 @@ DEVICE_COLUMNS = listing.columns_of(Device, DeviceSchema())
     errors=(400, 413, 415, 422),
 )
 def register_device():
-    """Register a device for push, or update the one with this token (it moves to the caller)."""
+    """Register a device for push (201), or update the caller's own with this token (200); a token another user
+    holds moves to the caller as a new device would be registered (201, telling nobody that it existed). A user
+    keeps 10 devices: one more drops their least recently updated."""
     values = load(DeviceSchema(), json_body())
-    device = Device.get_or_none(Device.token == values["token"])
-    status = 200 if device else 201
-    device = device or Device(token=values["token"])
+    existing = Device.get_or_none(Device.token == values["token"])
+    mine = existing is not None and existing.user_id == g.caller.user_id
+    device, moment = existing or Device(token=values["token"]), now()
+    if not mine:  # new, or another user's moving over: nothing of its past (its age, its label) stays
+        device.created_at, device.label = moment, None
     for name, value in values.items():
         setattr(device, name, value)
-    device.user = g.caller.user_id
-    device.updated_at = now()
-    device.save(force_insert=status == 201)
-    return {"data": {name: getattr(device, name) for name in DEVICE_COLUMNS}}, status
+    device.user, device.updated_at = g.caller.user_id, moment
+    device.save(force_insert=existing is None)
+    drop_least_recently_updated(device)
+    return {"data": {name: getattr(device, name) for name in DEVICE_COLUMNS}}, 200 if mine else 201
+
+
+def drop_least_recently_updated(device):
+    """Beside `device`, just registered, its user keeps the DEVICES_PER_USER - 1 devices updated last."""
+    others = (Device.user == device.user_id) & (Device.id != device.id)
+    kept = Device.select(Device.id).where(others).order_by(Device.updated_at.desc()).limit(DEVICES_PER_USER - 1)
+    Device.delete().where(others, Device.id.not_in(kept)).execute()
 
 
 @blueprint.get("/devices")

@@ -8,6 +8,7 @@ request is answered (`answer(number)`, from 1) and reads what arrived (`received
 import base64
 import http.server
 import json
+import selectors
 import socket
 import socketserver
 import threading
@@ -342,3 +343,52 @@ def free_port():
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+class SilentServer:
+    """A server on 127.0.0.1 that accepts every connection, reads what comes and never answers: a push endpoint
+    or a webhook receiver that hangs. `open` counts the connections open now, `most_open` the most at once;
+    `close()` drops them all and stops listening."""
+
+    def __init__(self):
+        self.listener = socket.create_server(("127.0.0.1", 0), backlog=1024)
+        self.origin = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
+        self.selector = selectors.DefaultSelector()
+        self.selector.register(self.listener, selectors.EVENT_READ)
+        self.connections, self.most_open, self.accepted = set(), 0, 0
+        self.closing = threading.Event()
+        self.thread = threading.Thread(target=self.serve, daemon=True)
+        self.thread.start()
+
+    @property
+    def open(self):
+        return len(self.connections)
+
+    def serve(self):
+        while not self.closing.is_set():
+            for key, _ in self.selector.select(0.02):
+                if key.fileobj is self.listener:
+                    connection, _ = self.listener.accept()
+                    self.selector.register(connection, selectors.EVENT_READ)
+                    self.connections.add(connection)
+                    self.accepted += 1
+                    self.most_open = max(self.most_open, len(self.connections))
+                elif not self.read(key.fileobj):
+                    self.selector.unregister(key.fileobj)
+                    self.connections.discard(key.fileobj)
+                    key.fileobj.close()
+        for connection in [*self.connections, self.listener]:
+            connection.close()
+        self.connections.clear()
+
+    @staticmethod
+    def read(connection):
+        """Whether the connection is still open (the request is read and forgotten)."""
+        try:
+            return bool(connection.recv(65536))
+        except OSError:
+            return False
+
+    def close(self):
+        self.closing.set()
+        self.thread.join(5)

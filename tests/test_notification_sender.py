@@ -300,6 +300,7 @@ def test_a_push_reaches_every_device_of_the_user_with_the_summary_and_ids_only(s
     for request in receiver.received:
         assert request.headers["content-type"] == "application/json"
         assert json.loads(request.body) == {
+            "notification_id": notification,  # the same on every device and every attempt
             "type": "gig_changed",
             "title": "Wedding at Schloss Hof: gig_changed",
             "body": "Wedding at Schloss Hof on 12 June (gig_changed)",

@@ -87,6 +87,8 @@ def test_an_invitation_reaches_its_member_by_mail_and_push_and_is_answered_from_
         words = pushed["title"] + pushed["body"]  # no amount, no address: `data` holds ids only
         assert "300" not in words and "Marchegg" not in words
         assert set(pushed["data"]) == {"gig_id", "gig_role_id", "invitation_id"}
+        [kims_notification] = office.call("GET", f"/notifications?filter[staff_member_id]={members[0]['id']}")
+        assert pushed["notification_id"] == kims_notification["id"]  # a repeat after a crash is recognisably it
 
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=chromium())

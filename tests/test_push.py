@@ -28,6 +28,7 @@ from tests.push_servers import (
 from tests.support import Service
 
 MESSAGE = {
+    "notification_id": "0b6f9c2e-4d1a-4f5e-9a7c-3e2b1d0c9f8a",
     "type": "invitation",
     "title": "Invitation: Miller wedding, Sat 14 June",
     "body": "Keys, 18:00 at Town Hall. Answer by Thursday.",
@@ -102,8 +103,10 @@ def test_an_apns_push_goes_over_http2_with_a_signed_provider_token(apns):
     assert request.seen["kid"] == "KEY1234567" and request.seen["claims"]["iss"] == "TEAM123456"
     assert abs(request.seen["claims"]["iat"] - time.time()) < 60
     assert request.headers["apns-topic"] == "org.band.office" and request.headers["apns-push-type"] == "alert"
+    assert request.headers["apns-collapse-id"] == MESSAGE["notification_id"]  # a repeat shows as the same one
     assert request.seen["payload"] == {
         "aps": {"alert": {"title": MESSAGE["title"], "body": MESSAGE["body"]}, "sound": "default"},
+        "notification_id": MESSAGE["notification_id"],
         "type": "invitation",
         "data": MESSAGE["data"],
     }
@@ -199,7 +202,7 @@ def test_an_fcm_push_is_sent_with_an_access_token_from_the_service_account(fcm):
     assert first.seen["message"] == {
         "token": "fcm-token-1",
         "notification": {"title": MESSAGE["title"], "body": MESSAGE["body"]},
-        "data": {"type": "invitation", **MESSAGE["data"]},
+        "data": {"notification_id": MESSAGE["notification_id"], "type": "invitation", **MESSAGE["data"]},
         "android": {"ttl": "86400s", "priority": "high"},
     }
 

@@ -10,10 +10,10 @@ import uuid
 import pytest
 from standardwebhooks import Webhook, WebhookVerificationError
 
+from outgoing import PER_DESTINATION
 from tests.receiver import Answer, Receiver
 from tests.support import SLOW_MACHINE_SECONDS, ServedOffice, served_offices, wait_for
 from webhook_sender import IN_FLIGHT
-from webhooks import PER_ENDPOINT
 
 FAST = {"BAND_WEBHOOK_RETRY_SECONDS": "0.3,0.3,0.3", "BAND_WEBHOOK_TIMEOUT": "2"}
 # 0.00001 days are 0.864 s: an endpoint failing that long is switched off after a few attempts 0.3 s apart
@@ -219,11 +219,26 @@ def test_an_endpoint_that_hangs_holds_up_no_other(serve):
         endpoint_for(office, hanging, event_types=["team.created"])
         for n in range(IN_FLIGHT + 4):  # more than every slot of the sender
             office.call("POST", "/teams", {"name": f"Backlog {n}"})
-        assert wait_for(lambda: len(hanging.received) >= PER_ENDPOINT)
+        assert wait_for(lambda: len(hanging.received) >= PER_DESTINATION)
         endpoint_for(office, quick, event_types=["team.created"])
         office.call("POST", "/teams", {"name": "Now"})
         assert wait_for(lambda: quick.received, timeout=SLOW_MACHINE_SECONDS)
-        assert len(hanging.received) == PER_ENDPOINT  # no more attempts on their way to one endpoint
+        assert len(hanging.received) == PER_DESTINATION  # no more attempts on their way to one endpoint
+
+
+def test_endpoints_on_one_host_and_port_that_hangs_hold_up_no_other(serve):
+    """SPEC §2.3: the limit is the destination's (scheme, host and port), however many endpoints lead there."""
+    office = serve(BAND_WEBHOOK_TIMEOUT="60")  # held up, the quick one would wait a minute
+    with Receiver(always(200, delay=60)) as hanging, Receiver() as quick:
+        for n in range(4):
+            endpoint_for(office, hanging, url=f"{hanging.url}/{n}", event_types=["team.created"])
+        for n in range(IN_FLIGHT // 4 + 2):  # with 4 endpoints, more deliveries than every slot of the sender
+            office.call("POST", "/teams", {"name": f"Backlog {n}"})
+        assert wait_for(lambda: len(hanging.received) >= PER_DESTINATION)
+        endpoint_for(office, quick, event_types=["team.created"])
+        office.call("POST", "/teams", {"name": "Now"})
+        assert wait_for(lambda: quick.received, timeout=SLOW_MACHINE_SECONDS)
+        assert len(hanging.received) == PER_DESTINATION
 
 
 def test_a_receiver_answering_410_switches_the_endpoint_off(office):

@@ -1,0 +1,44 @@
+"""Outgoing requests to addresses others chose (push endpoints, webhook receivers; SPEC §2.3): each destination,
+its scheme, host and port, has at most PER_DESTINATION requests on their way at once, so that one that hangs
+holds up its own requests alone, and never the office's other deliveries."""
+
+import asyncio
+import contextlib
+from urllib.parse import urlsplit
+
+PER_DESTINATION = 4
+DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def destination(url):
+    """(scheme, host, port) of `url`, the port spelt out where the scheme implies it; None parts for what a
+    malformed URL lacks (its request then fails on its own)."""
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError:
+        return (url, None, None)
+    scheme = parts.scheme.lower()
+    return (scheme, parts.hostname, port or DEFAULT_PORTS.get(scheme))
+
+
+class Destinations:
+    """The requests on their way to each destination, on one event loop: `async with destinations.turn(url)`
+    waits until fewer than PER_DESTINATION are. A destination nobody sends to is forgotten."""
+
+    def __init__(self, per_destination=PER_DESTINATION):
+        self.per_destination = per_destination
+        self.sending = {}  # destination -> [its semaphore, requests holding or waiting for it]
+
+    @contextlib.asynccontextmanager
+    async def turn(self, url):
+        key = destination(url)
+        entry = self.sending.setdefault(key, [asyncio.Semaphore(self.per_destination), 0])
+        entry[1] += 1
+        try:
+            async with entry[0]:
+                yield
+        finally:
+            entry[1] -= 1
+            if not entry[1]:
+                del self.sending[key]
