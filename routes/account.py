@@ -69,7 +69,7 @@ def request_link():
     SignInLink.delete().where(SignInLink.expires_at < expiry(days=-1)).execute()
     log.info("sign-in link for %s: %s", printable(email), reason or "sent")
     if not reason:  # the mail is written and sent by the outbox, after the answer: nothing of it to time
-        mail = (current_app.config["SIGNIN_URL"], current_app.config["MAIL_FROM"], user.name, user.email, token)
+        mail = (conventions.signin_url(), current_app.config["MAIL_FROM"], user.name, user.email, token)
         outbox, send = current_app.extensions["outbox"], current_app.extensions["mailer"]
         job = lambda: outbox.send(signin_mail(*mail), send, window_seconds=LINK_MINUTES * 60)
         writer.after_commit(lambda: outbox.put(job))
