@@ -28,6 +28,25 @@ def start():
     db.connect(reuse_if_open=True)
 
 
+def public_url():
+    """How this request's client reaches the service, for the links it is sent: BAND_PUBLIC_URL when set; else,
+    for a request a trusted proxy forwarded (an HTTPS front), the scheme and host the client used; else the
+    address served."""
+    config = current_app.config
+    if config["PUBLIC_URL_GIVEN"] or not request.environ.get("band.forwarded"):
+        return config["PUBLIC_URL"]
+    return request.host_url.rstrip("/")
+
+
+def signin_url():
+    """The sign-in link's template for this request's client: BAND_SIGNIN_URL, under this client's public URL when
+    it lies under the configured one."""
+    template, configured, origin = current_app.config["SIGNIN_URL"], current_app.config["PUBLIC_URL"], public_url()
+    if origin != configured and template.startswith(configured + "/"):
+        return origin + template.removeprefix(configured)
+    return template
+
+
 def begin_write():
     """Open a write request's transaction once its body has arrived (a slow upload never holds the write
     lock): the writer's queue, then BEGIN IMMEDIATE, so concurrent writers wait their turn instead of failing

@@ -38,6 +38,7 @@ class RateLimiter:
 
 
 def limit_rate():
+    """429 past the sign-in rate of the client's address (behind a trusted proxy, the one it forwards: clients.py)."""
     wait = current_app.extensions["auth_rate"].retry_after(request.remote_addr or "-")
     if wait:
         message = f"Too many requests from this address; try again in {wait} s."

@@ -2,7 +2,11 @@
 answers by itself.
 
 - One client address holds at most BAND_MAX_CONNECTIONS_PER_CLIENT connections: the next is answered 429
-  `rate_limited` at once and closed.
+  `rate_limited` at once and closed. Connections the client has closed count no more, even before we read their
+  end. A trusted proxy's connections carry many clients' requests: there each client holds at most as many
+  requests as it may hold connections, and the proxy is never counted as one client (clients.py).
+- The app serves at most IN_APP_PER_CLIENT requests of one client at once; the others wait their turn without
+  holding a thread.
 - A request's line and headers must arrive within BAND_HEADER_TIMEOUT seconds of its first byte; its body must
   keep a pace of MIN_BODY_RATE, with BAND_BODY_TIMEOUT seconds of slack. A slower request is dropped.
   A connection idle between requests is closed after IDLE_SECONDS.
@@ -21,10 +25,10 @@ from http import HTTPStatus
 
 from waitress.adjustments import Adjustments
 from waitress.channel import HTTPChannel
-from waitress.parser import HTTPRequestParser
+from waitress.parser import HTTPRequestParser, ParsingError
 from waitress.rfc7230 import ONLY_DIGIT_RE
 from waitress.server import MultiSocketServer, TcpWSGIServer
-from waitress.task import ErrorTask, ThreadedTaskDispatcher
+from waitress.task import ErrorTask, ThreadedTaskDispatcher, WSGITask
 from waitress.utilities import (
     BadRequest,
     Error,
@@ -36,6 +40,7 @@ from waitress.utilities import (
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 import conventions
+from clients import BadForwarding, Proxies, Turns, origin_of
 from conventions import REQUEST_ID_RE
 from errors import ConfigError, method_not_allowed, no_route, unauthenticated
 
@@ -85,8 +90,10 @@ def create(app, host, port, threads):
         asyncore_use_poll=True,
     )
     dispatcher, sockets = ThreadedTaskDispatcher(), {}
+    clients = Proxies(config["TRUSTED_NETWORKS"]), Turns(dispatcher.add_task)
     servers = [
-        BandServer(app, limits, map=sockets, dispatcher=dispatcher, adj=adj, sockinfo=info) for info in adj.listen
+        BandServer(app, limits, clients, map=sockets, dispatcher=dispatcher, adj=adj, sockinfo=info)
+        for info in adj.listen
     ]
     dispatcher.set_thread_count(threads)
     first = servers[0]
@@ -151,20 +158,29 @@ def bad_length(request):
 
 
 class BandRequest(HTTPRequestParser):
-    """One request as it arrives: timed from its first byte, refused as soon as its body is over the limit."""
+    """One request as it arrives: timed from its first byte, refused as soon as its body is over the limit, and
+    from the client its headers name when a trusted proxy sent it."""
 
     body_started = 0.0
     limit = 0  # bytes its body may have: the route's, once the headers are in
     over_limit = None  # the answer when the body is over `limit` (413, or what the app would answer first)
+    origin = None  # clients.Origin, once the headers are in
+    in_turn = False  # whether it holds one of its client's turns in the app
 
-    def __init__(self, adj, body_limit):
+    def __init__(self, adj, body_limit, peer, via_proxy):
         super().__init__(adj)
         self.started = time.monotonic()
-        self.body_limit = body_limit
+        self.body_limit, self.peer, self.via_proxy = body_limit, peer, via_proxy
 
     def parse_header(self, header_plus):
         super().parse_header(header_plus)
         self.body_started = time.monotonic()
+        try:
+            self.origin = origin_of(self.peer, self.via_proxy, self.headers)
+        except BadForwarding as e:
+            raise ParsingError(str(e)) from None
+        if self.origin.scheme:
+            self.url_scheme = self.origin.scheme
         if self.body_rcv is not None:  # matched only then: most requests have no body
             self.limit, self.over_limit = self.body_limit(self.command, self.path, self.headers)
 
@@ -203,16 +219,51 @@ def sent_request_id(headers):
     return sent if REQUEST_ID_RE.fullmatch(sent) else uuid.uuid4().hex
 
 
+class BandTask(WSGITask):
+    """The app's view of a request: the client's address (a trusted proxy's forwarded one), and the scheme and host
+    the client used."""
+
+    def get_environment(self):
+        environ = super().get_environment()
+        origin = self.request.origin
+        environ["REMOTE_ADDR"] = environ["REMOTE_HOST"] = origin.client
+        environ["band.forwarded"] = origin.forwarded
+        if origin.host:
+            environ["HTTP_HOST"] = origin.host
+        return environ
+
+
 class BandChannel(HTTPChannel):
+    task_class = BandTask
     error_task_class = JsonErrorTask
     served_at = 0.0  # when the last request in flight was answered: the client was waiting on us till then
 
+    def __init__(self, server, sock, addr, adj, map=None):
+        super().__init__(server, sock, addr, adj, map=map)
+        self.via_proxy = server.proxies.trust(addr[0])
+
     def parser_class(self, adj):
-        return BandRequest(adj, self.server.body_limit)
+        return BandRequest(adj, self.server.body_limit, self.addr[0], self.via_proxy)
 
     def service(self):
-        super().service()
+        request = self.requests[0] if self.requests else None  # none left when the server is stopping
+        try:
+            if request is not None:
+                super().service()
+        finally:
+            if request is not None and request.in_turn:
+                self.server.turns.leave(request.origin.client)
         self.served_at = time.monotonic()
+
+    def peer_gone(self):
+        """Whether the client has closed its end. waitress reads a connection only between requests, so while one is
+        served it does not know yet; a look at the socket (nothing to read, the end reached) tells."""
+        try:
+            return self.socket.recv(1, socket.MSG_PEEK) == b""
+        except BlockingIOError:
+            return False
+        except OSError:
+            return True
 
     def too_slow(self, now, limits):
         """Whether the request arriving has taken longer than the limits allow."""
@@ -230,8 +281,9 @@ class BandChannel(HTTPChannel):
 class BandServer(TcpWSGIServer):
     channel_class = BandChannel
 
-    def __init__(self, app, limits, **kw):
+    def __init__(self, app, limits, clients, **kw):
         self.limits = limits
+        self.proxies, self.turns = clients
         self.routes = app.url_map.bind("localhost")
         self.views = app.view_functions
         super().__init__(app, **kw)
@@ -262,13 +314,34 @@ class BandServer(TcpWSGIServer):
         except OSError:  # the client went away before its connection was accepted
             return
         addr = self.fix_addr(addr)
-        if self.connections_from(addr[0]) >= self.limits.per_client:
+        if not self.proxies.trust(addr[0]) and self.connections_from(addr[0]) >= self.limits.per_client:
             refuse(conn)
             return
         self.channel_class(self, conn, addr, self.adj, map=self._map)
 
     def connections_from(self, host):
-        return sum(1 for channel in self.active_channels.values() if channel.addr[0] == host)
+        """The connections the client at `host` holds open. One it has closed may still be here: we read a
+        connection's end only once its request is answered, and a client that closes some and opens as many
+        at once must not be refused, so at the cap each is looked at."""
+        held = [channel for channel in self.active_channels.values() if channel.addr[0] == host]
+        if len(held) < self.limits.per_client:
+            return len(held)
+        gone = [channel for channel in held if channel.peer_gone()]
+        for channel in gone:  # as when waitress reads the end itself: its requests not yet served are skipped
+            channel.connected = False
+        return len(held) - len(gone)
+
+    def add_task(self, channel):
+        """Hand the channel's next request to the threads when its client's turn comes (clients.Turns). A
+        refusal is answered at once, as is a forwarded client holding as many requests as it may connections."""
+        request, cap = channel.requests[0], self.limits.per_client
+        if request.error is None and request.origin.forwarded and self.turns.held(request.origin.client) >= cap:
+            request.error = too_many(f"Too many requests from your address at once (at most {cap}).")
+        if request.error is not None:
+            self.task_dispatcher.add_task(channel)
+            return
+        request.in_turn = True
+        self.turns.enter(request.origin.client, channel)
 
     def maintenance(self, now):
         super().maintenance(now)  # closes the connections idle past IDLE_SECONDS
@@ -279,14 +352,15 @@ class BandServer(TcpWSGIServer):
                 channel.will_close = True
 
 
+def too_many(message):
+    return Refusal(429, "rate_limited", message, [("Retry-After", str(RETRY_AFTER_SECONDS))])
+
+
 def refuse(conn):
     """Answer a connection over the per-client cap with 429 and close it, without waiting on the client."""
-    status, headers, body = Refusal(
-        429,
-        "rate_limited",
-        "Too many open connections from your address: close some, then try again.",
-        [("Retry-After", str(RETRY_AFTER_SECONDS))],
-    ).answer(uuid.uuid4().hex)
+    status, headers, body = too_many("Too many open connections from your address: close some, then try again.").answer(
+        uuid.uuid4().hex
+    )
     headers += [("Content-Length", str(len(body))), ("Connection", "close"), ("Date", build_http_date(time.time()))]
     head = "".join(f"{name}: {value}\r\n" for name, value in headers)
     try:

@@ -4,6 +4,7 @@ import os
 import re
 import zoneinfo
 
+from clients import proxy_networks
 from errors import ConfigError
 
 # name: (default, parser, meaning). A default of None means "derived" (see `load`).
@@ -22,6 +23,7 @@ SETTINGS = {
     "AUTH_RATE_LIMIT": ("10/minute", str, "requests per client address to /auth/link and /auth/confirm"),
     "MEMBER_WRITE_RATE": ("60/minute", str, "writes of a user without any .edit capability (a musician)"),
     "MAX_CONNECTIONS_PER_CLIENT": (20, int, "open connections one client address may hold (§2.3)"),
+    "TRUSTED_PROXIES": ("", str, "reverse proxies (addresses or networks) whose X-Forwarded-For names the client"),
     "HEADER_TIMEOUT": (10.0, float, "seconds a request's line and headers may take from their first byte"),
     "BODY_TIMEOUT": (10.0, float, "seconds a request body may fall behind a pace of 8 KB/s before it is dropped"),
     "TIMEZONE": ("", str, "IANA zone of gigs whose venue names none, in calendar feeds; empty: floating local times"),
@@ -70,11 +72,16 @@ def load(overrides=None, environ=None):
         except ValueError:
             raise ConfigError(f"BAND_{name}={raw!r} is not a valid {parse.__name__}") from None
     config.update(overrides or {})
+    config["PUBLIC_URL_GIVEN"] = bool(environ.get("BAND_PUBLIC_URL")) or "PUBLIC_URL" in (overrides or {})
     config["PUBLIC_URL"] = config["PUBLIC_URL"].rstrip("/")
     if not config["SIGNIN_URL"]:
         config["SIGNIN_URL"] = config["PUBLIC_URL"] + "/signin#token={token}"
     config["AUTH_RATE"] = parse_rate("AUTH_RATE_LIMIT", config["AUTH_RATE_LIMIT"])
     config["MEMBER_WRITES"] = parse_rate("MEMBER_WRITE_RATE", config["MEMBER_WRITE_RATE"])
+    try:
+        config["TRUSTED_NETWORKS"] = proxy_networks(config["TRUSTED_PROXIES"])
+    except ValueError as e:
+        raise ConfigError(str(e)) from None
     check_worker(config)
     config["MAIL_RETRIES"] = waits("MAIL_RETRY_SECONDS", config["MAIL_RETRY_SECONDS"])
     config["WEBHOOK_RETRIES"] = waits("WEBHOOK_RETRY_SECONDS", config["WEBHOOK_RETRY_SECONDS"])

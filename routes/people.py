@@ -3,6 +3,7 @@
 from flask import Blueprint, Response, current_app, request
 
 import calendar_feed
+import conventions
 import events
 import signing
 from auth import public, require
@@ -32,7 +33,7 @@ RESOURCES = [
 
 def feed_url(*subject):
     token = signing.feed_token(current_app.config, *subject)
-    return {"data": {"url": f"{current_app.config['PUBLIC_URL']}/v1/calendar/{token}.ics"}}
+    return {"data": {"url": f"{conventions.public_url()}/v1/calendar/{token}.ics"}}
 
 
 def member_or_own(id, action):

@@ -109,6 +109,24 @@ def test_one_address_holding_many_connections_does_not_starve_another(server):
     wait_for(lambda: health_status(server) == 200, timeout=SLOW_MACHINE_SECONDS)
 
 
+DOCUMENT = b"GET /v1/openapi.json HTTP/1.1\r\nHost: x\r\n\r\n"
+
+
+def test_a_client_that_closes_its_connections_and_opens_as_many_at_once_is_not_refused(server):
+    for _ in range(3):  # as a benchmark does, run after run: 16 connections, below the cap of 20
+        closing = [server.connect() for _ in range(16)]
+        for s in closing:  # a request in flight on each as it closes (the document takes a while to write), so
+            s.sendall(DOCUMENT)  # the server has not read the end yet
+        for s in closing:
+            s.close()
+        opened = [server.connect(timeout=20) for _ in range(16)]  # they may wait their turn behind those
+        for s in opened:
+            s.sendall(health_request())
+        assert [answer_of(s)[0] for s in opened] == [200] * 16
+        for s in opened:
+            s.close()
+
+
 @pytest.mark.parametrize("server", [{"BAND_HEADER_TIMEOUT": "1", "BAND_BODY_TIMEOUT": "1"}], indirect=True)
 def test_a_request_that_trickles_in_is_dropped_within_the_timeouts(server):
     headers = server.connect()  # a header line, a byte at a time
