@@ -136,7 +136,6 @@ def main():
             "crew": run_app(env, "create-api-key", "crew@example.com", "--label", "attack"),
             "musician": musician(path, env)[0],
         }
-        env["BAND_MAX_CONNECTIONS_PER_CLIENT"] = "20"  # the default: the attack runs under the cap
         server = Server(serve, env, "/v1/health")
         try:
             _, status = get(server.port, "/v1/gig-statuses?filter[is_default]=true", key)

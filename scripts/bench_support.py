@@ -64,12 +64,10 @@ def serve(port):
 
 def office(path, workdir, code=PROJECT, **settings):
     """The environment serving the database at `path` (created if new) and an admin's API key in it."""
-    # wrk opens its connections while the last run's may still be closing: room above the per-client cap of 20
     env = {
         **clean_env(),
         "BAND_DB": str(path),
         "BAND_MAIL_URL": f"file:{workdir}/mail",
-        "BAND_MAX_CONNECTIONS_PER_CLIENT": "64",
         **settings,
     }
     run_app(env, "create-user", "bench@example.com", "--name", "Bench", "--role", "admin", code=code)

@@ -8,9 +8,9 @@ import shutil
 import statistics
 import threading
 import time
-from email import message_from_bytes
+from email import message_from_bytes, policy
 
-from tests.support import PROJECT, Service, wait_for
+from tests.support import PROJECT, Service, text_of, wait_for
 
 
 def connection(service, source):
@@ -119,6 +119,6 @@ def signin_links(directory):
     """{address: the sign-in link mailed to it}."""
     found = {}
     for path in directory.glob("*.eml"):
-        message = message_from_bytes(path.read_bytes())
-        found[message["To"]] = re.search(r"\S+/signin#token=\S+", message.get_payload(decode=True).decode())[0]
+        message = message_from_bytes(path.read_bytes(), policy=policy.default)
+        found[message["To"]] = re.search(r"\S+/signin#token=\S+", text_of(message))[0]
     return found
