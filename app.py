@@ -36,6 +36,7 @@ def create_app(config=None):
         app.before_request(hook)
     app.after_request(conventions.finish)
     app.teardown_request(conventions.end_transaction)
+    app.teardown_request(conventions.lift_budget)
     errors.register(app)
     routes.register(app)
     commands.register(app)

@@ -17,6 +17,8 @@ What a dialect provides (a PostgreSQL module would offer the same names):
 - `as_json`, `record_query`, `json_page`, `packed_rows`, `page_total`, `counted`, `all_of`: records, pages and
   rows written as JSON by the database, one statement each (a page's rows in its order), and totals remembered
   until the database changes.
+- `limit_statements(milliseconds)`, `over_budget(error)`: a statement of this thread that spends more CPU than
+  that is interrupted (reads of a request; a write transaction never is); whether an error is that interruption.
 - `copy_database(path)`, `inspect_file(path)`: an online, consistent copy; what a copy holds (integrity,
   references, schema version), read without changing it (`Unreadable` when it cannot be).
 - `store_attachment`, `AttachmentDownload`: an attachment's bytes written and read in chunks.
@@ -37,11 +39,26 @@ import json
 import re
 import sqlite3
 import threading
+import time
 from pathlib import Path
 
 from peewee import JOIN, SQL, Case, Column, EnclosedNodeList, NodeList, OperationalError, SqliteDatabase, fn
 
-db = SqliteDatabase(None)  # opened by `open_database`
+
+class BudgetedDatabase(SqliteDatabase):
+    """The peewee database, whose statements may be given a budget of CPU time (see `limit_statements`)."""
+
+    def _connect(self):
+        connection = super()._connect()
+        connection.set_progress_handler(_over_budget, BUDGET_CHECK_STEPS)
+        return connection
+
+    def execute_sql(self, sql, params=None):
+        statement_starts()
+        return super().execute_sql(sql, params)
+
+
+db = BudgetedDatabase(None)  # opened by `open_database`
 
 # WAL lets readers run beside the writer; FULL makes every answered write survive a power cut; a few MB of page
 # cache per connection (one per server thread, kept open) is what a Raspberry Pi can spare.
@@ -54,8 +71,67 @@ def open_database(path, busy_timeout_seconds):
 
 
 def write_transaction():
-    """A transaction that takes the write lock at its start, so that it never fails half way for want of it."""
-    return db.atomic("IMMEDIATE")
+    """A transaction that takes the write lock at its start, so that it never fails half way for want of it; no
+    statement of it is ever interrupted for its cost (see `limit_statements`)."""
+    return _Unbudgeted(db.atomic("IMMEDIATE"))
+
+
+class _Unbudgeted:
+    """A transaction (a context manager) during which this thread's statements have no budget."""
+
+    def __init__(self, transaction):
+        self.transaction = transaction
+
+    def __enter__(self):
+        _budget.writing = getattr(_budget, "writing", 0) + 1
+        try:
+            return self.transaction.__enter__()
+        except BaseException:
+            _budget.writing -= 1
+            raise
+
+    def __exit__(self, *exception):
+        try:
+            return self.transaction.__exit__(*exception)
+        finally:
+            _budget.writing -= 1
+
+
+# --- the cost of one statement (SPEC §2.3) ------------------------------------------------------------------
+
+# How many steps of SQLite's virtual machine a statement takes between looks at the clock: some 50 µs of work on
+# a Raspberry Pi, against the microsecond a look costs.
+BUDGET_CHECK_STEPS = 10_000
+_budget = threading.local()
+
+
+def limit_statements(milliseconds):
+    """From now on each statement this thread runs (outside a write transaction) is interrupted once it has spent
+    `milliseconds` of CPU time; None: never. CPU time, not the clock's: a statement waiting for a busy machine
+    spends none, so a crowd of cheap requests is never refused."""
+    _budget.seconds = None if milliseconds is None else milliseconds / 1000
+    _budget.tripped = False
+    statement_starts()
+
+
+def statement_starts():
+    """A statement of this thread begins: its budget counts from now."""
+    _budget.started = time.thread_time()
+
+
+def _over_budget():
+    """SQLite's progress handler: true (interrupt the statement) once it has spent its budget."""
+    seconds = getattr(_budget, "seconds", None)
+    if seconds is None or getattr(_budget, "writing", 0) or time.thread_time() - _budget.started <= seconds:
+        return False
+    _budget.tripped = True
+    return True
+
+
+def over_budget(error):
+    """Whether `error` is a statement of this thread interrupted for its cost."""
+    interrupted = isinstance(error, (sqlite3.OperationalError, OperationalError)) and str(error) == "interrupted"
+    return interrupted and getattr(_budget, "tripped", False)
 
 
 @contextlib.contextmanager
@@ -353,6 +429,7 @@ def counted(query):
     version = (connection.execute("PRAGMA data_version").fetchone()[0], connection.total_changes)
     remembered = _counts.totals.get(key)
     if remembered is None or remembered[0] != version:
+        statement_starts()
         remembered = _counts.totals[key] = (version, connection.execute(sql, params).fetchone()[0])
     return remembered[1]
 
