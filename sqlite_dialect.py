@@ -40,6 +40,7 @@ import re
 import sqlite3
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from peewee import JOIN, SQL, Case, Column, EnclosedNodeList, NodeList, OperationalError, SqliteDatabase, fn
@@ -385,7 +386,8 @@ def json_page(model, page, scope=()):
     """The page as JSON text, and the total that matches: a count is skipped when the page shows it."""
     keys = [column.expr.alias(f"k{i}") for i, (column, _) in enumerate(page.order)]
     key = model._meta.primary_key
-    chosen, chosen_params = page_query(model, page, scope, [key.alias("pid"), *keys]).sql()
+    walked = _from_the_nearer_end(model, page, scope)
+    chosen, chosen_params = page_query(model, walked, scope, [key.alias("pid"), *keys]).sql()
     # The page's rows are chosen (filtered, sorted, cut) first and written as JSON after: a sort never writes the
     # JSON (embedded records included) of the rows it leaves out. `as_json` reads the table as "t1".
     record = as_json(model, page.columns)
@@ -403,6 +405,24 @@ def json_page(model, page, scope=()):
     ).fetchone()
     text, shown = row or ("[]", 0)
     return text, page_total(model, page, scope, shown)
+
+
+# An offset from which a page may be read from the list's end: below it, walking to it costs less than a count.
+FAR_OFFSET = 1000
+
+
+def _from_the_nearer_end(model, page, scope):
+    """The page as it is cheaper to find: a page in the second half of a long list is read from the end, in the
+    opposite order (the rows are written in the page's own order all the same: see `json_page`). SQLite walks every
+    row before an offset, so the last page of 140 000 rows would cost the walk of them all."""
+    if page.offset < FAR_OFFSET:
+        return page
+    remaining = page_total(model, page, scope, page.limit) - page.offset
+    if remaining >= page.offset:
+        return page
+    backwards = [(column, not descending) for column, descending in page.order]
+    limit = max(0, min(page.limit, remaining))
+    return replace(page, order=backwards, offset=max(0, remaining - page.limit), limit=limit)
 
 
 def page_total(model, page, scope, shown):
