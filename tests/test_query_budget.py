@@ -11,6 +11,7 @@ from models import Gig, GigEquipment, db, new_id
 from tests.support import error_of
 
 GIGS, PIECES = 1000, 5
+FAR_PAGE_BUDGET_MS = 2
 COSTLY_SORT = "/gig-equipment?sort=gig.title&offset=4000&limit=200&expand=gig,equipment"
 # Every gig-equipment row read through its gig: no index answers a text contained in a title.
 COSTLY_FILTER = "/gig-equipment?filter[gig.title][contains]=wedding&limit=1"
@@ -61,3 +62,13 @@ def test_writes_and_other_threads_are_never_stopped(warehouse):
         assert elsewhere == [(GIGS * PIECES,)]
     finally:
         dialect.limit_statements(None)
+
+
+def test_a_page_past_the_middle_of_a_long_list_is_read_from_its_end(warehouse, admin):
+    warehouse.config["QUERY_BUDGET_MS"] = FAR_PAGE_BUDGET_MS
+    last = admin.get("/gig-equipment?sort=gig.title&offset=4900&limit=200&expand=gig")
+    assert last.status_code == 200, last.get_json()
+    assert last.get_json()["meta"] == {"total": GIGS * PIECES, "limit": 200, "offset": 4900}
+    first_backwards = admin.get("/gig-equipment?sort=-gig.title&limit=100&expand=gig").get_json()["data"]
+    assert last.get_json()["data"] == first_backwards[::-1]
+    assert [row["gig"]["title"] for row in last.get_json()["data"]][-1] == f"{GIGS - 1:05d} wedding"
