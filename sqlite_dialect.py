@@ -17,8 +17,9 @@ What a dialect provides (a PostgreSQL module would offer the same names):
 - `as_json`, `record_query`, `json_page`, `packed_rows`, `page_total`, `counted`, `all_of`: records, pages and
   rows written as JSON by the database, one statement each (a page's rows in its order), and totals remembered
   until the database changes.
-- `limit_statements(milliseconds)`, `over_budget(error)`: a statement of this thread that spends more CPU than
-  that is interrupted (reads of a request; a write transaction never is); whether an error is that interruption.
+- `limit_statements(milliseconds)`, `over_budget(error)`, `without_budget()`: a statement of this thread that
+  spends more CPU than that is interrupted (reads of a request; a write transaction never is, nor a block of the
+  server's own work); whether an error is that interruption.
 - `copy_database(path)`, `inspect_file(path)`: an online, consistent copy; what a copy holds (integrity,
   references, schema version), read without changing it (`Unreadable` when it cannot be).
 - `store_attachment`, `AttachmentDownload`: an attachment's bytes written and read in chunks.
@@ -77,25 +78,31 @@ def write_transaction():
     return _Unbudgeted(db.atomic("IMMEDIATE"))
 
 
-class _Unbudgeted:
-    """A transaction (a context manager) during which this thread's statements have no budget."""
+def without_budget():
+    """A block whose statements are never interrupted for their cost: the server's own work, done once for many
+    requests (see `limit_statements`)."""
+    return _Unbudgeted(contextlib.nullcontext())
 
-    def __init__(self, transaction):
-        self.transaction = transaction
+
+class _Unbudgeted:
+    """A context (a transaction, say) during which this thread's statements have no budget."""
+
+    def __init__(self, context):
+        self.context = context
 
     def __enter__(self):
-        _budget.writing = getattr(_budget, "writing", 0) + 1
+        _budget.exempt = getattr(_budget, "exempt", 0) + 1
         try:
-            return self.transaction.__enter__()
+            return self.context.__enter__()
         except BaseException:
-            _budget.writing -= 1
+            _budget.exempt -= 1
             raise
 
     def __exit__(self, *exception):
         try:
-            return self.transaction.__exit__(*exception)
+            return self.context.__exit__(*exception)
         finally:
-            _budget.writing -= 1
+            _budget.exempt -= 1
 
 
 # --- the cost of one statement (SPEC §2.3) ------------------------------------------------------------------
@@ -123,7 +130,7 @@ def statement_starts():
 def _over_budget():
     """SQLite's progress handler: true (interrupt the statement) once it has spent its budget."""
     seconds = getattr(_budget, "seconds", None)
-    if seconds is None or getattr(_budget, "writing", 0) or time.thread_time() - _budget.started <= seconds:
+    if seconds is None or getattr(_budget, "exempt", 0) or time.thread_time() - _budget.started <= seconds:
         return False
     _budget.tripped = True
     return True

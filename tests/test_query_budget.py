@@ -72,3 +72,12 @@ def test_a_page_past_the_middle_of_a_long_list_is_read_from_its_end(warehouse, a
     first_backwards = admin.get("/gig-equipment?sort=-gig.title&limit=100&expand=gig").get_json()["data"]
     assert last.get_json()["data"] == first_backwards[::-1]
     assert [row["gig"]["title"] for row in last.get_json()["data"]][-1] == f"{GIGS - 1:05d} wedding"
+
+
+def test_the_office_feed_is_built_whatever_the_budget_and_served_from_its_copy(warehouse, admin, anon):
+    """The feed is built once per change for every poll after (SPEC §2.3): the server's work, not one request's."""
+    warehouse.config["QUERY_BUDGET_MS"] = 1
+    url = admin.get("/calendar-url").get_json()["data"]["url"]
+    feed = anon.get(url[url.index("/calendar/") :])
+    assert feed.status_code == 200, feed.get_data(as_text=True)
+    assert feed.get_data(as_text=True).count("BEGIN:VEVENT") == GIGS
