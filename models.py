@@ -734,9 +734,12 @@ def index_references(model, *references):
 for _model in (Gig, GigRole, GigRoleInvitation):
     index_every_sort(_model)
 # ...and the other big lists of a gig's parts, sorted through their gig (GigRole's and GigRoleInvitation's
-# references have theirs above).
+# references have theirs above); the names that lists of roles, invitations and equipment are sorted by.
 for _model in (GigEquipment, GigSong, GigMoment, GigProduct):
     index_references(_model, _model.gig)
+index_references(GigEquipment, GigEquipment.equipment)
+for _field in (StaffMember.last_name, StaffMember.first_name, Equipment.name):
+    _field.model.add_index(_field.model.index(_field, _field.model.id, unique=True))
 BUSY_TABLES = tuple(_model._meta.table_name for _model in (Gig, GigRole, GigRoleInvitation))
 # The worker's look for pending invitations due to expire or to be recalled reads only those, not every pending one.
 GigRoleInvitation.add_index(GigRoleInvitation.index(GigRoleInvitation.status, GigRoleInvitation.expires_at))

@@ -1,7 +1,8 @@
 -- Step 11: a list sorted through a reference (`GET /gig-equipment?sort=gig.title`) pages without sorting its rows
 -- (SPEC §2.3: a request costs at most 50 ms of CPU). The busy tables' (column, id) indexes become unique, as they
 -- are: SQLite then knows that each key names one record, and walks the referenced records in order, each one's
--- rows by the new (reference, id) indexes of the big lists of a gig's parts.
+-- rows by the new (reference, id) indexes of the big lists of a gig's parts; so are staff members by name and
+-- equipment by name.
 DROP INDEX "gig_created_at_id";
 CREATE UNIQUE INDEX "gig_created_at_id" ON "gigs" ("created_at", "id");
 DROP INDEX "gig_updated_at_id";
@@ -72,5 +73,9 @@ CREATE INDEX "gigequipment_gig_id_id" ON "gig_equipment" ("gig_id", "id");
 CREATE INDEX "gigsong_gig_id_id" ON "gig_songs" ("gig_id", "id");
 CREATE INDEX "gigmoment_gig_id_id" ON "gig_moments" ("gig_id", "id");
 CREATE INDEX "gigproduct_gig_id_id" ON "gig_products" ("gig_id", "id");
+CREATE INDEX "gigequipment_equipment_id_id" ON "gig_equipment" ("equipment_id", "id");
+CREATE UNIQUE INDEX "staffmember_last_name_id" ON "staff_members" ("last_name", "id");
+CREATE UNIQUE INDEX "staffmember_first_name_id" ON "staff_members" ("first_name", "id");
+CREATE UNIQUE INDEX "equipment_name_id" ON "equipment" ("name", "id");
 -- What the planner knows of the new indexes, without which it may choose one of them where it should not.
 ANALYZE;
