@@ -46,6 +46,9 @@ class Column:
     group: str = None  # a capability group whose `view` it needs beyond the collection's (pay amounts, §4.6)
     hidden: bool = False  # read as null: the caller lacks `<group>.view`
     shape: tuple = ()  # what else decides its SQL: the columns of an embedded record
+    # A computed column's `narrowing(values)`: the condition on stored fields that its being one of `values`
+    # implies, which an index can find (the computed expression itself no index holds).
+    narrowing: object = None
 
     @property
     def key(self):
@@ -437,7 +440,9 @@ def condition(column, op, raw):
         if "" in values:
             raise ValueError("An empty value in the list.")
         values = [parse_value(column, _bounded(v)) for v in values]
-        return expr.in_(values) if op == "in" else (expr.not_in(values) | expr.is_null())
+        if op == "in":
+            return _narrowed(column, expr.in_(values), values)
+        return expr.not_in(values) | expr.is_null()
     if isinstance(raw, list):
         raise ValueError("Give this parameter once.")
     raw = _bounded(raw)
@@ -448,14 +453,20 @@ def condition(column, op, raw):
         return dialect.contains(expr, dialect.fold_text(value))
     if op == "starts_with":
         return dialect.starts_with(expr, dialect.fold_text(value))
+    if op == "eq":
+        return _narrowed(column, expr == value, [value])
     return {
-        "eq": lambda: expr == value,
         "ne": lambda: (expr != value) | expr.is_null(),
         "lt": lambda: expr < value,
         "lte": lambda: expr <= value,
         "gt": lambda: expr > value,
         "gte": lambda: expr >= value,
     }[op]()
+
+
+def _narrowed(column, condition, values):
+    """`condition` (the column is one of `values`), with what it implies of stored fields (see Column.narrowing)."""
+    return condition if column.narrowing is None else condition & column.narrowing(values)
 
 
 def _bounded(raw):

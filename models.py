@@ -743,6 +743,10 @@ for _field in (StaffMember.last_name, StaffMember.first_name, Equipment.name):
 BUSY_TABLES = tuple(_model._meta.table_name for _model in (Gig, GigRole, GigRoleInvitation))
 # The worker's look for pending invitations due to expire or to be recalled reads only those, not every pending one.
 GigRoleInvitation.add_index(GigRoleInvitation.index(GigRoleInvitation.status, GigRoleInvitation.expires_at))
+# The office's everyday list: the pending invitations, in the default order (`invitations.stored_statuses`).
+GigRoleInvitation.add_index(
+    GigRoleInvitation.index(GigRoleInvitation.status, GigRoleInvitation.created_at, GigRoleInvitation.id)
+)
 
 
 # Songs are unique by (title, artist) and rates by (role, product): one song "Shout" without an artist, one

@@ -77,5 +77,7 @@ CREATE INDEX "gigequipment_equipment_id_id" ON "gig_equipment" ("equipment_id", 
 CREATE UNIQUE INDEX "staffmember_last_name_id" ON "staff_members" ("last_name", "id");
 CREATE UNIQUE INDEX "staffmember_first_name_id" ON "staff_members" ("first_name", "id");
 CREATE UNIQUE INDEX "equipment_name_id" ON "equipment" ("name", "id");
+-- The pending invitations in the default order: a walk of their own, not of every invitation since the first.
+CREATE INDEX "gigroleinvitation_status_created_at_id" ON "gig_role_invitations" ("status", "created_at", "id");
 -- What the planner knows of the new indexes, without which it may choose one of them where it should not.
 ANALYZE;

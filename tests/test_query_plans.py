@@ -211,3 +211,11 @@ def test_a_sort_through_a_reference_walks_indexes_and_sorts_no_rows(app, name, s
     costs the walk to it, never a sort of every row."""
     steps = full_plan(name, sort=sort)
     assert walks_an_index(steps) and not any("TEMP B-TREE" in step for step in steps), steps
+
+
+@pytest.mark.parametrize("sort", ["created_at", "-created_at"])
+def test_the_pending_invitations_walk_their_own_index_in_the_default_order(app, sort):
+    """An invitation's status is computed (a pending one past expiry reads expired), but a filter on it finds the
+    stored status by an index: the office's pending invitations are never a walk of every invitation."""
+    steps = full_plan("gig-role-invitations", **{"filter[status]": "pending", "sort": sort})
+    assert steps == ["SEARCH t1 USING INDEX gigroleinvitation_status_created_at_id (status=?)"], steps
