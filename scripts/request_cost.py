@@ -51,6 +51,8 @@ REQUESTS = [
     ("office", "/pay-sheet?from=2026-06-01&to=2026-06-30"),
     ("office", "/gig-equipment?sort=gig.title&offset=69000&limit=200&expand=gig,equipment"),
     ("office", "/events?limit=200&offset=100000"),
+    ("office", "/gig-role-invitations?filter[status]=pending&limit=200&expand=gig_role,staff_member"),
+    ("office", "/gig-role-invitations?filter[status]=expired&limit=200"),
     ("office", "/calendar-url"),
     ("admin", "/gig-roles?sort=gig.title&offset=200000&limit=200&expand=gig,role,staff_member"),
     ("staff", "/me/gigs?filter[gig_date][gte]=2000-01-01&limit=200"),
