@@ -37,6 +37,7 @@ def create_app(config=None):
         app.before_request(hook)
     app.after_request(conventions.finish)
     app.teardown_request(conventions.end_transaction)
+    app.teardown_request(conventions.lift_budget)
     errors.register(app)
     clashes.register(app)
     routes.register(app)

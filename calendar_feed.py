@@ -8,6 +8,7 @@ import zoneinfo
 import icalendar
 from peewee import JOIN
 
+import sqlite_dialect as dialect
 from addresses import one_line
 from calendar_zones import vtimezone
 from models import NOT_CANCELLED, Gig, GigProduct, GigRole, GigStatus, Product, Role, StaffMember, User, Venue, db
@@ -59,7 +60,8 @@ class OfficeFeedCopy:
             if not fresh:  # something changed: was it anything the feed shows?
                 key = (fingerprint(), default_timezone, since())
                 if key != self.key:
-                    self.body, self.key = office_feed(default_timezone), key
+                    with dialect.without_budget():  # built once for every poll until the next change
+                        self.body, self.key = office_feed(default_timezone), key
                 self.version = version
             return self.body
 

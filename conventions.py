@@ -10,6 +10,7 @@ import time
 from flask import current_app, g, request
 from werkzeug.exceptions import HTTPException
 
+import sqlite_dialect as dialect
 import writer
 from errors import ApiError
 from models import db
@@ -26,6 +27,13 @@ def start():
     # not uuid4: its read of os.urandom lets go of the GIL, which under load costs more than the rest of start()
     g.request_id = sent if REQUEST_ID_RE.fullmatch(sent) else f"{random.getrandbits(128):032x}"
     db.connect(reuse_if_open=True)
+    budget = None if request.method in WRITE_METHODS else current_app.config["QUERY_BUDGET_MS"]
+    dialect.limit_statements(budget)
+
+
+def lift_budget(error=None):
+    """The thread's statements have no budget once its request is answered (see `start`)."""
+    dialect.limit_statements(None)
 
 
 def public_url():

@@ -15,6 +15,7 @@ log = logging.getLogger("band.errors")
 CODES = {
     "invalid_json": 400,
     "invalid_query": 400,
+    "query_too_costly": 400,
     "unauthenticated": 401,
     "forbidden": 403,
     "not_found": 404,
@@ -93,6 +94,12 @@ def unavailable(message="The database is busy; retry in a moment."):
 RETRY_AFTER_SECONDS = 1
 
 
+def too_costly():
+    """400: a statement of a read ran past its budget of CPU time (SPEC §2.3)."""
+    message = "This request costs the server too much: narrow the filters or drop the sort through a reference."
+    return ApiError(400, "query_too_costly", message)
+
+
 def conflict(reason, message, **details):
     return ApiError(409, "conflict", message, {"reason": reason, **details})
 
@@ -162,6 +169,9 @@ def register(app):
 
     @app.errorhandler(Exception)
     def unexpected(e):
+        if dialect.over_budget(e):
+            costly = too_costly()
+            return error_response(costly.status, costly.code, costly.message)
         if dialect.is_busy(e):
             busy = unavailable()
             return error_response(busy.status, busy.code, busy.message, headers=busy.headers)

@@ -21,8 +21,16 @@ from models import (
 )
 from rules import require_live
 
+
+def stored_statuses(statuses):
+    """What the stored status of an invitation reading one of `statuses` is: an index finds those (an invitation
+    that reads `expired` may still be stored `pending`)."""
+    stored = sorted(set(statuses) | ({"pending"} if "expired" in statuses else set()))
+    return GigRoleInvitation.status == stored[0] if len(stored) == 1 else GigRoleInvitation.status.in_(stored)
+
+
 # An invitation's status as lists filter and sort on it: as it reads now (a pending one past expiry is expired).
-STATUS_COLUMN = Column("status", INVITATION_STATUS, "enum", INVITATION_STATUSES)
+STATUS_COLUMN = Column("status", INVITATION_STATUS, "enum", INVITATION_STATUSES, narrowing=stored_statuses)
 
 # --- a gig's pending invitations (SPEC §11: one past its expiry is not pending, whether or not the worker has run)
 

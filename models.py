@@ -707,18 +707,38 @@ class NotificationSetting(BaseModel):
 
 def index_every_sort(model):
     """An index on (column, id) for each column a list of `model` may sort or filter by: a page at any offset,
-    in either direction, walks an index instead of sorting the table."""
+    in either direction, walks an index instead of sorting the table. Unique (as any key ending in the id is), so
+    that SQLite knows each key names one record: a list sorted through a reference to `model` (`sort=gig.title`)
+    walks these records in order and each one's referencing rows by id (see `index_references`), without a sort."""
     for field in model._meta.sorted_fields:
         if not field.primary_key and not isinstance(field, JSONField):
-            model.add_index(model.index(field, model.id))
+            model.add_index(model.index(field, model.id, unique=True))
+
+
+def index_references(model, *references):
+    """An index on (reference, id) for each of `references`: the rows of one referenced record in the order of
+    their ids, what a sort through the reference walks (see `index_every_sort`)."""
+    for reference in references:
+        model.add_index(model.index(reference, model.id))
 
 
 # The big, busy lists: gigs, their roles and the invitations to them (their growth changes the best plans).
 for _model in (Gig, GigRole, GigRoleInvitation):
     index_every_sort(_model)
+# ...and the other big lists of a gig's parts, sorted through their gig (GigRole's and GigRoleInvitation's
+# references have theirs above); the names that lists of roles, invitations and equipment are sorted by.
+for _model in (GigEquipment, GigSong, GigMoment, GigProduct):
+    index_references(_model, _model.gig)
+index_references(GigEquipment, GigEquipment.equipment)
+for _field in (StaffMember.last_name, StaffMember.first_name, Equipment.name):
+    _field.model.add_index(_field.model.index(_field, _field.model.id, unique=True))
 BUSY_TABLES = tuple(_model._meta.table_name for _model in (Gig, GigRole, GigRoleInvitation))
 # The worker's look for pending invitations due to expire or to be recalled reads only those, not every pending one.
 GigRoleInvitation.add_index(GigRoleInvitation.index(GigRoleInvitation.status, GigRoleInvitation.expires_at))
+# The office's everyday list: the pending invitations, in the default order (`invitations.stored_statuses`).
+GigRoleInvitation.add_index(
+    GigRoleInvitation.index(GigRoleInvitation.status, GigRoleInvitation.created_at, GigRoleInvitation.id)
+)
 
 
 # Songs are unique by (title, artist) and rates by (role, product): one song "Shout" without an artist, one

@@ -53,13 +53,16 @@ parameter repeated (`filter[id][in]=A&filter[id][in]=B`). Custom fields filter a
 referenced record as `<name>` (or null) on lists and reads, `filter[<name>.field][op]` and `sort=<name>.field`
 filter and sort through it; following one needs the view capability of its collection. `q` searches the
 words of a collection's names, titles, e-mail and the like (each word begins a word; case and accents aside).
-Gigs count their roles, open roles and pending invitations. Anything else is 400 `invalid_query`.
+Gigs count their roles, open roles and pending invitations. Anything else is 400 `invalid_query`. A read whose
+statement spends more than `BAND_QUERY_BUDGET_MS` (250) of the server's CPU is stopped: 400 `query_too_costly`
+(narrow the filters, or drop the sort through a reference). Through a reference, a list sorts by the field, then
+the referenced record, then id.
 
 Errors are `{"error": {"code", "message", "status", "details"}}`; when several apply: unknown route
 404/405, then 401, 403, the body (415, 400, 413), the record's 404, 422, 409."""
 
 ERROR_STATUSES = {  # the codes of each status come from errors.CODES
-    400: "Invalid JSON or query parameters",
+    400: "Invalid JSON or query parameters, or a read that would cost the server too much",
     401: "No valid bearer token",
     403: "The token's roles lack the capability (details.required)",
     404: "No such record",
@@ -75,6 +78,10 @@ ERROR_STATUSES = {  # the codes of each status come from errors.CODES
 ERROR_EXAMPLES = {
     "invalid_json": ("The body is not valid JSON.", None),
     "invalid_query": ("Invalid query parameters.", {"limit": "Expected an integer from 1 to 200."}),
+    "query_too_costly": (
+        "This request costs the server too much: narrow the filters or drop the sort through a reference.",
+        None,
+    ),
     "unauthenticated": ("Sign in: send a valid bearer token.", None),
     "forbidden": ("This needs the gigs.edit capability.", {"required": "gigs.edit"}),
     "not_found": ("No gig with this id.", None),

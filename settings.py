@@ -24,6 +24,7 @@ SETTINGS = {
     "MEMBER_WRITE_RATE": ("60/minute", str, "writes of a user without any .edit capability (a musician)"),
     "MAX_CONNECTIONS_PER_CLIENT": (20, int, "open connections one client address may hold (§2.3)"),
     "TRUSTED_PROXIES": ("", str, "reverse proxies (addresses or networks) whose X-Forwarded-For names the client"),
+    "QUERY_BUDGET_MS": (250, int, "CPU milliseconds one statement of a read may spend before it is stopped (§2.3)"),
     "HEADER_TIMEOUT": (10.0, float, "seconds a request's line and headers may take from their first byte"),
     "BODY_TIMEOUT": (10.0, float, "seconds a request body may fall behind a pace of 8 KB/s before it is dropped"),
     "TIMEZONE": ("", str, "IANA zone of gigs whose venue names none, in calendar feeds; empty: floating local times"),
@@ -87,6 +88,8 @@ def load(overrides=None, environ=None):
     config["WEBHOOK_RETRIES"] = waits("WEBHOOK_RETRY_SECONDS", config["WEBHOOK_RETRY_SECONDS"])
     if not 0 < config["WEBHOOK_TIMEOUT"] <= 60 or not config["WEBHOOK_FAILING_DAYS"] > 0:
         raise ConfigError("BAND_WEBHOOK_TIMEOUT must be 0 to 60 seconds and BAND_WEBHOOK_FAILING_DAYS above 0")
+    if config["QUERY_BUDGET_MS"] < 1:
+        raise ConfigError("BAND_QUERY_BUDGET_MS must be 1 or more")
     if config["PAGE_MEMORY_KB"] < 0:
         raise ConfigError("BAND_PAGE_MEMORY_KB must be 0 (remember none) or more")
     config["UPLOAD_BYTES"] = config["MAX_UPLOAD_MB"] * 1024 * 1024  # the file's limit

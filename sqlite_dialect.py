@@ -17,6 +17,9 @@ What a dialect provides (a PostgreSQL module would offer the same names):
 - `as_json`, `record_query`, `json_page`, `packed_rows`, `page_total`, `counted`, `all_of`: records, pages and
   rows written as JSON by the database, one statement each (a page's rows in its order), and totals remembered
   until the database changes.
+- `limit_statements(milliseconds)`, `over_budget(error)`, `without_budget()`: a statement of this thread that
+  spends more CPU than that is interrupted (reads of a request; a write transaction never is, nor a block of the
+  server's own work); whether an error is that interruption.
 - `copy_database(path)`, `inspect_file(path)`: an online, consistent copy; what a copy holds (integrity,
   references, schema version), read without changing it (`Unreadable` when it cannot be).
 - `keep_private(path)`: the database's files readable by the service's user alone (SPEC §2.3).
@@ -38,13 +41,29 @@ import json
 import re
 import sqlite3
 import threading
+import time
+from dataclasses import replace
 from pathlib import Path
 
 from peewee import JOIN, SQL, Case, Column, EnclosedNodeList, NodeList, OperationalError, SqliteDatabase, fn
 
 from private_files import private_file
 
-db = SqliteDatabase(None)  # opened by `open_database`
+
+class BudgetedDatabase(SqliteDatabase):
+    """The peewee database, whose statements may be given a budget of CPU time (see `limit_statements`)."""
+
+    def _connect(self):
+        connection = super()._connect()
+        connection.set_progress_handler(_over_budget, BUDGET_CHECK_STEPS)
+        return connection
+
+    def execute_sql(self, sql, params=None):
+        statement_starts()
+        return super().execute_sql(sql, params)
+
+
+db = BudgetedDatabase(None)  # opened by `open_database`
 
 # WAL lets readers run beside the writer; FULL makes every answered write survive a power cut; a few MB of page
 # cache per connection (one per server thread, kept open) is what a Raspberry Pi can spare.
@@ -57,8 +76,73 @@ def open_database(path, busy_timeout_seconds):
 
 
 def write_transaction():
-    """A transaction that takes the write lock at its start, so that it never fails half way for want of it."""
-    return db.atomic("IMMEDIATE")
+    """A transaction that takes the write lock at its start, so that it never fails half way for want of it; no
+    statement of it is ever interrupted for its cost (see `limit_statements`)."""
+    return _Unbudgeted(db.atomic("IMMEDIATE"))
+
+
+def without_budget():
+    """A block whose statements are never interrupted for their cost: the server's own work, done once for many
+    requests (see `limit_statements`)."""
+    return _Unbudgeted(contextlib.nullcontext())
+
+
+class _Unbudgeted:
+    """A context (a transaction, say) during which this thread's statements have no budget."""
+
+    def __init__(self, context):
+        self.context = context
+
+    def __enter__(self):
+        _budget.exempt = getattr(_budget, "exempt", 0) + 1
+        try:
+            return self.context.__enter__()
+        except BaseException:
+            _budget.exempt -= 1
+            raise
+
+    def __exit__(self, *exception):
+        try:
+            return self.context.__exit__(*exception)
+        finally:
+            _budget.exempt -= 1
+
+
+# --- the cost of one statement (SPEC §2.3) ------------------------------------------------------------------
+
+# How many steps of SQLite's virtual machine a statement takes between looks at the clock: some 50 µs of work on
+# a Raspberry Pi, against the microsecond a look costs.
+BUDGET_CHECK_STEPS = 10_000
+_budget = threading.local()
+
+
+def limit_statements(milliseconds):
+    """From now on each statement this thread runs (outside a write transaction) is interrupted once it has spent
+    `milliseconds` of CPU time; None: never. CPU time, not the clock's: a statement waiting for a busy machine
+    spends none, so a crowd of cheap requests is never refused."""
+    _budget.seconds = None if milliseconds is None else milliseconds / 1000
+    _budget.tripped = False
+    statement_starts()
+
+
+def statement_starts():
+    """A statement of this thread begins: its budget counts from now."""
+    _budget.started = time.thread_time()
+
+
+def _over_budget():
+    """SQLite's progress handler: true (interrupt the statement) once it has spent its budget."""
+    seconds = getattr(_budget, "seconds", None)
+    if seconds is None or getattr(_budget, "exempt", 0) or time.thread_time() - _budget.started <= seconds:
+        return False
+    _budget.tripped = True
+    return True
+
+
+def over_budget(error):
+    """Whether `error` is a statement of this thread interrupted for its cost."""
+    interrupted = isinstance(error, (sqlite3.OperationalError, OperationalError)) and str(error) == "interrupted"
+    return interrupted and getattr(_budget, "tripped", False)
 
 
 @contextlib.contextmanager
@@ -312,7 +396,8 @@ def json_page(model, page, scope=()):
     """The page as JSON text, and the total that matches: a count is skipped when the page shows it."""
     keys = [column.expr.alias(f"k{i}") for i, (column, _) in enumerate(page.order)]
     key = model._meta.primary_key
-    chosen, chosen_params = page_query(model, page, scope, [key.alias("pid"), *keys]).sql()
+    walked = _from_the_nearer_end(model, page, scope)
+    chosen, chosen_params = page_query(model, walked, scope, [key.alias("pid"), *keys]).sql()
     # The page's rows are chosen (filtered, sorted, cut) first and written as JSON after: a sort never writes the
     # JSON (embedded records included) of the rows it leaves out. `as_json` reads the table as "t1".
     record = as_json(model, page.columns)
@@ -330,6 +415,24 @@ def json_page(model, page, scope=()):
     ).fetchone()
     text, shown = row or ("[]", 0)
     return text, page_total(model, page, scope, shown)
+
+
+# An offset from which a page may be read from the list's end: below it, walking to it costs less than a count.
+FAR_OFFSET = 1000
+
+
+def _from_the_nearer_end(model, page, scope):
+    """The page as it is cheaper to find: a page in the second half of a long list is read from the end, in the
+    opposite order (the rows are written in the page's own order all the same: see `json_page`). SQLite walks every
+    row before an offset, so the last page of 140 000 rows would cost the walk of them all."""
+    if page.offset < FAR_OFFSET:
+        return page
+    remaining = page_total(model, page, scope, page.limit) - page.offset
+    if remaining >= page.offset:
+        return page
+    backwards = [(column, not descending) for column, descending in page.order]
+    limit = max(0, min(page.limit, remaining))
+    return replace(page, order=backwards, offset=max(0, remaining - page.limit), limit=limit)
 
 
 def page_total(model, page, scope, shown):
@@ -356,6 +459,7 @@ def counted(query):
     version = (connection.execute("PRAGMA data_version").fetchone()[0], connection.total_changes)
     remembered = _counts.totals.get(key)
     if remembered is None or remembered[0] != version:
+        statement_starts()
         remembered = _counts.totals[key] = (version, connection.execute(sql, params).fetchone()[0])
     return remembered[1]
 

@@ -102,7 +102,7 @@ OFFICE_FEED = calendar_feed.OfficeFeedCopy()
 
 @blueprint.get("/calendar/<token>.ics")
 @public
-@operation(media_type="text/calendar", errors=(404,))
+@operation(media_type="text/calendar", errors=(400, 404))
 def calendar(token):
     """An iCalendar feed; its signed address is its only key (calendar apps send no bearer)."""
     subject = signing.feed_subject(current_app.config, token) or []

@@ -193,3 +193,29 @@ def test_a_musicians_own_pages_start_from_their_own_rows_whatever_the_sort(app, 
     assert all("(id=?)" in step or "staff_member_id=?" in step for step in steps if step.startswith("SEARCH t1 ")), (
         steps
     )
+
+
+THROUGH_A_REFERENCE = [
+    ("gig-equipment", "gig.title"),
+    ("gig-equipment", "-gig.gig_date"),
+    ("gig-songs", "gig.title"),
+    ("gig-moments", "-gig.title"),
+    ("gig-products", "gig.gig_date"),
+    ("gig-roles", "gig.title"),
+]
+
+
+@pytest.mark.parametrize("name, sort", THROUGH_A_REFERENCE)
+def test_a_sort_through_a_reference_walks_indexes_and_sorts_no_rows(app, name, sort):
+    """SPEC §2.3: the referenced records in the order of an index, each one's rows by id; a page far down the list
+    costs the walk to it, never a sort of every row."""
+    steps = full_plan(name, sort=sort)
+    assert walks_an_index(steps) and not any("TEMP B-TREE" in step for step in steps), steps
+
+
+@pytest.mark.parametrize("sort", ["created_at", "-created_at"])
+def test_the_pending_invitations_walk_their_own_index_in_the_default_order(app, sort):
+    """An invitation's status is computed (a pending one past expiry reads expired), but a filter on it finds the
+    stored status by an index: the office's pending invitations are never a walk of every invitation."""
+    steps = full_plan("gig-role-invitations", **{"filter[status]": "pending", "sort": sort})
+    assert steps == ["SEARCH t1 USING INDEX gigroleinvitation_status_created_at_id (status=?)"], steps
