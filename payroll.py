@@ -1,7 +1,7 @@
 """Pay (SPEC §5.5): what a gig role pays, resolved in one documented order, and the pay sheets built on it.
 No Flask here; a constant number of queries whatever the number of roles."""
 
-from peewee import JOIN, Query
+from peewee import JOIN, Query, fn
 
 import sqlite_dialect as dialect
 from models import NOT_CANCELLED, Gig, GigProduct, GigRole, GigStatus, Rate, StaffMember, StaffMemberProductRate
@@ -97,39 +97,56 @@ def member_pay_sheet(staff_member_id, first_date, last_date):
     ]
 
 
-def period_pay_sheet(first_date, last_date):
-    """Per staff member, their filled roles on gigs not cancelled (live or played) between the dates (inclusive):
-    {staff_member_id, first_name, last_name, gigs, total_cents}, by last and first name. A month of a big agency
-    is thousands of roles: read as the few fields needed, packed by SQLite (see `dialect.packed_rows`), not as
-    records."""
-    query = roles_with_products(
-        GigRole.select(
-            GigRole.staff_member,
-            GigRole.gig,
-            GigRole.role,
-            GigRole.pay_cents,
-            StaffMember.first_name,
-            StaffMember.last_name,
+def period_pay_sheet(first_date, last_date, limit, offset):
+    """A page of the staff members with filled roles on gigs not cancelled (live or played) between the dates
+    (inclusive), by last and first name, each {staff_member_id, first_name, last_name, gigs, total_cents}; and how
+    many such members there are. The page's members are chosen first and only their roles are priced: a year of a
+    big agency is tens of thousands of roles, of which a page needs a few (read as the few fields needed, packed
+    by SQLite: see `dialect.packed_rows`)."""
+
+    def roles_in_period():
+        return (
+            GigRole.select(GigRole.staff_member)
+            .join(Gig)
+            .join(GigStatus, JOIN.LEFT_OUTER)
+            .where(Gig.gig_date.between(first_date, last_date), NOT_CANCELLED)
         )
+
+    # counted from the period's roles; the page from the members in name order, each looked up by its own roles
+    # until the page is full
+    total = roles_in_period().where(GigRole.staff_member.is_null(False)).distinct().count()
+    page = (
+        StaffMember.select(StaffMember.id, StaffMember.first_name, StaffMember.last_name)
+        .where(fn.EXISTS(roles_in_period().where(GigRole.staff_member == StaffMember.id)))
+        .order_by(StaffMember.last_name, StaffMember.first_name, StaffMember.id)
+        .limit(limit)
+        .offset(offset)
+    )
+    members = {
+        member_id: {
+            "staff_member_id": member_id,
+            "first_name": first,
+            "last_name": last,
+            "gigs": set(),
+            "total_cents": 0,
+        }
+        for member_id, first, last in page.tuples()
+    }
+    roles = roles_with_products(
+        GigRole.select(GigRole.staff_member, GigRole.gig, GigRole.role, GigRole.pay_cents)
         .join(Gig)
         .join(GigStatus, JOIN.LEFT_OUTER)
-        .join_from(GigRole, StaffMember)
-        .where(Gig.gig_date.between(first_date, last_date), NOT_CANCELLED)
+        .where(
+            # the date cast, so that the page's members' roles are found by member, not the period's by date
+            Gig.gig_date.cast("TEXT").between(first_date, last_date),
+            NOT_CANCELLED,
+            dialect.one_of(GigRole.staff_member, members),
+        )
     )
-    rows = dialect.packed_rows(query)
-    book = RateBook({row[2] for row in rows}, {row[6] for row in rows}, {row[0] for row in rows})
-    members = {}
-    for member_id, gig_id, role_id, pay_cents, first_name, last_name, product_id in rows:
-        line = members.get(member_id)
-        if line is None:
-            line = members[member_id] = {
-                "staff_member_id": member_id,
-                "first_name": first_name,
-                "last_name": last_name,
-                "gigs": set(),
-                "total_cents": 0,
-            }
+    rows = dialect.packed_rows(roles) if members else []
+    book = RateBook({row[2] for row in rows}, {row[4] for row in rows}, members)
+    for member_id, gig_id, role_id, pay_cents, product_id in rows:
+        line = members[member_id]
         line["gigs"].add(gig_id)
         line["total_cents"] += book.pay(role_id, product_id, member_id, pay_cents)[0] or 0
-    lines = sorted(members.values(), key=lambda m: (m["last_name"], m["first_name"], m["staff_member_id"]))
-    return [{**line, "gigs": len(line["gigs"])} for line in lines]
+    return [{**line, "gigs": len(line["gigs"])} for line in members.values()], total

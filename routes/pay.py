@@ -63,4 +63,4 @@ def period_pay_sheet():
     """Per staff member, the pay of their filled roles on gigs not cancelled from `from` to `to` (inclusive)."""
     require("pay", "view")
     page, first, last = period_of(request.args)
-    return listing.page_of(payroll.period_pay_sheet(first, last), page)
+    return listing.page_answer(*payroll.period_pay_sheet(first, last, page.limit, page.offset), page)
