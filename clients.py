@@ -23,7 +23,7 @@ class BadForwarding(ValueError):
 
 
 def proxy_networks(text, name="BAND_TRUSTED_PROXIES"):
-    """`127.0.0.1, 10.0.0.0/8, ::1` -> the networks; a bad entry is a ValueError naming it."""
+    """`127.0.0.1, ::1` -> the networks; a bad entry is a ValueError naming it."""
     networks = []
     for part in filter(None, (p.strip() for p in text.split(","))):
         try:

@@ -295,13 +295,13 @@ class BandChannel(HTTPChannel):
         with a reset, at once on loopback, a round trip later on the LAN."""
         request = self.requests[0]
         with self.outbuf_lock:
-            if self.probed is not request and not request.serving and not self.total_outbufs_len:
-                if request.version == "1.1":
-                    self.probed = request
-                    try:
-                        self.socket.send(CONTINUE)
-                    except OSError:
-                        self.abandoned = True
+            unanswered = not request.serving and not self.total_outbufs_len  # nothing of its answer sent
+            if unanswered and self.probed is not request and request.version == "1.1":
+                self.probed = request
+                try:
+                    self.socket.send(CONTINUE)
+                except OSError:
+                    self.abandoned = True
         if self.probed is not None and self.socket.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR):
             self.abandoned = True
 
