@@ -283,17 +283,18 @@ class BandChannel(HTTPChannel):
         except OSError:
             self.abandoned = True
             return True
-        if not self.requests and not self.total_outbufs_len:
+        pending = self.requests[:1]  # a copy: the threads may empty the list meanwhile
+        if not pending and not self.total_outbufs_len:
             return True
-        self.probe()
+        if pending:
+            self.probe(pending[0])
         return self.abandoned
 
-    def probe(self):
+    def probe(self, request):
         """Learn whether a client that closed its sending end with a request unanswered still waits for the answer
         (a half-close) or closed the connection for good: the socket looks the same. A request not yet served is
-        sent `100 Continue` first, an interim answer HTTP/1.1 clients skip; a connection closed for good answers it
-        with a reset, at once on loopback, a round trip later on the LAN."""
-        request = self.requests[0]
+        sent `100 Continue` first (once), an interim answer HTTP/1.1 clients skip; a connection closed for good
+        answers it with a reset, at once on loopback, a round trip later on the LAN."""
         with self.outbuf_lock:
             unanswered = not request.serving and not self.total_outbufs_len  # nothing of its answer sent
             if unanswered and self.probed is not request and request.version == "1.1":
@@ -302,8 +303,11 @@ class BandChannel(HTTPChannel):
                     self.socket.send(CONTINUE)
                 except OSError:
                     self.abandoned = True
-        if self.probed is not None and self.socket.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR):
-            self.abandoned = True
+        if self.probed is not None:
+            try:
+                self.abandoned = self.abandoned or bool(self.socket.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR))
+            except OSError:  # closed meanwhile
+                self.abandoned = True
 
     def too_slow(self, now, limits):
         """Whether the request arriving has taken longer than the limits allow."""
