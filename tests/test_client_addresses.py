@@ -148,12 +148,14 @@ def test_behind_a_trusted_proxy_a_client_holds_as_many_requests_as_connections_w
         assert sorted(statuses) == [200] * 6 + [429] * 4, statuses
         for c in burst:
             c.close()
-        # requests whose connections the proxy closed (their client gave up) hold nothing: the next is served
+        # requests whose connections the proxy closed (their client gave up) hold nothing: the next is served, and
+        # those still waiting their turn are dropped without running (those the app had begun run to their end)
         for c in send("203.0.113.41", 6):
             c.close()
         (again,) = send("203.0.113.41", 1)
         assert again.getresponse().status == 200
         again.close()
+        assert service.output().count("GET /v1/pay-sheet") <= 6 + 4 + 1
     finally:
         service.stop()
 
