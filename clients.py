@@ -2,7 +2,8 @@
 
 A client address is the address of the machine that sent the request. Behind a reverse proxy named in
 BAND_TRUSTED_PROXIES it is the address the proxy forwards in X-Forwarded-For (and the scheme the client used, from
-X-Forwarded-Proto); from anyone else those headers change nothing.
+X-Forwarded-Proto); from anyone else those headers change nothing. X-Forwarded-Host is never read: the host of every
+link comes from BAND_PUBLIC_URL (conventions.public_url).
 
 waitress has a `trusted_proxy` setting of its own, but it takes one address (no networks) and translates the
 headers in the app's thread, after the request was handed to it: too late for what is counted per client before
@@ -11,13 +12,10 @@ headers in the app's thread, after the request was handed to it: too late for wh
 
 import collections
 import ipaddress
-import re
 import threading
 from typing import NamedTuple
 
 IN_APP_PER_CLIENT = 4  # requests of one client address the app serves at once; the rest wait their turn
-
-HOST_RE = re.compile(r"(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?")
 
 
 class BadForwarding(ValueError):
@@ -25,7 +23,7 @@ class BadForwarding(ValueError):
 
 
 def proxy_networks(text, name="BAND_TRUSTED_PROXIES"):
-    """`127.0.0.1, 10.0.0.0/8, ::1` -> the networks; a bad entry is a ValueError naming it."""
+    """`127.0.0.1, ::1` -> the networks; a bad entry is a ValueError naming it."""
     networks = []
     for part in filter(None, (p.strip() for p in text.split(","))):
         try:
@@ -44,20 +42,24 @@ class Proxies:
     def trust(self, peer):
         if not self.networks:
             return False
-        address = ipaddress.ip_address(peer.partition("%")[0])
-        if address.version == 6 and address.ipv4_mapped:
-            address = address.ipv4_mapped
-        return any(address in network for network in self.networks)
+        return any(address_of(peer) in network for network in self.networks)
+
+
+def address_of(text):
+    """The address `text` names, an IPv4-mapped IPv6 address as its IPv4 one (a ValueError when it names none)."""
+    address = ipaddress.ip_address(text.partition("%")[0])
+    if address.version == 6 and address.ipv4_mapped:
+        return address.ipv4_mapped
+    return address
 
 
 class Origin(NamedTuple):
-    """Where one request comes from: the client's address, whether a trusted proxy forwarded it, and the scheme
-    and host the client used (None: as the request itself says)."""
+    """Where one request comes from: the client's address, whether a trusted proxy forwarded it, and the scheme the
+    client used (None: as the request itself says)."""
 
     client: str
     forwarded: bool = False
     scheme: str | None = None
-    host: str | None = None
 
 
 def origin_of(peer, trusted, headers):
@@ -69,17 +71,14 @@ def origin_of(peer, trusted, headers):
     scheme = headers.get("X_FORWARDED_PROTO", "").strip().lower() or None
     if scheme not in (None, "http", "https"):
         raise BadForwarding(f"X-Forwarded-Proto {scheme!r} is neither http nor https")
-    host = headers.get("X_FORWARDED_HOST", "").split(",")[-1].strip() or None
-    if host is not None and not HOST_RE.fullmatch(host):
-        raise BadForwarding("X-Forwarded-Host is not a host name")
-    return Origin(client, hops is not None or scheme is not None, scheme, host)
+    return Origin(client, hops is not None or scheme is not None, scheme)
 
 
 def forwarded_address(hops):
     """The last address of X-Forwarded-For: the one the trusted proxy saw (those before it, the client may forge)."""
     last = hops.split(",")[-1].strip().strip('"').removeprefix("[").removesuffix("]")
     try:
-        return str(ipaddress.ip_address(last))
+        return str(address_of(last))
     except ValueError:
         raise BadForwarding(f"X-Forwarded-For ends in {last[:50]!r}, not an address") from None
 
@@ -87,37 +86,41 @@ def forwarded_address(hops):
 class Turns:
     """At most IN_APP_PER_CLIENT requests of one client in the app at once. The others wait in a queue of their
     client's, holding no thread, and go to the threads one by one as that client's requests finish: another
-    client's request is never queued behind more than a few of one client's."""
+    client's request is never queued behind more than a few of one client's. A task (a connection with a request)
+    knows whether its client has gone (`gone()`): its request then holds nothing, and when its turn comes it is
+    dropped without running (server.BandChannel.service)."""
 
     def __init__(self, start, limit=IN_APP_PER_CLIENT):
         self.start, self.limit = start, limit  # start(task): hand a task to the threads
         self.lock = threading.Lock()
-        self.in_app = collections.Counter()
+        self.in_app = collections.defaultdict(list)
         self.waiting = collections.defaultdict(collections.deque)
 
     def held(self, client):
-        """The client's requests in the app or waiting for their turn."""
+        """The client's requests in the app or waiting for their turn, on connections still open."""
         with self.lock:
-            return self.in_app[client] + len(self.waiting.get(client, ()))
+            tasks = [*self.in_app.get(client, ()), *self.waiting.get(client, ())]
+        return sum(1 for task in tasks if not task.gone())
 
     def enter(self, client, task):
         with self.lock:
-            if self.in_app[client] >= self.limit:
+            if len(self.in_app[client]) >= self.limit:
                 self.waiting[client].append(task)
                 return
-            self.in_app[client] += 1
+            self.in_app[client].append(task)
         self.start(task)
 
-    def leave(self, client):
+    def leave(self, client, task):
         """One of the client's requests is done: the next of its queue takes the place."""
         with self.lock:
+            self.in_app[client].remove(task)
             queue = self.waiting.get(client)
-            task = queue.popleft() if queue else None
+            following = queue.popleft() if queue else None
             if queue is not None and not queue:
                 del self.waiting[client]
-            if task is None:
-                self.in_app[client] -= 1
-                if not self.in_app[client]:
-                    del self.in_app[client]
-        if task is not None:
-            self.start(task)
+            if following is not None:
+                self.in_app[client].append(following)
+            elif not self.in_app[client]:
+                del self.in_app[client]
+        if following is not None:
+            self.start(following)

@@ -6,6 +6,7 @@ import logging
 import random
 import re
 import time
+from urllib.parse import urlsplit, urlunsplit
 
 from flask import current_app, g, request
 from werkzeug.exceptions import HTTPException
@@ -37,13 +38,15 @@ def lift_budget(error=None):
 
 
 def public_url():
-    """How this request's client reaches the service, for the links it is sent: BAND_PUBLIC_URL when set; else,
-    for a request a trusted proxy forwarded (an HTTPS front), the scheme and host the client used; else the
-    address served."""
-    config = current_app.config
-    if config["PUBLIC_URL_GIVEN"] or not request.environ.get("band.forwarded"):
-        return config["PUBLIC_URL"]
-    return request.host_url.rstrip("/")
+    """How this request's client reaches the service, for the links it is sent: BAND_PUBLIC_URL (its host comes from
+    the configuration alone, never from a request); behind a trusted proxy, with the scheme the client used (its
+    X-Forwarded-Proto), the port dropped when that scheme is not the configured one's."""
+    configured = current_app.config["PUBLIC_URL"]
+    scheme, parts = request.environ.get("band.scheme"), urlsplit(configured)
+    if scheme is None or scheme == parts.scheme:
+        return configured
+    host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
+    return urlunsplit((scheme, host, parts.path, "", "")).rstrip("/")
 
 
 def signin_url():

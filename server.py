@@ -2,11 +2,14 @@
 answers by itself.
 
 - One client address holds at most BAND_MAX_CONNECTIONS_PER_CLIENT connections: the next is answered 429
-  `rate_limited` at once and closed. Connections the client has closed count no more, even before we read their
-  end. A trusted proxy's connections carry many clients' requests: there each client holds at most as many
-  requests as it may hold connections, and the proxy is never counted as one client (clients.py).
+  `rate_limited` at once and closed. A connection counts until its client has closed it with nothing left to
+  answer, or has closed it for good (BandChannel.gone): one whose client only closed its sending end (a
+  half-close) counts while its requests wait or are served, and they are answered. A trusted proxy's connections
+  carry many clients' requests: there each client holds at most as many requests, on connections still open, as
+  it may hold connections, and the proxy is never counted as one client (clients.py).
 - The app serves at most IN_APP_PER_CLIENT requests of one client at once; the others wait their turn without
-  holding a thread.
+  holding a thread. A request whose connection its client closed for good is dropped when its turn comes,
+  without running; one already in the app runs to its end.
 - A request's line and headers must arrive within BAND_HEADER_TIMEOUT seconds of its first byte; its body must
   keep a pace of MIN_BODY_RATE, with BAND_BODY_TIMEOUT seconds of slack. A slower request is dropped.
   A connection idle between requests is closed after IDLE_SECONDS.
@@ -51,6 +54,7 @@ IDLE_SECONDS = 30
 CHECK_SECONDS = 1  # how often the timeouts are looked at
 CONNECTION_LIMIT = 500  # all clients together; past it waitress stops accepting until some close
 RETRY_AFTER_SECONDS = 5
+CONTINUE = b"HTTP/1.1 100 Continue\r\n\r\n"
 
 
 @dataclass(frozen=True)
@@ -145,6 +149,9 @@ def refusal(error, request, in_body):
         return Refusal(413, "payload_too_large", "The request's headers are larger than the server accepts.")
     if isinstance(error, ServerNotImplemented):  # a Transfer-Encoding other than chunked
         return Refusal(415, "unsupported_media_type", "Send the body with Content-Length or chunked, not encoded.")
+    if isinstance(error, BadRequest) and request.bad_forwarding:
+        log.info("refused a trusted proxy's request: %s", request.bad_forwarding)
+        return Refusal(400, "invalid_query", f"{request.bad_forwarding}.")
     if isinstance(error, BadRequest) and (in_body or bad_length(request)):
         return Refusal(400, "invalid_json", "The body's length or chunked framing is broken.")
     if isinstance(error, BadRequest):
@@ -166,6 +173,8 @@ class BandRequest(HTTPRequestParser):
     over_limit = None  # the answer when the body is over `limit` (413, or what the app would answer first)
     origin = None  # clients.Origin, once the headers are in
     in_turn = False  # whether it holds one of its client's turns in the app
+    serving = False  # whether its answer has begun (set under the channel's outbuf_lock)
+    bad_forwarding = None  # what is wrong with a trusted proxy's forwarding headers
 
     def __init__(self, adj, body_limit, peer, via_proxy):
         super().__init__(adj)
@@ -178,6 +187,7 @@ class BandRequest(HTTPRequestParser):
         try:
             self.origin = origin_of(self.peer, self.via_proxy, self.headers)
         except BadForwarding as e:
+            self.bad_forwarding = str(e)
             raise ParsingError(str(e)) from None
         if self.origin.scheme:
             self.url_scheme = self.origin.scheme
@@ -220,16 +230,14 @@ def sent_request_id(headers):
 
 
 class BandTask(WSGITask):
-    """The app's view of a request: the client's address (a trusted proxy's forwarded one), and the scheme and host
-    the client used."""
+    """The app's view of a request: the client's address (a trusted proxy's forwarded one), and the scheme the
+    client used (`band.scheme`: what a trusted proxy's X-Forwarded-Proto said, else None)."""
 
     def get_environment(self):
         environ = super().get_environment()
         origin = self.request.origin
         environ["REMOTE_ADDR"] = environ["REMOTE_HOST"] = origin.client
-        environ["band.forwarded"] = origin.forwarded
-        if origin.host:
-            environ["HTTP_HOST"] = origin.host
+        environ["band.scheme"] = origin.scheme
         return environ
 
 
@@ -237,6 +245,8 @@ class BandChannel(HTTPChannel):
     task_class = BandTask
     error_task_class = JsonErrorTask
     served_at = 0.0  # when the last request in flight was answered: the client was waiting on us till then
+    probed = None  # the request a `100 Continue` went ahead of, to learn whether its client still waits (`probe`)
+    abandoned = False  # the client closed the connection for good: what it sent is not answered
 
     def __init__(self, server, sock, addr, adj, map=None):
         super().__init__(server, sock, addr, adj, map=map)
@@ -249,21 +259,55 @@ class BandChannel(HTTPChannel):
         request = self.requests[0] if self.requests else None  # none left when the server is stopping
         try:
             if request is not None:
+                if self.gone():  # its client closed the connection for good: nobody waits for the answer
+                    self.connected = False  # waitress then skips its requests and closes it
+                with self.outbuf_lock:
+                    request.serving = True
                 super().service()
         finally:
             if request is not None and request.in_turn:
-                self.server.turns.leave(request.origin.client)
+                self.server.turns.leave(request.origin.client, self)
         self.served_at = time.monotonic()
 
-    def peer_gone(self):
-        """Whether the client has closed its end. waitress reads a connection only between requests, so while one is
-        served it does not know yet; a look at the socket (nothing to read, the end reached) tells."""
+    def gone(self):
+        """Whether the client has closed the connection, leaving nothing to answer or nobody to answer it to.
+        waitress reads a connection only between requests, so while one waits or is served it does not know yet:
+        a look at the socket tells whether the client closed its sending end (see `probe` for the rest)."""
+        if self.abandoned:
+            return True
         try:
-            return self.socket.recv(1, socket.MSG_PEEK) == b""
+            if self.socket.recv(1, socket.MSG_PEEK) != b"":
+                return False
         except BlockingIOError:
             return False
         except OSError:
+            self.abandoned = True
             return True
+        pending = self.requests[:1]  # a copy: the threads may empty the list meanwhile
+        if not pending and not self.total_outbufs_len:
+            return True
+        if pending:
+            self.probe(pending[0])
+        return self.abandoned
+
+    def probe(self, request):
+        """Learn whether a client that closed its sending end with a request unanswered still waits for the answer
+        (a half-close) or closed the connection for good: the socket looks the same. A request not yet served is
+        sent `100 Continue` first (once), an interim answer HTTP/1.1 clients skip; a connection closed for good
+        answers it with a reset, at once on loopback, a round trip later on the LAN."""
+        with self.outbuf_lock:
+            unanswered = not request.serving and not self.total_outbufs_len  # nothing of its answer sent
+            if unanswered and self.probed is not request and request.version == "1.1":
+                self.probed = request
+                try:
+                    self.socket.send(CONTINUE)
+                except OSError:
+                    self.abandoned = True
+        if self.probed is not None:
+            try:
+                self.abandoned = self.abandoned or bool(self.socket.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR))
+            except OSError:  # closed meanwhile
+                self.abandoned = True
 
     def too_slow(self, now, limits):
         """Whether the request arriving has taken longer than the limits allow."""
@@ -320,16 +364,13 @@ class BandServer(TcpWSGIServer):
         self.channel_class(self, conn, addr, self.adj, map=self._map)
 
     def connections_from(self, host):
-        """The connections the client at `host` holds open. One it has closed may still be here: we read a
-        connection's end only once its request is answered, and a client that closes some and opens as many
-        at once must not be refused, so at the cap each is looked at."""
+        """The connections the client at `host` holds open. One it has closed may still be here (waitress reads a
+        connection's end only between requests), and a client that closes some and opens as many at once must
+        not be refused: so at the cap each is looked at (BandChannel.gone)."""
         held = [channel for channel in self.active_channels.values() if channel.addr[0] == host]
         if len(held) < self.limits.per_client:
             return len(held)
-        gone = [channel for channel in held if channel.peer_gone()]
-        for channel in gone:  # as when waitress reads the end itself: its requests not yet served are skipped
-            channel.connected = False
-        return len(held) - len(gone)
+        return sum(1 for channel in held if not channel.gone())
 
     def add_task(self, channel):
         """Hand the channel's next request to the threads when its client's turn comes (clients.Turns). A

@@ -73,7 +73,6 @@ def load(overrides=None, environ=None):
         except ValueError:
             raise ConfigError(f"BAND_{name}={raw!r} is not a valid {parse.__name__}") from None
     config.update(overrides or {})
-    config["PUBLIC_URL_GIVEN"] = bool(environ.get("BAND_PUBLIC_URL")) or "PUBLIC_URL" in (overrides or {})
     config["PUBLIC_URL"] = config["PUBLIC_URL"].rstrip("/")
     if not config["SIGNIN_URL"]:
         config["SIGNIN_URL"] = config["PUBLIC_URL"] + "/signin#token={token}"

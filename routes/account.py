@@ -70,7 +70,7 @@ def request_link():
     log.info("sign-in link for %s: %s", printable(email), reason or "sent")
     if not reason:  # the mail is written and sent by the outbox, after the answer: nothing of it to time
         config = current_app.config
-        mail = (conventions.signin_url(), config["PUBLIC_URL"], config["MAIL_FROM"], user.name, user.email, token)
+        mail = (conventions.signin_url(), conventions.public_url(), config["MAIL_FROM"], user.name, user.email, token)
         outbox, send = current_app.extensions["outbox"], current_app.extensions["mailer"]
         job = lambda: outbox.send(signin_mail(*mail), send, window_seconds=LINK_MINUTES * 60)
         writer.after_commit(lambda: outbox.put(job))

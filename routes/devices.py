@@ -28,7 +28,7 @@ DEVICES_PER_USER = 10
 def register_device():
     """Register a device for push (201), or update the caller's own with this token (200); a token another user
     holds moves to the caller as a new device would be registered (201, telling nobody that it existed). A user
-    keeps 10 devices: one more drops their least recently updated."""
+    keeps a bounded number of devices (SPEC §2.3): one more drops their least recently updated."""
     values = load(DeviceSchema(), json_body())
     existing = Device.get_or_none(Device.token == values["token"])
     mine = existing is not None and existing.user_id == g.caller.user_id

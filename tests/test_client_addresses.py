@@ -9,6 +9,7 @@ import statistics
 import threading
 import time
 from email import message_from_bytes, policy
+from urllib.parse import urlsplit
 
 from tests.support import PROJECT, Service, text_of, wait_for
 
@@ -67,12 +68,12 @@ def test_behind_a_trusted_proxy_each_forwarded_client_is_a_client_of_its_own(tmp
     mail = tmp_path / "mail"
     service = Service(
         tmp_path,
-        BAND_TRUSTED_PROXIES="10.9.0.0/16, 127.0.0.1",
+        BAND_TRUSTED_PROXIES="127.0.0.1",  # the proxy's own address (Caddy on the same machine), no LAN range
         BAND_AUTH_RATE_LIMIT="2/minute",
         BAND_MAX_CONNECTIONS_PER_CLIENT="4",
         BAND_MAIL_URL=f"file:{mail}",
     )
-    for name in ("ada", "bob"):
+    for name in ("ada", "bob", "cy"):
         assert service.run("create-user", f"{name}@example.com", "--name", name, "--role", "admin").returncode == 0
     service.start()
     proxy, other = connection(service, "127.0.0.1"), connection(service, "127.0.0.2")
@@ -82,12 +83,16 @@ def test_behind_a_trusted_proxy_each_forwarded_client_is_a_client_of_its_own(tmp
         return call(conn, "POST", "/auth/link", {"email": f"{user}@example.com"}, headers)[0]
 
     try:
-        https = {"X-Forwarded-Proto": "https", "Host": "band-office.example"}
+        # the proxy says the client used https; the hosts it (or the client) names are not believed
+        https = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": "evil.example", "Host": "evil2.example"}
         assert link(proxy, "203.0.113.7", **https) == 200
         assert link(proxy, "203.0.113.7") == 200
         assert link(proxy, "203.0.113.7") == 429  # the sign-in rate of that client
         # another client behind the same proxy has its own; a first hop a client wrote itself is not believed
         assert [link(proxy, "203.0.113.7, 203.0.113.8") for _ in range(3)] == [200, 200, 429]
+        # an IPv4 address is one client however the proxy spells it
+        spellings = ["::ffff:203.0.113.9", "203.0.113.9", "[::ffff:203.0.113.9]"]
+        assert [link(proxy, address, "cy") for address in spellings] == [200, 200, 429]
         # from an address not trusted, X-Forwarded-For and X-Forwarded-Proto change nothing: one client
         forged = {"X-Forwarded-Proto": "https", "Host": "elsewhere.example"}
         assert [link(other, f"203.0.113.{n}", "bob", **forged) for n in (20, 21, 22)] == [200, 200, 429]
@@ -96,29 +101,69 @@ def test_behind_a_trusted_proxy_each_forwarded_client_is_a_client_of_its_own(tmp
         assert [call(c, "GET", "/health", headers={"X-Forwarded-For": "203.0.113.30"})[0] for c in held] == [200] * 6
         for c in held:
             c.close()
-        # but a client behind it holds no more requests at once than it may connections: 8 sent together while
-        # the document is written for the first time (a second or so), the first 4 are answered, the others 429
-        burst = [connection(service, "127.0.0.1") for _ in range(8)]
-        for c in burst:
-            c.request("GET", "/v1/openapi.json", headers={"X-Forwarded-For": "203.0.113.40"})
-        statuses = [c.getresponse().status for c in burst]
-        assert sorted(statuses) == [200] * 4 + [429] * 4, statuses
-        for c in burst:
-            c.close()
-        links = wait_for(lambda: signin_links(mail) if len(signin_links(mail)) == 2 else None)
+        links = wait_for(lambda: signin_links(mail) if len(signin_links(mail)) == 3 else None)
     finally:
         proxy.close()
         other.close()
         service.stop()
-    # the link in the mail says how the client reached the proxy; a forged header from elsewhere is ignored
-    assert links["ada@example.com"].startswith("https://band-office.example/signin#token=bol_")
-    assert links["bob@example.com"].startswith(f"{service.public_url}/signin#token=bol_")
+    # the link in the mail has the scheme the client used and the host of the configuration (its port dropped, as
+    # the scheme is not the configured one's), never one a request named; the Message-ID has the same host
+    host = urlsplit(service.public_url).hostname
+    link, message_id = links["ada@example.com"]
+    assert link.startswith(f"https://{host}/signin#token=bol_") and message_id.endswith(f"@{host}>"), links
+    assert links["bob@example.com"][0].startswith(f"{service.public_url}/signin#token=bol_")
+
+
+def test_a_trusted_proxy_naming_no_address_is_told_what_is_wrong(tmp_path):
+    service = Service(tmp_path, BAND_TRUSTED_PROXIES="127.0.0.1").start()
+    try:
+        for forwarded in ("unknown", "203.0.113.7:5678"):
+            proxy = connection(service, "127.0.0.1")
+            status, body = call(proxy, "GET", "/health", headers={"X-Forwarded-For": forwarded})
+            proxy.close()
+            assert status == 400 and body["error"]["code"] == "invalid_query", body
+            assert "X-Forwarded-For" in body["error"]["message"] and forwarded in body["error"]["message"], body
+    finally:
+        service.stop()
+
+
+def test_behind_a_trusted_proxy_a_client_holds_as_many_requests_as_connections_while_they_are_open(tmp_path):
+    shutil.copy(PROJECT / "band.db.example", tmp_path / "band.db")
+    service = Service(tmp_path, BAND_TRUSTED_PROXIES="127.0.0.1", BAND_MAX_CONNECTIONS_PER_CLIENT="6")
+    key = service.run("create-api-key", "office@band.example", "--label", "proxy").stdout.strip()
+    service.start()
+    slow = "/v1/pay-sheet?from=2020-01-01&to=2030-12-31"
+
+    def send(client, count):
+        """`count` slow requests of the client, on connections of the proxy's own."""
+        sent = [connection(service, "127.0.0.1") for _ in range(count)]
+        for c in sent:
+            c.request("GET", slow, headers={"X-Forwarded-For": client, "Authorization": f"Bearer {key}"})
+        return sent
+
+    try:
+        # sent together, each slow: the first 6 are served (4 in the app, 2 waiting their turn), the others 429
+        burst = send("203.0.113.40", 10)
+        statuses = [c.getresponse().status for c in burst]
+        assert sorted(statuses) == [200] * 6 + [429] * 4, statuses
+        for c in burst:
+            c.close()
+        # requests whose connections the proxy closed (their client gave up) hold nothing: the next is served, and
+        # those still waiting their turn are dropped without running (those the app had begun run to their end)
+        for c in send("203.0.113.41", 6):
+            c.close()
+        (again,) = send("203.0.113.41", 1)
+        assert again.getresponse().status == 200
+        again.close()
+        assert service.output().count("GET /v1/pay-sheet") <= 6 + 4 + 1
+    finally:
+        service.stop()
 
 
 def signin_links(directory):
-    """{address: the sign-in link mailed to it}."""
+    """{address: (the sign-in link mailed to it, the mail's Message-ID)}."""
     found = {}
     for path in directory.glob("*.eml"):
         message = message_from_bytes(path.read_bytes(), policy=policy.default)
-        found[message["To"]] = re.search(r"\S+/signin#token=\S+", text_of(message))[0]
+        found[message["To"]] = re.search(r"\S+/signin#token=\S+", text_of(message))[0], message["Message-ID"]
     return found

@@ -6,6 +6,7 @@ import json
 import re
 import select
 import shlex
+import shutil
 import socket
 import sqlite3
 import struct
@@ -109,14 +110,24 @@ def test_one_address_holding_many_connections_does_not_starve_another(server):
     wait_for(lambda: health_status(server) == 200, timeout=SLOW_MACHINE_SECONDS)
 
 
-DOCUMENT = b"GET /v1/openapi.json HTTP/1.1\r\nHost: x\r\n\r\n"
+@pytest.fixture
+def demo_office(tmp_path):
+    """A served copy of the demo office, and a slow request on it (the pay sheet of ten years, every time)."""
+    shutil.copy(PROJECT / "band.db.example", tmp_path / "band.db")
+    service = Service(tmp_path)
+    key = service.run("create-api-key", "office@band.example", "--label", "slow").stdout.strip()
+    service.start()
+    slow = f"GET /v1/pay-sheet?from=2020-01-01&to=2030-12-31 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {key}\r\n\r\n"
+    yield service, slow.encode()
+    service.stop()
 
 
-def test_a_client_that_closes_its_connections_and_opens_as_many_at_once_is_not_refused(server):
+def test_a_client_that_closes_its_connections_and_opens_as_many_at_once_is_not_refused(demo_office):
+    server, slow = demo_office
     for _ in range(3):  # as a benchmark does, run after run: 16 connections, below the cap of 20
         closing = [server.connect() for _ in range(16)]
-        for s in closing:  # a request in flight on each as it closes (the document takes a while to write), so
-            s.sendall(DOCUMENT)  # the server has not read the end yet
+        for s in closing:  # a slow request in flight on each as it closes, so the server has not read the end yet
+            s.sendall(slow)
         for s in closing:
             s.close()
         opened = [server.connect(timeout=20) for _ in range(16)]  # they may wait their turn behind those
@@ -124,6 +135,42 @@ def test_a_client_that_closes_its_connections_and_opens_as_many_at_once_is_not_r
             s.sendall(health_request())
         assert [answer_of(s)[0] for s in opened] == [200] * 16
         for s in opened:
+            s.close()
+
+
+def final_answer_of(s):
+    """The status of the answer after any interim (1xx) ones, as an HTTP/1.1 client reads it; None if closed first."""
+    data = b""
+    while True:
+        head, end, rest = data.partition(b"\r\n\r\n")
+        if end and re.match(rb"HTTP/1\.1 1\d\d ", head):
+            data = rest
+        elif end and len(rest) >= content_length(head + end):
+            return int(head.split(b" ", 2)[1])
+        elif chunk := s.recv(65536):
+            data += chunk
+        else:
+            return None
+
+
+def test_a_client_that_half_closes_its_connections_holds_no_more_than_the_cap_and_is_answered(demo_office):
+    server, slow = demo_office
+    held = [server.connect(timeout=30) for _ in range(20)]  # the cap
+    for s in held:  # a slow request on each, then the client's end closed: it still waits for the answers
+        s.sendall(slow)
+        s.shutdown(socket.SHUT_WR)
+    try:
+        with server.connect() as over:  # the 21st is refused: they still count
+            over.sendall(health_request())
+            assert_envelope(answer_of(over), 429, "rate_limited")
+        started = time.monotonic()
+        with server.connect(source="127.0.0.2", timeout=1) as other:  # another client keeps its pace
+            other.sendall(health_request())
+            assert answer_of(other)[0] == 200
+        assert time.monotonic() - started < 1
+        assert [final_answer_of(s) for s in held] == [200] * 20  # every request within the cap is answered
+    finally:
+        for s in held:
             s.close()
 
 
