@@ -1,7 +1,7 @@
 """Pay (SPEC §5.5): what a gig role pays, resolved in one documented order, and the pay sheets built on it.
 No Flask here; a constant number of queries whatever the number of roles."""
 
-from peewee import JOIN, Query, fn
+from peewee import JOIN, SQL, Query, fn
 
 import sqlite_dialect as dialect
 from models import NOT_CANCELLED, Gig, GigProduct, GigRole, GigStatus, Rate, StaffMember, StaffMemberProductRate
@@ -112,16 +112,13 @@ def period_pay_sheet(first_date, last_date, limit, offset):
             .where(Gig.gig_date.between(first_date, last_date), NOT_CANCELLED)
         )
 
-    # counted from the period's roles; the page from the members in name order, each looked up by its own roles
-    # until the page is full
-    total = roles_in_period().where(GigRole.staff_member.is_null(False)).distinct().count()
-    page = (
-        StaffMember.select(StaffMember.id, StaffMember.first_name, StaffMember.last_name)
-        .where(fn.EXISTS(roles_in_period().where(GigRole.staff_member == StaffMember.id)))
-        .order_by(StaffMember.last_name, StaffMember.first_name, StaffMember.id)
-        .limit(limit)
-        .offset(offset)
+    paid = StaffMember.select(StaffMember.id, StaffMember.first_name, StaffMember.last_name).where(
+        fn.EXISTS(roles_in_period().where(GigRole.staff_member == StaffMember.id))
     )
+    counted = paid if long_period(first_date, last_date) else distinct_members(roles_in_period())
+    total = dialect.counted(counted.select_from(fn.COUNT(SQL("*"))))
+    # the page from the members in name order, each looked up by its own roles until the page is full
+    page = paid.order_by(StaffMember.last_name, StaffMember.first_name, StaffMember.id).limit(limit).offset(offset)
     members = {
         member_id: {
             "staff_member_id": member_id,
@@ -150,3 +147,16 @@ def period_pay_sheet(first_date, last_date, limit, offset):
         line["gigs"].add(gig_id)
         line["total_cents"] += book.pay(role_id, product_id, member_id, pay_cents)[0] or 0
     return [{**line, "gigs": len(line["gigs"])} for line in members.values()], total
+
+
+def distinct_members(roles):
+    return roles.select(GigRole.staff_member).where(GigRole.staff_member.is_null(False)).distinct()
+
+
+def long_period(first_date, last_date):
+    """Whether the paid members of a period are counted faster member by member (each found by its first role in
+    the period) than from the period's roles. The first costs about members x gigs / the period's gigs, the second
+    the period's gigs: a month of a big agency is counted from its roles, a year or ten member by member."""
+    count = fn.COUNT(SQL("*"))
+    in_period = dialect.counted(Gig.select(count).where(Gig.gig_date.between(first_date, last_date)))
+    return in_period**2 > dialect.counted(StaffMember.select(count)) * dialect.counted(Gig.select(count))
