@@ -2,7 +2,7 @@
 a gig role the member plays that night, their blockout, equipment on another gig). One rule, by who asks:
 
 - a caller who may view the record's group reads it as their own read of it shows it (`Resource.read`: pay
-  masked without pay.view; notes and custom fields, since they hold the view);
+  masked as `pay_policy` says, null without pay.view; notes and custom fields, since they hold the view);
 - a caller without that view (a musician) reads `{collection, id, gig_id, gig_date, gig_title}` (a blockout:
   `{collection, id, start_date, end_date}`);
 - a request without a caller (an answer link's public endpoint) reads the date and the gig's title only."""

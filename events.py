@@ -92,7 +92,7 @@ def changes_between(before, after):
 
 def shown(event, hidden, names=None):
     """A stored event as the API shows it: `hidden` names, by collection, the fields that read null (pay, to
-    whoever may not see it); `names`, when given, the top-level keys wanted."""
+    whoever `pay_policy` hides it from); `names`, when given, the top-level keys wanted."""
     data, changes = event.data, event.changes
     for name in hidden.get(event.subject_collection, ()):
         data = {**data, name: None} if data and name in data else data

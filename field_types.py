@@ -114,8 +114,8 @@ def Cents(**kwargs):
 
 
 def Pay(**kwargs):
-    """Pay in minor units, outside the pay group: it reads as null without pay.view and is set with pay.edit
-    (SPEC §4.6)."""
+    """Pay in minor units, outside the pay group: who reads it is `pay_policy`'s (null without pay.view); it is
+    set with pay.edit (SPEC §4.6)."""
     return Cents(metadata={"group": "pay", **kwargs.pop("metadata", {})}, **kwargs)
 
 

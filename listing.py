@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, replace
 
 from peewee import SQL, BooleanField, Field, ForeignKeyField, IntegerField
 
+import pay_policy
 import sqlite_dialect as dialect
 from conventions import json_text_response
 from errors import ApiError
@@ -44,7 +45,7 @@ class Column:
     kind: str
     choices: tuple = ()
     group: str = None  # a capability group whose `view` it needs beyond the collection's (pay amounts, §4.6)
-    hidden: bool = False  # read as null: the caller lacks `<group>.view`
+    hidden: bool = False  # read as null: pay_policy.masked_columns hid it from the caller
     shape: tuple = ()  # what else decides its SQL: the columns of an embedded record
     on: object = None  # a computed column: on(table) is its SQL on another alias of its table (a joined record)
     # A computed column's `narrowing(values)`: the condition on stored fields that its being one of `values`
@@ -61,18 +62,9 @@ class Column:
         return self.kind != "json"
 
     def masked(self):
-        """The column as a caller without `<group>.view` reads it: null, and neither filtered nor sorted on."""
+        """The column as a caller reads it whom the pay policy hides it from: null, and neither filtered nor sorted
+        on."""
         return replace(self, expr=SQL("NULL"), hidden=True)
-
-
-def masked_columns(columns, can):
-    """`columns` {name: Column} as a caller holding the capabilities `can` reads them."""
-    if all(column.group is None or f"{column.group}.view" in can for column in columns.values()):
-        return columns
-    return {
-        name: column.masked() if column.group and f"{column.group}.view" not in can else column
-        for name, column in columns.items()
-    }
 
 
 def kind_of(field):
@@ -142,13 +134,7 @@ class Reference:
             raise ValueError(f"Unknown field {name!r} of {self.name}.")
         column = self.columns[name]
         if column.hidden:
-            required = f"{column.group}.view"
-            raise ApiError(
-                403,
-                "forbidden",
-                f"Filtering or sorting on {self.name}.{name} needs {required}.",
-                {"required": required},
-            )
+            raise pay_policy.refused(f"{self.name}.{name}", column)
         expr = column.on(self.alias) if column.on else getattr(self.alias, column.expr.name)
         return replace(column, name=f"{self.name}.{name}", expr=expr)
 
@@ -373,9 +359,7 @@ def _lookup(columns, resolve, references, page):
         if column is None:
             raise ValueError(f"Unknown field {name!r}.")
         if column.hidden:
-            required = f"{column.group}.view"
-            message = f"Filtering or sorting on {name} needs {required}."
-            raise ApiError(403, "forbidden", message, {"required": required})
+            raise pay_policy.refused(name, column)
         return column
 
     return lookup

@@ -8,6 +8,7 @@ from typing import NamedTuple
 from peewee import JOIN, fn
 
 import invitations
+import pay_policy
 import sqlite_dialect as dialect
 from addresses import place
 from bodies import OwnGigSchema, OwnInvitationSchema
@@ -96,11 +97,10 @@ def gig_summary(values):
 
 
 def own_role(values, book, member_id, offered=True):
-    """The values of ROLE as the member reads their role: what it is, what is played, when, and their pay while
-    it is theirs or `offered` to them (by a pending invitation). Once it is not, what the role pays is no longer
-    theirs to know: its own pay_cents may have been agreed with whoever the office asked next."""
+    """The values of ROLE as the member reads their role: what it is, what is played, when, and their pay as
+    `pay_policy.member_sees_role_pay` says (while it is theirs or `offered` to them by a pending invitation)."""
     gig_role_id, role_id, role, product_id, product, start_time, end_time, call_time, pay_cents, holder = values
-    theirs = holder == member_id or (offered and holder is None)
+    theirs = pay_policy.member_sees_role_pay(holder, member_id, offered)
     amount = book.pay(role_id, product_id, member_id, pay_cents)[0] if theirs else None
     return {
         "gig_role_id": gig_role_id,

@@ -16,6 +16,7 @@ from peewee import ForeignKeyField
 import custom_fields
 import events
 import listing
+import pay_policy
 import sqlite_dialect as dialect
 from auth import current_capabilities, is_own_member, require
 from conventions import json_body, json_text_response, raise_body_error
@@ -146,7 +147,7 @@ class Resource(RecordsEvents):
         key = (can, self.moment())
         found = self.by_capabilities.get(key)
         if found is None:
-            columns = listing.masked_columns(self.current_columns(), can)
+            columns = pay_policy.masked_columns(self.current_columns(), can)
             found = self.by_capabilities[key] = (columns, list(columns.values()), self.followed(can))
         return found
 
@@ -167,7 +168,8 @@ class Resource(RecordsEvents):
 
     def documented_references(self):
         """The references as the OpenAPI document shows them: followed by a caller who may view everything."""
-        return self.followed(frozenset(f"{resource.group}.view" for resource in REGISTRY.values()) | {"pay.view"})
+        everything = frozenset(f"{resource.group}.view" for resource in REGISTRY.values())
+        return self.followed(everything | {pay_policy.PAY_VIEW})
 
     def followed(self, can):
         """{name: listing.Reference} of the references to other collections, as a caller holding `can` follows
@@ -186,7 +188,7 @@ class Resource(RecordsEvents):
                 required=not self.model._meta.columns[column_name].null,
                 group=target.group,
                 allowed=f"{target.group}.view" in can,
-                columns=listing.masked_columns(target.current_columns(), can),
+                columns=pay_policy.masked_columns(target.current_columns(), can),
             )
         return found
 
@@ -350,15 +352,11 @@ class Write:
 
 @functools.cache
 def pay_amounts():
-    """{collection: [field]} of the pay amounts: fields private to the pay group (gig roles' pay_cents), and the
-    amounts of the pay group's own records (rates)."""
+    """{collection: [field]} of the pay amounts (`pay_policy.is_amount`): fields private to the pay group (gig
+    roles' pay_cents), and the amounts of the pay group's own records (rates)."""
     found = {}
     for resource in REGISTRY.values():
-        names = [
-            column.name
-            for column in resource.columns.values()
-            if column.group == "pay" or (resource.group == "pay" and column.name.endswith("_cents"))
-        ]
+        names = [column.name for column in resource.columns.values() if pay_policy.is_amount(resource.group, column)]
         if names:
             found[resource.model._meta.table_name] = names
     return found

@@ -15,6 +15,7 @@ from standardwebhooks import Webhook
 
 import backoff
 import events
+import pay_policy
 import writer
 from models import Event, WebhookDelivery, WebhookEndpoint, new_id, now, timestamp
 from outgoing import PER_DESTINATION, destination
@@ -132,7 +133,7 @@ def claim(limit, lease_seconds, busy):
 
 
 def attempt(delivery_id, event, endpoint, lease):
-    shown = events.shown(event, hidden={} if endpoint.include_pay else pay_amounts())
+    shown = events.shown(event, hidden=pay_policy.hidden_to_endpoint(endpoint, pay_amounts()))
     body = json.dumps({"type": event.type, "timestamp": event.occurred_at, "data": shown}, separators=(",", ":"))
     live = [endpoint.secret]
     if endpoint.previous_secret and endpoint.previous_secret_until > now():

@@ -5,7 +5,7 @@ import functools
 from typing import NamedTuple
 
 from models import Gig, GigProduct, GigRole, GigStatus, Product, Role, StaffMember, Venue
-from payroll import pay_of
+from pay_policy import offered_pay
 
 
 class GigView(NamedTuple):
@@ -85,7 +85,7 @@ class Invited(NamedTuple):
 def invited(invitation):
     gig_role = GigRole.get_by_id(invitation.gig_role_id)
     member = StaffMember.get_by_id(invitation.staff_member_id)
-    return Invited(invitation, member, gig_view(gig_role.gig_id), part(gig_role), pay_of(gig_role, member.id))
+    return Invited(invitation, member, gig_view(gig_role.gig_id), part(gig_role), offered_pay(gig_role, member.id))
 
 
 def called(model, record_id):

@@ -9,6 +9,7 @@ from flask import Blueprint, current_app, render_template, request
 
 import events
 import invitations
+import pay_policy
 import signing
 from addresses import place
 from auth import public
@@ -20,7 +21,6 @@ from models import GigProduct, GigRole, GigRoleInvitation, Product, Role, User, 
 from notifications.facts import gig_view
 from notifications.words import moment
 from openapi import operation
-from payroll import pay_of
 from rate_limit import limit_rate
 from resources import reject_parameters
 from routes.staffing import INVITATIONS, answer_invitation
@@ -129,7 +129,7 @@ def invitation_summary(invitation, member, config):
         "role": Role.get_by_id(gig_role.role_id).name,
         "product": product and {"name": product.name, **times(gig_product)},
         "call_time": gig_role.call_time,
-        "pay": {"amount_cents": pay_of(gig_role, member.id), "currency": config["CURRENCY"]},
+        "pay": {"amount_cents": pay_policy.offered_pay(gig_role, member.id), "currency": config["CURRENCY"]},
     }
 
 

@@ -1,11 +1,12 @@
 """The event stream as the office reads it (SPEC §8): `GET /events` and a gig's history, each event shown only to
-callers who may view its subject's group, pay amounts only to holders of pay.view."""
+callers who may view its subject's group, pay amounts as `pay_policy` says (to holders of pay.view)."""
 
 from flask import Blueprint, g, request
 from peewee import SQL, fn
 
 import events
 import listing
+import pay_policy
 import sqlite_dialect as dialect
 from auth import GROUPS, require
 from bodies import EventSchema
@@ -64,8 +65,5 @@ def events_page(*scope):
     rows = list(dialect.page_query(Event, page, [visible, *scope], selection=[Event]))
     total = dialect.counted(Event.select(fn.COUNT(SQL("*"))).where(dialect.all_of([visible, *scope, *page.where])))
     names = {SHOWN_AS.get(column.name, column.name) for column in page.columns}
-    hidden = {
-        collection: [name for name, group in fields.items() if f"{group}.view" not in g.caller.can]
-        for collection, fields in private_fields().items()
-    }
+    hidden = pay_policy.hidden_to_caller(private_fields(), g.caller.can)
     return listing.page_answer([events.shown(event, hidden, names) for event in rows], total, page)

@@ -6,6 +6,7 @@ from flask import Blueprint, current_app, g, request
 import availability
 import invitations
 import listing
+import pay_policy
 import rules
 from auth import require
 from bodies import CandidateSchema
@@ -109,9 +110,7 @@ def candidates(id):
     require("staffing", "view")
     page = listing.parse_paging(request.args)
     found = availability.candidates(GIG_ROLES.get(id))
-    if "pay.view" not in g.caller.can:  # pay is private (§4.6)
-        found = [{**candidate, "amount_cents": None} for candidate in found]
-    return listing.page_of(found, page)
+    return listing.page_of(pay_policy.candidates_shown(found, g.caller.can), page)
 
 
 def invitation_for_invitee(id):
