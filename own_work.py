@@ -8,9 +8,9 @@ from typing import NamedTuple
 from peewee import JOIN, fn
 
 import invitations
-import sqlite_dialect as dialect
 from addresses import place
 from bodies import OwnGigSchema, OwnInvitationSchema
+from dialects import dialect
 from listing import Column, columns_of
 from models import (
     INVITATION_STATUS,
