@@ -1,11 +1,10 @@
-"""Numbered schema steps tracked by the database's schema version (SPEC §6; SQLite's `PRAGMA user_version`).
+"""Numbered schema steps tracked by the schema version the dialect keeps in the database (SPEC §6).
 
-Each dialect has its own steps, numbered alike: step N is `sql/<dialect>/NNNN_*.sql`, or `sql/<dialect>/NNNN_*.py`
-with `apply(database)` where SQL alone cannot say it. Pending
-steps run in order, each in one transaction with its version number,
-after a backup copy of an existing database is written beside it. A database whose version is newer than
-the last step is refused. Step 1 creates the schema as it first shipped; a test keeps the sum of the steps
-equal to what `models.py` declares.
+Each dialect has its own folder of steps: step N is `sql/<dialect>/NNNN_*.sql`, or `sql/<dialect>/NNNN_*.py` with
+`apply(database)` where SQL alone cannot say it. Pending steps run in order, each in one transaction with its
+version number, after a backup copy of an existing database is written beside it. A database whose version is
+newer than the last step is refused. Step 1 creates the schema as it first shipped; a test keeps the sum of the
+steps equal to what `models.py` declares.
 """
 
 import datetime as dt
