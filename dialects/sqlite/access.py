@@ -2,8 +2,6 @@
 
 from dialects.sqlite.database import db
 
-# --- who is calling ------------------------------------------------------------------------------------------
-
 # The grants of user `u`'s access roles (a JSON array of names on the user), as a JSON array of arrays.
 GRANTS_SQL = """(SELECT json_group_array(json(r.grants)) FROM access_roles r
                   WHERE r.name IN (SELECT value FROM json_each(u.roles)))"""

@@ -8,8 +8,6 @@ import time
 
 from peewee import OperationalError
 
-# --- the cost of one statement (SPEC §2.3) ------------------------------------------------------------------
-
 # How many steps of SQLite's virtual machine a statement takes between looks at the clock: some 50 µs of work on
 # a Raspberry Pi, against the microsecond a look costs.
 BUDGET_CHECK_STEPS = 10_000
@@ -30,7 +28,7 @@ def statement_starts():
     _budget.started = time.thread_time()
 
 
-def _over_budget():
+def spent_its_budget():
     """SQLite's progress handler: true (interrupt the statement) once it has spent its budget."""
     seconds = getattr(_budget, "seconds", None)
     if seconds is None or getattr(_budget, "exempt", 0) or time.thread_time() - _budget.started <= seconds:
@@ -48,10 +46,10 @@ def over_budget(error):
 def without_budget():
     """A block whose statements are never interrupted for their cost: the server's own work, done once for many
     requests (see `limit_statements`)."""
-    return _Unbudgeted(contextlib.nullcontext())
+    return Unbudgeted(contextlib.nullcontext())
 
 
-class _Unbudgeted:
+class Unbudgeted:
     """A context (a transaction, say) during which this thread's statements have no budget."""
 
     def __init__(self, context):

@@ -1,5 +1,5 @@
-"""The peewee database on a SQLite file: opened with its settings, its transactions, schema version, errors,
-upserts and statistics."""
+"""The peewee database on a SQLite file: opened with its settings, its transactions, schema version, errors, a watch on
+its commits, upserts and statistics."""
 
 import contextlib
 import re
@@ -8,7 +8,7 @@ import threading
 
 from peewee import SQL, OperationalError, SqliteDatabase
 
-from dialects.sqlite.budget import BUDGET_CHECK_STEPS, _over_budget, _Unbudgeted, statement_starts
+from dialects.sqlite.budget import BUDGET_CHECK_STEPS, Unbudgeted, spent_its_budget, statement_starts
 
 
 class BudgetedDatabase(SqliteDatabase):
@@ -16,7 +16,7 @@ class BudgetedDatabase(SqliteDatabase):
 
     def _connect(self):
         connection = super()._connect()
-        connection.set_progress_handler(_over_budget, BUDGET_CHECK_STEPS)
+        connection.set_progress_handler(spent_its_budget, BUDGET_CHECK_STEPS)
         return connection
 
     def execute_sql(self, sql, params=None):
@@ -40,7 +40,7 @@ def open_database(path, busy_timeout_seconds):
 def write_transaction():
     """A transaction that takes the write lock at its start, so that it never fails half way for want of it; no
     statement of it is ever interrupted for its cost (see `limit_statements`)."""
-    return _Unbudgeted(db.atomic("IMMEDIATE"))
+    return Unbudgeted(db.atomic("IMMEDIATE"))
 
 
 @contextlib.contextmanager

@@ -11,8 +11,6 @@ from dialects.sqlite.budget import statement_starts
 from dialects.sqlite.database import db
 from dialects.sqlite.expressions import StandIn, all_of, bindable
 
-# --- lists and records as JSON, written by SQLite ---------------------------------------------------------
-
 
 def page_query(model, page, scope=(), selection=None):
     """The SELECT of one page (of `selection`, by default the page's columns)."""

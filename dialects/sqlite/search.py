@@ -6,8 +6,6 @@ from peewee import SQL, Column
 
 from dialects.sqlite.database import db
 
-# --- `q`: words searched in an FTS5 index of a table's text fields ------------------------------------------
-
 # Words split at anything but letters and digits, without case or accents: `müll` finds `Müller`.
 SEARCH_TOKENIZER = "unicode61 remove_diacritics 2"
 
