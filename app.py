@@ -15,13 +15,14 @@ import auth
 import clashes
 import commands
 import conventions
+import dialects
 import errors
 import notifications
 import routes
 import settings
-import sqlite_dialect as dialect
 import writer
 from mail import Outbox, mailer
+from models import db
 from rate_limit import RateLimiter
 from remembered import Remembered
 
@@ -52,7 +53,7 @@ def configure(app, config=None):
     building the routes, so a test suite builds one app and configures it afresh for each test."""
     app.config.update(settings.load(config))
     app.config["MAX_CONTENT_LENGTH"] = app.config["UPLOAD_BODY_BYTES"]
-    dialect.open_database(app.config["DB"], writer.BUSY_TIMEOUT_SECONDS)
+    db.initialize(dialects.open_database(app.config["DB"], writer.BUSY_TIMEOUT_SECONDS))
     app.extensions["mailer"] = mailer(app.config["MAIL_URL"])
     app.extensions["outbox"] = Outbox(retry_seconds=app.config["MAIL_RETRIES"])
     app.extensions["auth_rate"] = RateLimiter(*app.config["AUTH_RATE"])

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from flask import current_app, g, request
 
 import conventions
-import sqlite_dialect as dialect
 import writer
+from dialects import dialect
 from errors import ApiError, unauthenticated
 from models import StaffMember, Token, now, timestamp
 from rate_limit import limit_user_writes

@@ -3,6 +3,7 @@ that time), the roles a gig's ensembles call for, and a gig role's candidates. N
 
 from peewee import JOIN
 
+from dialects import dialect
 from errors import Clash, invalid
 from models import (
     INVITATION_STATUS,
@@ -21,7 +22,6 @@ from models import (
 )
 from payroll import RateBook
 from rules import neighbour_dates, overlap, require_live, window, window_of
-from sqlite_dialect import packed_rows
 
 
 def holds_role(staff_member_id, role_id):
@@ -136,18 +136,18 @@ def candidates(gig_role):
         .where(StaffMemberRole.role == gig_role.role_id, StaffMember.active == True)  # noqa: E712
     )
     member = (StaffMember.id, StaffMember.first_name, StaffMember.last_name)
-    holders = packed_rows(holding.select(*member, StaffMemberRole.is_primary))
+    holders = dialect.packed_rows(holding.select(*member, StaffMemberRole.is_primary))
     reasons = {member_id: [] for member_id, *_ in holders}
     blocked = StaffMemberBlockout.select(StaffMemberBlockout.staff_member).where(
         StaffMemberBlockout.staff_member.in_(holding),
         StaffMemberBlockout.start_date <= gig.gig_date,
         StaffMemberBlockout.end_date >= gig.gig_date,
     )
-    for (member_id,) in packed_rows(blocked):
+    for (member_id,) in dialect.packed_rows(blocked):
         add_reason(reasons, member_id, "blocked_out")
     mine = window(gig)
     others = other_live_roles(holding, gig).select(GigRole.staff_member, Gig.gig_date, Gig.start_time, Gig.end_time)
-    for member_id, *times in packed_rows(others):
+    for member_id, *times in dialect.packed_rows(others):
         if "double_booked" not in reasons[member_id] and overlap(mine, window_of(*times)):
             add_reason(reasons, member_id, "double_booked")
     invited = GigRoleInvitation.select(GigRoleInvitation.staff_member, INVITATION_STATUS)

@@ -8,12 +8,11 @@ import zoneinfo
 import icalendar
 from peewee import JOIN
 
-import sqlite_dialect as dialect
 from addresses import one_line
 from calendar_zones import vtimezone
+from dialects import dialect
 from models import NOT_CANCELLED, Gig, GigProduct, GigRole, GigStatus, Product, Role, StaffMember, User, Venue, db
 from rules import window
-from sqlite_dialect import ChangeWatch
 
 DAYS_BACK = 60
 EVENT_STATUS = {"inquiry": "TENTATIVE", "tentative": "TENTATIVE", "cancelled": "CANCELLED"}  # else CONFIRMED
@@ -50,7 +49,7 @@ class OfficeFeedCopy:
 
     def __init__(self):
         self.lock = threading.Lock()
-        self.watch = ChangeWatch()
+        self.watch = dialect.ChangeWatch()
         self.version, self.key, self.body = None, None, None
 
     def get(self, default_timezone):

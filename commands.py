@@ -18,9 +18,9 @@ import push
 import server as hardened
 import settings
 import signing
-import sqlite_dialect as dialect
 import writer
 from auth import digest, expiry, new_secret
+from dialects import dialect
 from errors import ConfigError
 from models import AccessRole, Token, User, db, now
 from worker import Worker, refresh_statistics

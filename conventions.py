@@ -11,8 +11,8 @@ from urllib.parse import urlsplit, urlunsplit
 from flask import current_app, g, request
 from werkzeug.exceptions import HTTPException
 
-import sqlite_dialect as dialect
 import writer
+from dialects import dialect
 from errors import ApiError
 from models import db
 
@@ -184,7 +184,7 @@ def parse_json_body():
 
 
 def json_text_response(text, status=200):
-    """A response whose body is already JSON text (SQLite writes lists and records: see sqlite_dialect.as_json)."""
+    """A response whose body is already JSON text (SQLite writes lists and records: see dialect.as_json)."""
     return current_app.response_class(text + "\n", status=status, mimetype="application/json")
 
 

@@ -4,7 +4,7 @@ definition that keep it from being deleted or narrowed."""
 import datetime as dt
 import math
 
-import sqlite_dialect as dialect
+from dialects import dialect
 from errors import invalid
 from field_types import DATE_RE, TEXT_CHARS
 from listing import Column

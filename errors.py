@@ -7,7 +7,7 @@ from marshmallow import ValidationError
 from peewee import IntegrityError
 from werkzeug.exceptions import HTTPException
 
-import sqlite_dialect as dialect
+from dialects import dialect
 
 log = logging.getLogger("band.errors")
 

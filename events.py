@@ -1,7 +1,7 @@
 """Events (SPEC §8): every committed change, recorded in the change's own transaction, so that neither is ever
 kept without the other. An event names its subject (collection and id), the gig it belongs to, who did it in
 which request, the subject as the API shows it, and for an update what changed. The database queues an
-event's webhook deliveries as it stores the event (a trigger of `sql/0006_webhooks.sql`), in the same statement;
+event's webhook deliveries as it stores the event (a trigger of `sql/sqlite/0006_webhooks.sql`), in the same statement;
 once such a commit is done, the senders waiting for work are woken. Listeners registered for an event type
 (`listen`) are called with each such event as it is written, in the same transaction (the notifications of §9)."""
 
@@ -10,8 +10,8 @@ from typing import NamedTuple
 
 from flask import g, has_request_context
 
-import sqlite_dialect as dialect
 import writer
+from dialects import dialect
 from models import Event, new_id, now
 
 NOT_CHANGES = ("updated_at",)  # moves with every change: not one itself

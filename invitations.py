@@ -5,8 +5,8 @@ import datetime as dt
 
 from peewee import SQL, Case, NodeList, fn
 
-import sqlite_dialect as dialect
 from availability import holds_role, put_on_role, require_available
+from dialects import dialect
 from errors import ApiError, conflict, invalid
 from listing import Column
 from models import (

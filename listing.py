@@ -9,8 +9,8 @@ from dataclasses import dataclass, field, replace
 from peewee import SQL, BooleanField, Field, ForeignKeyField, IntegerField
 
 import pay_policy
-import sqlite_dialect as dialect
 from conventions import json_text_response
+from dialects import dialect
 from errors import ApiError
 from field_types import DATE_RE, MAX_INT, TIME_RE, UUID_RE, utc_timestamp
 from models import DateField, EnumField, JSONField, TimeField, TimestampField

@@ -1,10 +1,10 @@
-"""Numbered schema steps tracked by `PRAGMA user_version` (SPEC §6).
+"""Numbered schema steps tracked by the schema version the dialect keeps in the database (SPEC §6).
 
-Step N is `sql/NNNN_*.sql`, or `sql/NNNN_*.py` with `apply(database)` where SQL alone cannot say it. Pending
-steps run in order, each in one transaction with its version number,
-after a backup copy of an existing database is written beside it. A database whose version is newer than
-the last step is refused. Step 1 creates the schema as it first shipped; a test keeps the sum of the steps
-equal to what `models.py` declares.
+Each dialect has its own folder of steps: step N is `sql/<dialect>/NNNN_*.sql`, or `sql/<dialect>/NNNN_*.py` with
+`apply(database)` where SQL alone cannot say it. Pending steps run in order, each in one transaction with its
+version number, after a backup copy of an existing database is written beside it. A database whose version is
+newer than the last step is refused. Step 1 creates the schema as it first shipped; a test keeps the sum of the
+steps equal to what `models.py` declares.
 """
 
 import datetime as dt
@@ -13,11 +13,11 @@ import logging
 from dataclasses import dataclass
 from pathlib import Path
 
-import sqlite_dialect as dialect
+from dialects import dialect
 from errors import ConfigError
 from models import AccessRole, db
 
-SQL_DIR = Path(__file__).parent / "sql"
+SQL_DIR = Path(__file__).parent / "sql"  # a folder per dialect: sql/sqlite/, ...
 log = logging.getLogger("band.migrations")
 
 DEFAULT_ROLES = {
@@ -55,7 +55,9 @@ STEP_KINDS = {".sql": sql_step, ".py": python_step}
 
 
 def steps():
-    paths = sorted(p for p in SQL_DIR.glob("[0-9][0-9][0-9][0-9]_*") if p.suffix in STEP_KINDS)
+    """The steps of the current dialect, in order."""
+    folder = SQL_DIR / dialect.NAME
+    paths = sorted(p for p in folder.glob("[0-9][0-9][0-9][0-9]_*") if p.suffix in STEP_KINDS)
     found = [STEP_KINDS[p.suffix](p) for p in paths]
     assert [s.version for s in found] == list(range(1, len(found) + 1)), "steps must be numbered 1, 2, 3, ..."
     return found

@@ -18,13 +18,19 @@ from peewee import (
     BooleanField,
     Case,
     CharField,
+    DatabaseProxy,
     ForeignKeyField,
     IntegerField,
     Model,
     TextField,
 )
 
-from sqlite_dialect import NOW, db, unique_with_null
+from dialects import dialect
+
+# The database of the dialect BAND_DB names, put behind this proxy by the app factory (`app.configure`) once it is
+# open; until then the dialect's unopened database, so that statements written at import have their SQL.
+db = DatabaseProxy()
+db.initialize(dialect.db)
 
 
 def new_id():
@@ -449,7 +455,7 @@ class Gig(Record):
     guest_count = IntegerField(null=True)
     notes = TextField(null=True)
     custom_fields = JSONField(default=dict)
-    # kept by the triggers of sql/0009_gig_counts.sql (SPEC §11)
+    # kept by the triggers of sql/sqlite/0009_gig_counts.sql (SPEC §11)
     role_count = CountField()
     open_role_count = CountField()
     pending_invitation_count = CountField()
@@ -548,7 +554,7 @@ class GigRoleInvitation(Record):
 
 # An invitation still pending past its expiry reads as `expired`: in answers, in filters, in counts and in every
 # rule, whether or not the worker has marked it so yet. This is the one place that says so.
-OVERDUE = (GigRoleInvitation.status == "pending") & (GigRoleInvitation.expires_at <= NOW)
+OVERDUE = (GigRoleInvitation.status == "pending") & (GigRoleInvitation.expires_at <= dialect.NOW)
 INVITATION_STATUS = Case(None, [(OVERDUE, "expired")], GigRoleInvitation.status)
 
 
@@ -743,8 +749,8 @@ GigRoleInvitation.add_index(
 
 # Songs are unique by (title, artist) and rates by (role, product): one song "Shout" without an artist, one
 # default rate (no product) per role.
-unique_with_null(Song, "songs_title_artist", "title", "artist")
-unique_with_null(Rate, "rates_role_product", "role_id", "product_id")
+dialect.unique_with_null(Song, "songs_title_artist", "title", "artist")
+dialect.unique_with_null(Rate, "rates_role_product", "role_id", "product_id")
 
 MODELS = [
     AccessRole,

@@ -15,8 +15,8 @@ from peewee import fn
 import backoff
 import mail
 import push
-import sqlite_dialect as dialect
 import writer
+from dialects import dialect
 from models import Device, Notification, NotificationSetting, StaffMember, User, now, timestamp
 from notifications import queue
 from routes.devices import DEVICES_PER_USER

@@ -9,9 +9,9 @@ from peewee import JOIN, fn
 
 import invitations
 import pay_policy
-import sqlite_dialect as dialect
 from addresses import place
 from bodies import OwnGigSchema, OwnInvitationSchema
+from dialects import dialect
 from listing import Column, columns_of
 from models import (
     INVITATION_STATUS,

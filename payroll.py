@@ -3,7 +3,7 @@ No Flask here; a constant number of queries whatever the number of roles."""
 
 from peewee import JOIN, SQL, Query, fn
 
-import sqlite_dialect as dialect
+from dialects import dialect
 from models import NOT_CANCELLED, Gig, GigProduct, GigRole, GigStatus, Rate, StaffMember, StaffMemberProductRate
 
 

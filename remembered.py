@@ -6,8 +6,8 @@ import hashlib
 import threading
 from collections import OrderedDict
 
+from dialects import dialect
 from models import now
-from sqlite_dialect import ChangeWatch
 
 # What an answer costs in memory besides its text: its key's digest, its entry and the dictionary's slot for it.
 ENTRY_BYTES = 400
@@ -20,7 +20,7 @@ class Remembered:
 
     def __init__(self, max_bytes):
         self.max_bytes = max_bytes
-        self.watch = ChangeWatch()
+        self.watch = dialect.ChangeWatch()
         self.lock = threading.Lock()
         self.answers = OrderedDict()  # key -> (database version, good until or None, text, size), oldest first
         self.size = 0

@@ -5,7 +5,7 @@
 import json
 
 import events
-import sqlite_dialect as dialect
+from dialects import dialect
 from models import db, now
 
 

@@ -17,9 +17,9 @@ import custom_fields
 import events
 import listing
 import pay_policy
-import sqlite_dialect as dialect
 from auth import current_capabilities, is_own_member, require
 from conventions import json_body, json_text_response, raise_body_error
+from dialects import dialect
 from errors import ApiError, invalid, not_found
 from models import db, now
 from resource_events import RecordsEvents
@@ -28,7 +28,7 @@ from schemas import load
 REGISTRY = {}
 
 # What `q` searches (SPEC §11): names, titles, e-mail, city and their kind; never notes or descriptions. Each
-# collection with one of them keeps a search index of them (sql/0010_search.py made those that shipped then).
+# collection with one of them keeps a search index of them (sql/sqlite/0010_search.py made those that shipped then).
 SEARCHED_FIELDS = frozenset(
     (
         "name",

@@ -6,7 +6,7 @@ import secrets
 from itsdangerous import BadData, BadSignature, URLSafeSerializer
 from itsdangerous.encoding import base64_decode, base64_encode
 
-import sqlite_dialect as dialect
+from dialects import dialect
 from models import Setting
 
 FEED_SALT = "calendar-feed"
@@ -17,7 +17,7 @@ def make_secret_key():
     """Keep a new secret key in the database unless it holds one: done as `serve` and `init-db` prepare the
     database, so that no request ever writes it inside a transaction of its own that may be undone."""
     with dialect.write_transaction():
-        Setting.insert(key="secret_key", value=secrets.token_urlsafe(48)).on_conflict_ignore().execute()
+        dialect.insert_if_absent(Setting, key="secret_key", value=secrets.token_urlsafe(48))
 
 
 def secret_key(config):
@@ -68,7 +68,7 @@ def office_feed_version():
 
 def rotate_office_feed():
     version = office_feed_version() + 1
-    Setting.insert(key="office_feed_version", value=str(version)).on_conflict_replace().execute()
+    dialect.upsert(Setting, key="office_feed_version", value=str(version))
     return version
 
 

@@ -51,7 +51,7 @@ def rotate_secret(endpoint):
 
 # --- queueing: in the event's own transaction ---------------------------------------------------------------
 # An event queues its deliveries to the endpoints asking for it as it is stored (the trigger of
-# sql/0006_webhooks.sql); a ping is queued here, to its one endpoint.
+# sql/sqlite/0006_webhooks.sql); a ping is queued here, to its one endpoint.
 
 
 def queue(event, endpoint_id):

@@ -16,9 +16,9 @@ from peewee import fn
 
 import notification_sender
 import notifications
-import sqlite_dialect as dialect
 import webhooks
 import writer
+from dialects import dialect
 from models import BUSY_TABLES, OVERDUE, Event, GigRoleInvitation, db, now, timestamp
 from private_files import private_directory
 from routes.staffing import INVITATIONS

@@ -7,7 +7,7 @@ import collections
 import contextlib
 import threading
 
-import sqlite_dialect as dialect
+from dialects import dialect
 from errors import unavailable
 
 BUSY_TIMEOUT_SECONDS = 5  # the queue's, and SQLite's own for a writer of another process (app.py)

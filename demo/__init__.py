@@ -12,11 +12,9 @@ the parts live in the modules beside it.
 import datetime as dt
 import itertools
 import random
-from contextlib import contextmanager
 from pathlib import Path
 
 import migrations
-import sqlite_dialect as dialect
 from demo.agency import batches, more_planners, more_venues, size_for
 from demo.catalog import write_catalog
 from demo.data import PLANNERS, VENUES
@@ -25,6 +23,7 @@ from demo.office import Office
 from demo.people import write_contact, write_pay_rates, write_people, write_venue
 from demo.production import write_equipment
 from demo.staffing import settle
+from dialects import dialect
 from errors import ConfigError
 from models import BUSY_TABLES, db
 
@@ -40,65 +39,20 @@ def write(path, gigs=None):
     if gigs is not None and gigs < 1:
         raise ConfigError("a demo office has at least one gig.")
     try:
-        with database_at(path):
-            write_fast()
+        with dialect.database_at(path):
+            dialect.write_fast()
             migrations.upgrade()
             today = dt.date.today()
             office = Office(random.Random(SEED), today, size_for(gigs, today))
-            with db.atomic(), indexes_deferred():
+            with db.atomic(), dialect.indexes_deferred():
                 build(office)
             with db.atomic():
                 dialect.refresh_statistics(BUSY_TABLES, force=True)
-            compact(office.size)
+            dialect.compact(mostly_small_tables=office.size.gigs is None)
     except BaseException:
         for leftover in (path, Path(f"{path}-wal"), Path(f"{path}-shm"), Path(f"{path}-journal")):
             leftover.unlink(missing_ok=True)
         raise
-
-
-@contextmanager
-def database_at(path):
-    """Point `models.db` at `path` for the block, then back at the application's database."""
-    # The pragmas stay with the database object across init; the busy timeout would reset to peewee's default.
-    original, timeout, params = db.database, db._timeout, dict(db.connect_params)
-    db.close()
-    db.init(str(path), timeout=timeout, **params)
-    try:
-        yield
-    finally:
-        db.close()
-        db.init(original, timeout=timeout, **params)
-
-
-def write_fast():
-    """The new file goes if the demo fails, so no write need survive a crash; a big page cache keeps a big
-    office's indexes in memory while its rows go in."""
-    db.execute_sql("PRAGMA journal_mode = delete")
-    db.execute_sql("PRAGMA synchronous = off")
-    db.execute_sql("PRAGMA cache_size = -262144")
-
-
-@contextmanager
-def indexes_deferred():
-    """The schema's own indexes dropped for the block and made again after it: building an index from all the
-    rows at once is much quicker than keeping it in order row by row (the unique ones check the rows then)."""
-    indexes = db.execute_sql("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL")
-    indexes = indexes.fetchall()
-    for name, _ in indexes:
-        db.execute_sql(f'DROP INDEX "{name}"')
-    yield
-    for _, sql in indexes:
-        db.execute_sql(sql)
-
-
-def compact(size):
-    """Leave one compact, self-contained file to copy or commit."""
-    # No WAL, which the app turns back on when it opens the file. The example's tables mostly hold a few rows
-    # and would leave 4 KiB pages nearly empty: 1 KiB pages. An agency's tables are full, written in one go.
-    db.execute_sql("PRAGMA journal_mode = delete")
-    if size.gigs is None:
-        db.execute_sql("PRAGMA page_size = 1024")
-        db.execute_sql("VACUUM")
 
 
 def build(office):

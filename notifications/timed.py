@@ -12,6 +12,7 @@ from peewee import JOIN, Value, fn
 import signing
 import writer
 from auth import held_capabilities
+from dialects import dialect
 from models import (
     INVITATION_STATUS,
     LIVE,
@@ -223,4 +224,4 @@ def setting(key):
 
 
 def store(key, value):
-    Setting.insert(key=key, value=value).on_conflict_replace().execute()
+    dialect.upsert(Setting, key=key, value=value)

@@ -9,7 +9,6 @@ from flask import Blueprint, current_app, g, render_template, request
 import conventions
 import events
 import listing
-import sqlite_dialect as dialect
 import writer
 from auth import CAPABILITIES, digest, expiry, new_secret, public
 from bodies import (
@@ -22,6 +21,7 @@ from bodies import (
     SignInLinkSchema,
 )
 from conventions import json_body, printable
+from dialects import dialect
 from errors import ApiError, conflict
 from mail import message, message_id
 from models import SignInLink, Token, User, now, timestamp

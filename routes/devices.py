@@ -4,9 +4,9 @@ keeps DEVICES_PER_USER at most (SPEC §2.3): registering one more drops their le
 from flask import Blueprint, g, request
 
 import listing
-import sqlite_dialect as dialect
 from bodies import DeviceSchema
 from conventions import json_body
+from dialects import dialect
 from errors import ApiError
 from models import Device, now
 from openapi import operation

@@ -7,9 +7,9 @@ from peewee import SQL, fn
 import events
 import listing
 import pay_policy
-import sqlite_dialect as dialect
 from auth import GROUPS, require
 from bodies import EventSchema
+from dialects import dialect
 from listing import Column
 from models import Event
 from openapi import operation

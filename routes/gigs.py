@@ -13,9 +13,9 @@ from werkzeug.http import dump_options_header, quote_etag
 import invitations
 import listing
 import rules
-import sqlite_dialect as dialect
 from auth import require
 from conventions import too_large
+from dialects import dialect
 from errors import ApiError, invalid, not_found
 from field_types import TEXT_CHARS
 from models import (

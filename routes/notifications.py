@@ -8,7 +8,6 @@ from flask import Blueprint, g, request
 from peewee import SQL
 
 import listing
-import sqlite_dialect as dialect
 from auth import require
 from bodies import (
     NotificationSchema,
@@ -18,6 +17,7 @@ from bodies import (
     SentNotificationSchema,
 )
 from conventions import json_body
+from dialects import dialect
 from errors import not_found
 from listing import Column
 from mail import masked
@@ -145,7 +145,7 @@ def change_settings():
     values = load(NotificationSettingsChangeSchema(), json_body())
     settings = {**settings_of(g.caller.user_id), **values}
     if values:
-        NotificationSetting.insert(user=g.caller.user_id, **settings).on_conflict_replace().execute()
+        dialect.upsert(NotificationSetting, user=g.caller.user_id, **settings)
     return {"data": settings}
 
 

@@ -92,7 +92,7 @@ def database(size):
 CATCH_UP = """
 import sys
 import app, migrations, notifications, worker
-import sqlite_dialect as dialect
+from dialects import dialect
 from models import BUSY_TABLES, Notification, db
 application = app.create_app({"DB": sys.argv[1]})
 with application.app_context():

@@ -22,8 +22,8 @@ import urllib.request
 import uuid
 from pathlib import Path
 
-import sqlite_dialect as dialect
 from auth import digest, expiry, new_secret
+from dialects import dialect
 from models import Token, User, db
 
 PROJECT = Path(__file__).resolve().parent.parent
@@ -291,7 +291,7 @@ def count_queries(monkeypatch):
             executed.append(sql)
         return original(sql, params, *args, **kwargs)
 
-    monkeypatch.setattr(db, "execute_sql", counting)
+    monkeypatch.setattr(db.obj, "execute_sql", counting)  # the database behind the proxy
     return executed
 
 

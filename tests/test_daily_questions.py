@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-import sqlite_dialect as dialect
+from dialects import dialect
 from routes import RESOURCES
 from tests.support import error_of, make_token, make_user
 

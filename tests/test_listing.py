@@ -5,7 +5,7 @@ import sqlite3
 
 import pytest
 
-import sqlite_dialect as dialect
+from dialects.sqlite import pages
 from listing import OPERATORS
 from tests.support import count_queries, error_of
 
@@ -268,9 +268,9 @@ def test_fields_in_any_order_answer_in_the_records_order_with_one_shape_of_sql(a
     build("teams", description="Horns")
     permutations = list(itertools.permutations(["name", "description", "created_at", "updated_at"]))
     admin.get(f"/teams?fields={','.join(permutations[0])}")
-    shapes = len(dialect._JSON_SQL)
+    shapes = len(pages._JSON_SQL)
     for names in permutations:
         [team] = admin.get(f"/teams?fields={','.join(names)}").get_json()["data"]
         assert list(team) == ["id", "created_at", "updated_at", "name", "description"]
-    assert len(dialect._JSON_SQL) == shapes  # 24 orders, one statement remembered
-    assert len(dialect._JSON_SQL) <= dialect.MAX_REMEMBERED_SQL
+    assert len(pages._JSON_SQL) == shapes  # 24 orders, one statement remembered
+    assert len(pages._JSON_SQL) <= pages.MAX_REMEMBERED_SQL

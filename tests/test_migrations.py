@@ -7,8 +7,8 @@ import peewee
 import pytest
 
 import migrations
-import sqlite_dialect as dialect
 from app import create_app
+from dialects import dialect
 from errors import ConfigError
 from models import MODELS, AccessRole, Event, db
 from tests.support import structure

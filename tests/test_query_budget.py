@@ -5,8 +5,8 @@ import threading
 
 import pytest
 
-import sqlite_dialect as dialect
 import writer
+from dialects import dialect
 from models import Gig, GigEquipment, db, new_id
 from tests.support import error_of
 

@@ -8,7 +8,7 @@ from werkzeug.datastructures import MultiDict
 
 import listing
 import own_work
-import sqlite_dialect as dialect
+from dialects import dialect
 from models import BUSY_TABLES, Gig, GigRoleInvitation, Role, db
 from routes import RESOURCES
 from tests.support import count_queries

@@ -1,7 +1,7 @@
 """Step 10: `q` search (SPEC §11). Each collection with text to search gets an FTS5 index of those fields, kept by
 triggers and filled from the rows already stored: a search of 100 000 gigs reads the index, not every title."""
 
-import sqlite_dialect as dialect
+from dialects import dialect
 
 # The fields each collection searched when this step shipped (resources.SEARCHED_FIELDS says it for today).
 SEARCHED = {

@@ -1,0 +1,76 @@
+"""The one seam between the service and its database (SPEC §14): `dialect`, the current dialect, offers every
+piece of SQL that only one database speaks. Modules outside `dialects/` reach the database through peewee's
+portable queries, `models.db` (a peewee DatabaseProxy) and `dialect`; none names a database's module, and a lint
+test (tests/test_dialect_seam.py) keeps SQLite-only constructs inside `dialects/` and `sql/sqlite/`.
+
+`dialect_for(BAND_DB)` is the one place that picks the dialect: a path is SQLite (`dialects/sqlite/`);
+`postgresql://…` is refused for now (PostgreSQL comes with its own issue). The app factory calls
+`open_database`, which makes the dialect current and answers the peewee database it puts behind `models.db`.
+
+What a dialect provides (a PostgreSQL module must offer the same names, with the same meaning):
+- `NAME`: its migrations are `sql/<NAME>/NNNN_*.sql` or `.py`, numbered as the steps of every dialect.
+- `db`, `open_database(location, busy_timeout_seconds)` (answers `db`), `write_transaction()`,
+  `without_waiting()`: the peewee database opened with its settings; a transaction that holds the write lock from
+  its start; writes that give up at once rather than wait.
+- `schema_version()`, `set_schema_version(n)`, `statements(script)`: what migrations need.
+- `upsert(model, **values)`: a row stored in place of the one with its primary key; `insert_if_absent(model,
+  **values)`: stored unless its primary key is taken.
+- `is_busy(error)`, `unique_violation(error)`: what its errors mean; `unique_with_null(model, name, column,
+  nullable)`: a unique rule in which a null counts as a value.
+- `json_field(expr, key)`, `json_has(expr, key)`: a key of a JSON column (custom fields).
+- `one_of(expr, values)`: `expr IN values` with the values bound as one parameter.
+- `prepared(build)`, `prepared_rows(build)`, `subquery(sql, params)`: a statement peewee writes once and binds
+  afresh each time.
+- `rows_written(sql, params)`: one write statement, and how many rows it and its triggers wrote.
+- `NOW`: the current UTC time as SQL, in the stored form (comparable with stored timestamps).
+- `greater_of(a, b)`: the greater of two values in one row (a scalar, not the aggregate MAX).
+- `as_json`, `record_query`, `json_page`, `page_query`, `packed_rows`, `page_total`, `counted`, `all_of`: records,
+  pages and rows written as JSON by the database, one statement each (a page's rows in its order), and totals
+  remembered until the database changes.
+- `limit_statements(milliseconds)`, `over_budget(error)`, `without_budget()`: a statement of this thread that
+  spends more CPU than that is interrupted (reads of a request; a write transaction never is, nor a block of the
+  server's own work); whether an error is that interruption.
+- `copy_database(path)`, `inspect_file(path)`: an online, consistent copy; what a copy holds (integrity,
+  references, schema version), read without changing it (`Unreadable` when it cannot be).
+- `keep_private(path)`: the database's files readable by the service's user alone (SPEC §2.3).
+- `store_attachment`, `AttachmentDownload`: an attachment's bytes written and read in chunks.
+- `caller_row`, `CALLER_SQL`, `grants_of`, `count_role_holders`, `count_all_capability_holders`: who is calling
+  and who holds which access role (roles are a JSON array on the user).
+- `ChangeWatch().version()`: a value that changes with every commit, by any connection or process.
+- `search_index(table, columns)`, `search_columns(table)`, `matching_words(model, words)`: `q` search, an index
+  of a table's text fields kept by triggers.
+- `refresh_statistics(tables, force)`: what the query planner knows of the tables' sizes, brought up to date.
+- `embedded(model, name, columns, reference)`: the referenced record as JSON inside the referencing row's.
+- `fold(expr)`, `fold_text(value)`, `contains(expr, value)`, `starts_with(expr, value)`: case-insensitive text
+  matching with Unicode case folding (`MÜNCHEN` finds `München`), `value` already folded with `fold_text`.
+- `database_at(path)`, `write_fast()`, `indexes_deferred()`, `compact(mostly_small_tables)`: a whole new
+  database written in one go (the demo).
+
+What is not yet chosen at run time: the models are declared at import with the dialect's `NOW` and
+`unique_with_null` indexes, and prepared statements keep the SQL first written, so `dialect` is fixed before any
+model is (today SQLite, the only one) and `open_database` refuses a location of another dialect. With PostgreSQL,
+`dialect` will be picked from BAND_DB by `dialect_for` as this package is imported.
+"""
+
+from dialects import sqlite
+
+dialect = sqlite  # the dialect of this process (see the last paragraph above)
+
+POSTGRESQL_SCHEMES = ("postgresql://", "postgres://")
+
+
+def dialect_for(location):
+    """The dialect module of BAND_DB `location`: a path is a SQLite file."""
+    from errors import ConfigError  # errors reads `dialect` itself
+
+    if location.startswith(POSTGRESQL_SCHEMES):
+        raise ConfigError(f"BAND_DB={location.split('://')[0]}://…: PostgreSQL is not supported yet (SPEC §14).")
+    return sqlite
+
+
+def open_database(location, busy_timeout_seconds):
+    """Open the database BAND_DB names with its dialect, which must be the current one; answer the peewee database."""
+    chosen = dialect_for(location)
+    if dialect.NAME != chosen.NAME:
+        raise RuntimeError(f"this process runs on {dialect.NAME}: it cannot switch to {chosen.NAME}")
+    return dialect.open_database(location, busy_timeout_seconds)

@@ -1,0 +1,173 @@
+"""The peewee database on a SQLite file: opened with its settings, its transactions, schema version, errors, a watch on
+its commits, upserts and statistics."""
+
+import contextlib
+import re
+import sqlite3
+import threading
+
+from peewee import SQL, OperationalError, SqliteDatabase
+
+from dialects.sqlite.budget import BUDGET_CHECK_STEPS, Unbudgeted, spent_its_budget, statement_starts
+
+
+class BudgetedDatabase(SqliteDatabase):
+    """The peewee database, whose statements may be given a budget of CPU time (see `limit_statements`)."""
+
+    def _connect(self):
+        connection = super()._connect()
+        connection.set_progress_handler(spent_its_budget, BUDGET_CHECK_STEPS)
+        return connection
+
+    def execute_sql(self, sql, params=None):
+        statement_starts()
+        return super().execute_sql(sql, params)
+
+
+db = BudgetedDatabase(None)  # opened by `open_database`
+
+# WAL lets readers run beside the writer; FULL makes every answered write survive a power cut; a few MB of page
+# cache per connection (one per server thread, kept open) is what a Raspberry Pi can spare.
+PRAGMAS = {"journal_mode": "wal", "foreign_keys": 1, "synchronous": "full", "cache_size": -2048, "temp_store": "memory"}
+
+
+def open_database(path, busy_timeout_seconds):
+    """Point `db` at the file `path` (connections open on first use, one per thread); answer `db`."""
+    db.init(path, pragmas=PRAGMAS, timeout=busy_timeout_seconds)
+    return db
+
+
+def write_transaction():
+    """A transaction that takes the write lock at its start, so that it never fails half way for want of it; no
+    statement of it is ever interrupted for its cost (see `limit_statements`)."""
+    return Unbudgeted(db.atomic("IMMEDIATE"))
+
+
+@contextlib.contextmanager
+def without_waiting():
+    """Writes in the block give up at once when another process holds the write lock (busy timeout 0)."""
+    connection = db.connection()
+    waited = connection.execute("PRAGMA busy_timeout").fetchone()[0]
+    connection.execute("PRAGMA busy_timeout = 0")
+    try:
+        yield
+    finally:
+        connection.execute(f"PRAGMA busy_timeout = {int(waited)}")
+
+
+def schema_version():
+    return db.execute_sql("PRAGMA user_version").fetchone()[0]
+
+
+def set_schema_version(version):
+    db.execute_sql(f"PRAGMA user_version = {int(version)}")
+
+
+def statements(script):
+    """The complete SQL statements of `script`, one by one."""
+    found, pending = [], ""
+    for line in script.splitlines(keepends=True):
+        pending += line
+        if sqlite3.complete_statement(pending):
+            found.append(pending.strip())
+            pending = ""
+    if pending.strip():
+        raise ValueError(f"incomplete SQL statement: {pending.strip()[:80]}")
+    return found
+
+
+class ChangeWatch:
+    """Tells whether the database changed since a moment, whoever changed it (this process or another):
+    `PRAGMA data_version` of a connection that never writes moves with every commit made elsewhere."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.connection, self.path = None, None
+
+    def version(self):
+        """A value that differs after every commit to the database file."""
+        with self.lock:
+            if self.path != db.database:
+                if self.connection is not None:
+                    self.connection.close()
+                self.connection = sqlite3.connect(db.database, check_same_thread=False)
+                self.path = db.database
+            return (self.path, id(self.connection), self.connection.execute("PRAGMA data_version").fetchone()[0])
+
+
+def is_busy(error):
+    """Whether `error` is SQLite giving up on the write lock after its busy timeout."""
+    return isinstance(error, (sqlite3.OperationalError, OperationalError)) and (
+        "database is locked" in str(error) or "database is busy" in str(error)
+    )
+
+
+def upsert(model, **values):
+    """Store a row of `model` with `values` (its primary key among them), in place of the one with that key."""
+    model.insert(**values).on_conflict_replace().execute()
+
+
+def insert_if_absent(model, **values):
+    """Store a row of `model` with `values` unless one with the same primary key is stored already."""
+    model.insert(**values).on_conflict_ignore().execute()
+
+
+def rows_written(sql, params):
+    """Run one write statement: the rows it wrote, those of the triggers it set off included."""
+    connection = db.connection()
+    before = connection.total_changes
+    db.execute_sql(sql, params)
+    return connection.total_changes - before
+
+
+# --- what the database's errors mean ---------------------------------------------------------------------
+
+# Unique rules in which a null counts as a value: index name -> the fields it keeps unique.
+UNIQUE_WITH_NULL = {}
+
+
+def unique_with_null(model, name, column, nullable):
+    """A unique index on (column, nullable) in which a null `nullable` counts as one value (SQL's UNIQUE lets
+    nulls repeat)."""
+    table = model._meta.table_name
+    model.add_index(SQL(f'CREATE UNIQUE INDEX "{name}" ON "{table}" ("{column}", ifnull("{nullable}", \'\'))'))
+    UNIQUE_WITH_NULL[name] = [column, nullable]
+
+
+def unique_violation(error):
+    """The fields of the unique rule an IntegrityError broke, or None when it was no unique rule."""
+    match = re.match(r"UNIQUE constraint failed: (?:index '(\w+)'|(.+))", str(error))
+    if match is None:
+        return None
+    if match[1]:
+        return UNIQUE_WITH_NULL[match[1]]
+    return [part.strip().split(".", 1)[-1] for part in match[2].split(",")]
+
+
+# --- what the query planner knows of the tables -------------------------------------------------------------
+
+# Without statistics SQLite guesses that `status = 'open'` picks a few rows, and starts the open roles of a month
+# from the 140 000 open ones instead of the month's 800 gigs. ANALYZE tells it (2 s at 100 000 gigs, so it runs
+# when a table's size has moved: the relative sizes it records stay true while a band grows).
+MIN_ANALYZED_ROWS = 1000
+
+
+def refresh_statistics(tables, force=False):
+    """ANALYZE when forced, or when one of `tables` holds MIN_ANALYZED_ROWS rows or more and has doubled or halved
+    since the statistics were taken (or has none); whether it ran."""
+    if not force and not any(_statistics_stale(table) for table in tables):
+        return False
+    db.execute_sql("ANALYZE")
+    return True
+
+
+def _statistics_stale(table):
+    rows = db.execute_sql(f'SELECT COUNT(*) FROM "{table}"').fetchone()[0]
+    if rows < MIN_ANALYZED_ROWS:
+        return False
+    has_statistics = db.execute_sql("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_stat1'").fetchone()
+    known = (
+        has_statistics
+        and db.execute_sql("SELECT MAX(CAST(stat AS INTEGER)) FROM sqlite_stat1 WHERE tbl = ?", (table,)).fetchone()[0]
+    )
+    return not known or not known / 2 <= rows <= known * 2
