@@ -135,6 +135,10 @@ def test_every_list_documents_its_parameters_and_typed_filters(document):
             for operator in OPERATORS[column.kind]:
                 assert documented_filter(op, f"filter[{column.name}][{operator}]"), (resource.name, column.name)
             assert documented_filter(op, f"filter[{column.name}][nope]") is None
+        for reference in resource.documented_references().values():  # and through each reference, one hop
+            for name in reference.followable():
+                for operator in OPERATORS[reference.columns[name].kind]:
+                    assert documented_filter(op, f"filter[{reference.name}.{name}][{operator}]"), (reference, name)
         # the repeated form, which generated clients send: filter[id][in]=A&filter[id][in]=B
         assert documented_filter(op, "filter[id][in]")["type"] == "array"
     gigs = document["paths"]["/gigs"]["get"]
