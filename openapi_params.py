@@ -55,17 +55,20 @@ def sort_param(columns):
     return query_param("sort", {"type": "string", "pattern": pattern}, description)
 
 
+# A filter's value as the query string carries it: text, whose pattern or format says what the field's kind
+# reads (SPEC §2.1: ASCII digits, `true`/`false`). Text, not an integer or a boolean, because it is the key's
+# value in a free-form object: nothing would tell a fuzzer that `"5"` is as good as `5` there.
 KIND_SCHEMAS = {
     "id": {"type": "string", "format": "uuid"},
     "ref": {"type": "string", "format": "uuid"},
     "str": {"type": "string", "minLength": 1, "maxLength": MAX_FILTER_CHARS},
     "enum": {"type": "string"},
-    "int": {"type": "integer", "minimum": -MAX_INT, "maximum": MAX_INT},
-    "number": {"type": "number"},
+    "int": {"type": "string", "pattern": "^-?[0-9]{1,15}$"},  # within the service's ±(2**53 - 1)
+    "number": {"type": "string", "pattern": "^-?[0-9]{1,16}([.][0-9]{1,16})?$"},
     "date": {"type": "string", "format": "date"},
     "time": {"type": "string", "pattern": TIME_PATTERN},
     "timestamp": {"type": "string", "format": "date-time"},
-    "bool": {"type": "boolean"},
+    "bool": {"type": "string", "enum": ["true", "false"]},
 }
 
 
@@ -90,7 +93,8 @@ FILTER_DESCRIPTION = (
     "The list's filters, as one object whose keys are the query parameters themselves (form style, exploded: "
     '`{"filter[gig_date][gte]": "2027-06-01"}` is sent as `filter[gig_date][gte]=2027-06-01`). A key is '
     "`filter[<field>][<op>]`, or `filter[<reference>.<field>][<op>]` through a reference; the pattern it matches "
-    "gives its value's type, and an `in`/`nin` value is a list (the parameter repeated)."
+    "gives its value as the query carries it (text: `true`, `42`, `2027-06-01`), and an `in`/`nin` value is one "
+    "value or a list of them (the parameter repeated)."
 )
 
 
@@ -147,13 +151,16 @@ def search_param(searched):
 
 
 def filter_schema(column, operator):
+    """The value of `filter[column][operator]`; for `in` and `nin` one value or the list of them (the parameter
+    repeated, which generated clients send)."""
     if operator == "is_null":
-        return {"type": "boolean"}
+        return dict(KIND_SCHEMAS["bool"])
     value = dict(KIND_SCHEMAS[column.kind])
     if column.choices:
         value["enum"] = list(column.choices)
     if operator in ("in", "nin"):
-        if value["type"] == "string" and "pattern" not in value and "format" not in value:
+        if "pattern" not in value and "format" not in value and "enum" not in value:
             value["pattern"] = "^[^,]+$"  # the service reads a comma as between two values
-        return {"type": "array", "items": value, "minItems": 1, "maxItems": MAX_IN_VALUES}
+        listed = {"type": "array", "items": value, "minItems": 1, "maxItems": MAX_IN_VALUES}
+        return {"anyOf": [value, listed]}
     return value
