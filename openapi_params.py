@@ -56,8 +56,8 @@ def sort_param(columns):
 
 
 # A filter's value as the query string carries it: text, whose pattern or format says what the field's kind
-# reads (SPEC §2.1: ASCII digits, `true`/`false`). Text, not an integer or a boolean, because it is the key's
-# value in a free-form object: nothing would tell a fuzzer that `"5"` is as good as `5` there.
+# reads (SPEC §2.1: ASCII digits, `true`/`false`). Text, not an integer or a boolean: inside the `filter` object
+# nothing would tell a fuzzer that the text `"5"` reaches the service as the same `5`.
 KIND_SCHEMAS = {
     "id": {"type": "string", "format": "uuid"},
     "ref": {"type": "string", "format": "uuid"},

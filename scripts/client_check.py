@@ -28,8 +28,8 @@ PACKAGE = "band_office_client"  # the generator's name for a client of the API t
 CONTENT = bytes(range(256)) * 64  # every byte value, so nothing can pass as text on the way
 MAX_DOCUMENT_BYTES = 800_000  # SPEC §1
 # Of the generated package's Python files. SPEC §1 asks for 60 000, which this API cannot meet with
-# openapi-python-client's templates: without a single filter the client is about 100 000 lines (246 operations
-# of about 200 lines each, four functions apiece, and 500 models); the filters, one object per list, add 200.
+# openapi-python-client's templates: a client without a single filter is already 102 000 lines (246 operations
+# of about 200 lines each, four functions apiece, and 500 models); the filters, one object per list, cost little.
 MAX_LINES = 110_000
 MAX_PARAMETERS = 150  # of any one function of the generated package
 
@@ -124,7 +124,7 @@ def use(base_url, key):
 
     gig = create_gigs.sync(client=client, body=GigCreate(gig_date=datetime.date(2027, 6, 12), title="Wedding"))
     check(isinstance(gig.data, Gig), f"create a gig: {gig}")
-    through_a_reference(client, gig.data)
+    through_a_reference(client)
     upload = File(payload=io.BytesIO(CONTENT), file_name="stage plan.bin", mime_type="application/octet-stream")
     created = create_attachments.sync_detailed(
         client=client, body=CreateAttachmentsBody(file=upload, gig_id=gig.data.id)
@@ -137,8 +137,9 @@ def use(base_url, key):
     print(f"upload and download: {len(CONTENT)} bytes, the same", flush=True)
 
 
-def through_a_reference(client, elsewhere):
-    """A list filtered through a reference (`filter[venue.city][eq]`) with the reference expanded."""
+def through_a_reference(client):
+    """A list filtered through a reference (`filter[venue.city][eq]`) with the reference expanded: of two gigs (one
+    created before, at no venue) it answers the one at a venue in that city."""
     from band_office_client.api.gigs import create_gigs, create_venues, list_gigs
     from band_office_client.models import GigCreate, ListGigsFilter, VenueCreate
 
@@ -149,7 +150,7 @@ def through_a_reference(client, elsewhere):
     listed = list_gigs.sync_detailed(client=client, filter_=in_vienna, expand="venue")
     check(listed.status_code == 200, f"list through a reference: {listed.status_code} {listed.content}")
     found = listed.parsed.data
-    check([g.id for g in found] == [gig.id] and gig.id != elsewhere.id, f"filter[venue.city]: {listed.content}")
+    check([g.id for g in found] == [gig.id], f"filter[venue.city]: {listed.content}")
     check(found[0].venue is not None and found[0].venue.city == "Wien", f"expand=venue: {listed.content}")
     print("list: filter[venue.city][eq] answers the one gig there, with its venue expanded", flush=True)
 
