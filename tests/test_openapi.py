@@ -340,3 +340,30 @@ def test_a_generated_client_is_offered_expand_q_and_the_filters_through_referenc
         ]
     }
     assert "endpoint" in schemas["WebhookDeliveryPartial"]["properties"]
+
+
+SAMPLES = {"uuid": "0b9e3c1e-7f3a-4d5e-9a2b-1c2d3e4f5a6b", "date": "2027-06-12", "date-time": "2027-06-12T14:00:00Z"}
+
+
+def sample(schema):
+    """A value of a documented filter schema, as a query string carries it (a list: the parameter repeated)."""
+    if "anyOf" in schema:
+        return [sample(schema["anyOf"][0])] * 2
+    if "enum" in schema:
+        return schema["enum"][-1]
+    if "format" in schema:
+        return SAMPLES[schema["format"]]
+    pattern = schema.get("pattern", "")
+    return "14:00" if ":" in pattern else "-42" if "[0-9]" in pattern else "Wien"
+
+
+def test_the_service_reads_each_documented_filter_value_as_the_document_types_it(document, admin):
+    """One key of each pattern of every list's `filter` object, with a value of its documented schema: read."""
+    for resource in RESOURCES:
+        (param,) = [p for p in document["paths"][f"/{resource.name}"]["get"]["parameters"] if p["name"] == "filter"]
+        for pattern, schema in param["schema"]["patternProperties"].items():
+            names, operators = re.findall(r"\(([^()]*)\)", pattern)  # the group's last field and operator
+            field, operator = names.split("|")[-1].replace("\\", ""), operators.split("|")[-1]
+            key = f"filter[{field}][{operator}]"
+            answer = admin.get(f"/{resource.name}", query_string={key: sample(schema)})
+            assert answer.status_code == 200, (resource.name, key, answer.get_json())
