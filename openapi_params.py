@@ -1,6 +1,7 @@
 """The parameters of the OpenAPI document: path ids, and a list's paging, sort, fields and typed filters from
 its columns (SPEC §2.1), as listing.py reads them."""
 
+import json
 import re
 
 from field_types import MAX_INT, TIME_PATTERN
@@ -54,17 +55,20 @@ def sort_param(columns):
     return query_param("sort", {"type": "string", "pattern": pattern}, description)
 
 
+# A filter's value as the query string carries it: text, whose pattern or format says what the field's kind
+# reads (SPEC §2.1: ASCII digits, `true`/`false`). Text, not an integer or a boolean: inside the `filter` object
+# nothing would tell a fuzzer that the text `"5"` reaches the service as the same `5`.
 KIND_SCHEMAS = {
     "id": {"type": "string", "format": "uuid"},
     "ref": {"type": "string", "format": "uuid"},
     "str": {"type": "string", "minLength": 1, "maxLength": MAX_FILTER_CHARS},
     "enum": {"type": "string"},
-    "int": {"type": "integer", "minimum": -MAX_INT, "maximum": MAX_INT},
-    "number": {"type": "number"},
+    "int": {"type": "string", "pattern": "^-?[0-9]{1,15}$"},  # within the service's ±(2**53 - 1)
+    "number": {"type": "string", "pattern": "^-?[0-9]{1,16}([.][0-9]{1,16})?$"},
     "date": {"type": "string", "format": "date"},
     "time": {"type": "string", "pattern": TIME_PATTERN},
     "timestamp": {"type": "string", "format": "date-time"},
-    "bool": {"type": "boolean"},
+    "bool": {"type": "string", "enum": ["true", "false"]},
 }
 
 
@@ -81,10 +85,45 @@ def list_params(columns, references=None, searched=()):
         params.append(expand_param(references))
     if searched:
         params.append(search_param(searched))
-    for column in [*columns.values(), *followed.values()]:
-        for operator in OPERATORS[column.kind]:
-            params.append(query_param(f"filter[{column.name}][{operator}]", filter_schema(column, operator)))
+    params.append(filter_param([*columns.values(), *followed.values()]))
     return params
+
+
+FILTER_DESCRIPTION = (
+    "The list's filters, as one object whose keys are the query parameters themselves (form style, exploded: "
+    '`{"filter[gig_date][gte]": "2027-06-01"}` is sent as `filter[gig_date][gte]=2027-06-01`). A key is '
+    "`filter[<field>][<op>]`, or `filter[<reference>.<field>][<op>]` through a reference; the pattern it matches "
+    "gives its value as the query carries it (text: `true`, `42`, `2027-06-01`), and an `in`/`nin` value is one "
+    "value or a list of them (the parameter repeated)."
+)
+
+
+def filter_param(columns):
+    """Every filter of a list as one object parameter: a key is `filter[<field>][<op>]`, and the value schema
+    of each (field, operator) pair comes from the pattern of its group (the fields whose operators share a value
+    schema). One parameter instead of one per filter keeps a generated client's functions small (SPEC §1)."""
+    groups = {}  # value schema as JSON -> {field: [operators]}
+    for column in columns:
+        for operator in OPERATORS[column.kind]:
+            schema = json.dumps(filter_schema(column, operator), sort_keys=True)
+            groups.setdefault(schema, {}).setdefault(column.name, []).append(operator)
+    properties = {}
+    for schema, operators_of in groups.items():
+        fields_of = {}  # the operators -> the fields that take them with this value schema
+        for name, operators in operators_of.items():
+            fields_of.setdefault(tuple(operators), []).append(name)
+        for operators, names in fields_of.items():
+            properties[filter_pattern(names, operators)] = json.loads(schema)
+    every_key = "|".join(pattern.removeprefix("^").removesuffix("$") for pattern in properties)
+    schema = {"type": "object", "propertyNames": {"pattern": f"^({every_key})$"}, "patternProperties": properties}
+    param = query_param("filter", schema, FILTER_DESCRIPTION)
+    param.update(style="form", explode=True)  # each key its own parameter
+    return param
+
+
+def filter_pattern(names, operators):
+    fields = "|".join(re.escape(name) for name in names)
+    return rf"^filter\[({fields})\]\[({'|'.join(operators)})\]$"
 
 
 def record_params(columns, references):
@@ -112,13 +151,16 @@ def search_param(searched):
 
 
 def filter_schema(column, operator):
+    """The value of `filter[column][operator]`; for `in` and `nin` one value or the list of them (the parameter
+    repeated, which generated clients send)."""
     if operator == "is_null":
-        return {"type": "boolean"}
+        return dict(KIND_SCHEMAS["bool"])
     value = dict(KIND_SCHEMAS[column.kind])
     if column.choices:
         value["enum"] = list(column.choices)
     if operator in ("in", "nin"):
-        if value["type"] == "string" and "pattern" not in value and "format" not in value:
+        if "pattern" not in value and "format" not in value and "enum" not in value:
             value["pattern"] = "^[^,]+$"  # the service reads a comma as between two values
-        return {"type": "array", "items": value, "minItems": 1, "maxItems": MAX_IN_VALUES}
+        listed = {"type": "array", "items": value, "minItems": 1, "maxItems": MAX_IN_VALUES}
+        return {"anyOf": [value, listed]}
     return value

@@ -5,6 +5,7 @@
 Every check runs. The exit status is schemathesis's: 0 when no server error, no answer outside the
 document and no schema violation was found. Two operations are left out because they would end the run's
 own authentication: POST /auth/signout and DELETE /api-keys/{key_id} revoke the bearer they are called with.
+The settings are scripts/schemathesis.toml's, with the hooks of scripts/fuzz_hooks.py.
 """
 
 import argparse

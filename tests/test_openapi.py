@@ -112,22 +112,44 @@ def test_every_operation_documents_its_errors_and_security(document):
             assert any(code.startswith("2") for code in op["responses"])
 
 
+def documented_filter(operation, key):
+    """The value schema the document gives the filter `key` (`filter[gig_date][gte]`) of a list, or None: the list's
+    `filter` object names each filter by the pattern its key matches (one, and only one)."""
+    (param,) = [p for p in operation["parameters"] if p["name"] == "filter"]
+    schema = param["schema"]
+    if not re.fullmatch(schema["propertyNames"]["pattern"], key):
+        return None
+    (value,) = [value for pattern, value in schema["patternProperties"].items() if re.fullmatch(pattern, key)]
+    return value
+
+
 def test_every_list_documents_its_parameters_and_typed_filters(document):
     for resource in RESOURCES:
         op = document["paths"][f"/{resource.name}"]["get"]
         params = {p["name"]: p for p in op["parameters"]}
         assert params["limit"]["schema"] == {"type": "integer", "minimum": 1, "maximum": 200, "default": 50}
         assert params["offset"]["schema"]["minimum"] == 0 and {"sort", "fields"} <= set(params)
+        # every filter is a key of one object parameter, sent as a parameter of its own (form style, exploded)
+        assert params["filter"]["style"] == "form" and params["filter"]["explode"] is True
         for column in resource.columns.values():
             for operator in OPERATORS[column.kind]:
-                assert f"filter[{column.name}][{operator}]" in params
+                assert documented_filter(op, f"filter[{column.name}][{operator}]"), (resource.name, column.name)
+            assert documented_filter(op, f"filter[{column.name}][nope]") is None
+        for reference in resource.documented_references().values():  # and through each reference, one hop
+            for name in reference.followable():
+                for operator in OPERATORS[reference.columns[name].kind]:
+                    assert documented_filter(op, f"filter[{reference.name}.{name}][{operator}]"), (reference, name)
         # the repeated form, which generated clients send: filter[id][in]=A&filter[id][in]=B
-        assert params["filter[id][in]"]["schema"]["type"] == "array"
-        assert params["filter[id][in]"]["style"] == "form" and params["filter[id][in]"]["explode"] is True
-    gigs = {p["name"]: p["schema"] for p in document["paths"]["/gigs"]["get"]["parameters"]}
-    assert gigs["filter[gig_date][gte]"] == {"type": "string", "format": "date"}
-    assert gigs["filter[guest_count][lt]"] == {"type": "integer", "minimum": -(2**53 - 1), "maximum": 2**53 - 1}
-    assert gigs["filter[venue_id][is_null]"] == {"type": "boolean"}
+        uuid = {"type": "string", "format": "uuid"}
+        listed = {"type": "array", "items": uuid, "minItems": 1, "maxItems": 100}
+        assert documented_filter(op, "filter[id][in]") == {"anyOf": [uuid, listed]}
+    # values as the query string carries them: text in the form the field's kind reads
+    gigs = document["paths"]["/gigs"]["get"]
+    assert documented_filter(gigs, "filter[gig_date][gte]") == {"type": "string", "format": "date"}
+    assert documented_filter(gigs, "filter[guest_count][lt]") == {"type": "string", "pattern": "^-?[0-9]{1,15}$"}
+    assert documented_filter(gigs, "filter[venue_id][is_null]") == {"type": "string", "enum": ["true", "false"]}
+    assert documented_filter(gigs, "filter[venue_id][gt]") is None  # a reference only compares for equality
+    assert documented_filter(gigs, "filter[nope][eq]") is None
 
 
 def test_schemas_mark_types_formats_nullables_enums_and_read_only(document):
@@ -294,7 +316,11 @@ def test_a_generated_client_is_offered_expand_q_and_the_filters_through_referenc
         return {p["name"]: p for p in document["paths"][path]["get"]["parameters"]}
 
     roles = params("/gig-roles")
-    assert {"expand", "filter[gig.gig_date][gte]", "filter[staff_member.last_name][starts_with]"} <= set(roles)
+    assert "expand" in roles
+    list_roles = document["paths"]["/gig-roles"]["get"]
+    assert documented_filter(list_roles, "filter[gig.gig_date][gte]") == {"type": "string", "format": "date"}
+    assert documented_filter(list_roles, "filter[staff_member.last_name][starts_with]")["type"] == "string"
+    assert documented_filter(list_roles, "filter[staff_member.custom_fields][eq]") is None  # only stored fields
     assert "q" not in roles  # gig roles hold no text to search
     assert re.fullmatch(roles["expand"]["schema"]["pattern"], "gig,role,staff_member")
     assert re.fullmatch(roles["sort"]["schema"]["pattern"], "gig.gig_date,-created_at")
@@ -314,3 +340,30 @@ def test_a_generated_client_is_offered_expand_q_and_the_filters_through_referenc
         ]
     }
     assert "endpoint" in schemas["WebhookDeliveryPartial"]["properties"]
+
+
+SAMPLES = {"uuid": "0b9e3c1e-7f3a-4d5e-9a2b-1c2d3e4f5a6b", "date": "2027-06-12", "date-time": "2027-06-12T14:00:00Z"}
+
+
+def sample(schema):
+    """A value of a documented filter schema, as a query string carries it (a list: the parameter repeated)."""
+    if "anyOf" in schema:
+        return [sample(schema["anyOf"][0])] * 2
+    if "enum" in schema:
+        return schema["enum"][-1]
+    if "format" in schema:
+        return SAMPLES[schema["format"]]
+    pattern = schema.get("pattern", "")
+    return "14:00" if ":" in pattern else "-42" if "[0-9]" in pattern else "Wien"
+
+
+def test_the_service_reads_each_documented_filter_value_as_the_document_types_it(document, admin):
+    """One key of each pattern of every list's `filter` object, with a value of its documented schema: read."""
+    for resource in RESOURCES:
+        (param,) = [p for p in document["paths"][f"/{resource.name}"]["get"]["parameters"] if p["name"] == "filter"]
+        for pattern, schema in param["schema"]["patternProperties"].items():
+            names, operators = re.findall(r"\(([^()]*)\)", pattern)  # the group's last field and operator
+            field, operator = names.split("|")[-1].replace("\\", ""), operators.split("|")[-1]
+            key = f"filter[{field}][{operator}]"
+            answer = admin.get(f"/{resource.name}", query_string={key: sample(schema)})
+            assert answer.status_code == 200, (resource.name, key, answer.get_json())
