@@ -13,6 +13,7 @@ import migrations
 import signing
 from app import configure, create_app
 from models import AccessRole, db
+from tests.documented import parsed
 from tests.support import Api, Builder, make_token, make_user
 
 
@@ -74,3 +75,9 @@ def role(app):
 def build(admin):
     """A Builder that creates valid records of any collection through the API, as admin."""
     return Builder(admin)
+
+
+@pytest.fixture
+def documented(anon):
+    """The service's OpenAPI document, to check answers against (`documented.check(method, path, response)`)."""
+    return parsed(anon.get("/openapi.json").data)
