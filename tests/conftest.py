@@ -13,8 +13,10 @@ import migrations
 import signing
 from app import configure, create_app
 from models import AccessRole, db
-from tests.documented import parsed
-from tests.support import Api, Builder, make_token, make_user
+from tests.support.api import Api
+from tests.support.documented import parsed
+from tests.support.records import Builder
+from tests.support.users import make_token, make_user
 
 
 @pytest.fixture(scope="session")

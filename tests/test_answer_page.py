@@ -11,8 +11,9 @@ import pytest
 import signing
 from models import GigRoleInvitation, timestamp
 from rate_limit import RateLimiter
-from tests.support import error_of, make_user
-from tests.test_signin_page import Elements, csp_directives
+from tests.support.api import error_of
+from tests.support.pages import Elements, csp_directives
+from tests.support.users import make_user
 
 
 class Office:

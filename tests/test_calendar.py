@@ -14,7 +14,10 @@ import vobject
 
 from calendar_zones import vtimezone
 from models import db
-from tests.support import SCHLOSS_HOF, count_queries, error_of, make_token, make_user, unique
+from tests.support.api import error_of
+from tests.support.database import count_queries
+from tests.support.records import SCHLOSS_HOF, unique
+from tests.support.users import make_token, make_user
 
 URL_RE = re.compile(r"http://127\.0\.0\.1:8080/v1/calendar/([A-Za-z0-9_.\-]+)\.ics")
 VIENNA = zoneinfo.ZoneInfo("Europe/Vienna")

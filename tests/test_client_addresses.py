@@ -10,7 +10,10 @@ import threading
 import time
 from email import message_from_bytes, policy
 
-from tests.support import PROJECT, Service, text_of, wait_for
+from tests.support import PROJECT
+from tests.support.mail import text_of
+from tests.support.served import Service
+from tests.support.waiting import wait_for
 
 
 def connection(service, source):

@@ -16,7 +16,9 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.support import PROJECT, SLOW_MACHINE_SECONDS, Service, wait_for
+from tests.support import PROJECT
+from tests.support.served import Service
+from tests.support.waiting import SLOW_MACHINE_SECONDS, wait_for
 
 
 def answer_of(s):

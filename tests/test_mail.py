@@ -13,8 +13,10 @@ from hypothesis import strategies as st
 import mail
 import settings
 from errors import ConfigError
-from tests.smtp_server import closed_port, smtp_server
-from tests.support import mails, make_user, request_link, wait_for
+from tests.support.mail import mails, request_link
+from tests.support.smtp_server import closed_port, smtp_server
+from tests.support.users import make_user
+from tests.support.waiting import wait_for
 
 LINK = "https://band.example/signin#token=bol_abc"
 

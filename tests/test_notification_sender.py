@@ -19,9 +19,12 @@ import notification_sender
 import notifications
 import writer
 from models import Notification, timestamp
-from tests.push_servers import Answer, UnifiedPushServer
-from tests.smtp_server import REFUSED, closed_port, smtp_server
-from tests.support import SLOW_MACHINE_SECONDS, ServedOffice, Service, mails, make_user, served_offices, wait_for
+from tests.support.mail import mails
+from tests.support.push_servers import Answer, UnifiedPushServer
+from tests.support.served import ServedOffice, Service, served_offices
+from tests.support.smtp_server import REFUSED, closed_port, smtp_server
+from tests.support.users import make_user
+from tests.support.waiting import SLOW_MACHINE_SECONDS, wait_for
 
 FAST = {"BAND_MAIL_RETRY_SECONDS": "0.2"}
 DEFAULT_SENDER = "Band Office <office@localhost>"

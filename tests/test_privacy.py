@@ -9,7 +9,7 @@ import uuid
 import pytest
 
 from rate_limit import RateLimiter
-from tests.support import make_token, make_user
+from tests.support.users import make_token, make_user
 
 PERIOD = {"from": "2000-01-01", "to": "2099-12-31"}
 

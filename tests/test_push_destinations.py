@@ -12,8 +12,9 @@ import uuid
 import pytest
 
 from outgoing import PER_DESTINATION
-from tests.push_servers import SilentServer, UnifiedPushServer
-from tests.support import served_offices, wait_for
+from tests.support.push_servers import SilentServer, UnifiedPushServer
+from tests.support.served import served_offices
+from tests.support.waiting import wait_for
 from tests.test_notification_sender import devices_of, later, person, queue, reading, register_device
 
 PUSH_TIMEOUT = 15.0

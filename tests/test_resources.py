@@ -9,7 +9,8 @@ from peewee import ForeignKeyField
 import field_types as api_fields
 from models import MODELS
 from routes import RESOURCES
-from tests.support import MULTIPART, PATCHES, RECIPES, REQUIRED_UNLESS, error_of
+from tests.support.api import error_of
+from tests.support.records import MULTIPART, PATCHES, RECIPES, REQUIRED_UNLESS
 
 UNKNOWN_ID = "00000000-0000-4000-8000-000000000000"
 BY_NAME = {r.name: r for r in RESOURCES}

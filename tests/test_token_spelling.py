@@ -6,7 +6,9 @@ import base64
 
 import pytest
 
-from tests.support import error_of, link_token, mails, make_user, request_link
+from tests.support.api import error_of
+from tests.support.mail import link_token, mails, request_link
+from tests.support.users import make_user
 from tests.test_answer_page import Office
 from tests.test_calendar import path_of, staff_url
 

@@ -8,8 +8,9 @@ import json
 import threading
 import time
 
-from tests.receiver import Answer, Receiver
-from tests.support import ServedOffice, Service, wait_for
+from tests.support.receiver import Answer, Receiver
+from tests.support.served import ServedOffice, Service
+from tests.support.waiting import wait_for
 
 # a small timeout keeps the lease of a killed server's claims short (timeout + 5 s)
 FAST = {"BAND_WEBHOOK_RETRY_SECONDS": "0.3,0.3,0.3", "BAND_WEBHOOK_TIMEOUT": "2"}

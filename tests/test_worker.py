@@ -6,7 +6,8 @@ import os
 import sqlite3
 import time
 
-from tests.support import ServedOffice, wait_for
+from tests.support.served import ServedOffice
+from tests.support.waiting import wait_for
 
 
 class Office(ServedOffice):
