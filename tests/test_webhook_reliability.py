@@ -173,7 +173,8 @@ def test_with_the_worker_off_deliveries_wait_in_the_database_for_a_server_with_i
             [event] = office.call("GET", f"/events?filter[subject_id]={team['id']}")
             [delivery] = office.call("GET", f"/webhook-deliveries?filter[event_id]={event['id']}")
             assert delivery["status"] == "pending" and delivery["attempts"] == 0
-            time.sleep(1)  # five looks of a worker at the queue, had there been one: an absence cannot be polled for
+            # the wait is the point: five looks at the queue, had there been a worker (an absence cannot be polled for)
+            time.sleep(1)
             assert receiver.received == []
             assert office.service.stop() == 0
 
