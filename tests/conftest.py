@@ -13,7 +13,10 @@ import migrations
 import signing
 from app import configure, create_app
 from models import AccessRole, db
-from tests.support import Api, Builder, make_token, make_user
+from tests.support.api import Api
+from tests.support.documented import parsed
+from tests.support.records import Builder
+from tests.support.users import make_token, make_user
 
 
 @pytest.fixture(scope="session")
@@ -74,3 +77,9 @@ def role(app):
 def build(admin):
     """A Builder that creates valid records of any collection through the API, as admin."""
     return Builder(admin)
+
+
+@pytest.fixture
+def documented(anon):
+    """The service's OpenAPI document, to check answers against (`documented.check(method, path, response)`)."""
+    return parsed(anon.get("/openapi.json").data)

@@ -3,7 +3,8 @@
 import pytest
 
 from models import Device, StaffMember, Token, User
-from tests.support import error_of, make_token, make_user
+from tests.support.api import error_of
+from tests.support.users import make_token, make_user
 
 
 def me_id(client):

@@ -4,8 +4,6 @@ says so in plain words; the second's link then says someone else took the role. 
 its Content-Security-Policy, as a person's browser enforces it: a violation fails the test."""
 
 import datetime as dt
-import os
-import shutil
 import sqlite3
 
 import pytest
@@ -13,19 +11,10 @@ from playwright.sync_api import expect, sync_playwright
 
 import signing
 from models import timestamp
-from tests.support import ServedOffice
+from tests.support.pages import chromium
+from tests.support.served import ServedOffice
 
 SECRET_KEY = "answer-browser-test-key"
-
-
-def chromium():
-    """Debian's chromium, or a skip when there is none here (CI installs it: .ci/run)."""
-    found = os.environ.get("BAND_TEST_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
-    if found is None and os.environ.get("CI"):
-        pytest.fail("no chromium in CI: .ci/run installs Debian's chromium package")
-    if found is None:
-        pytest.skip("no chromium on this machine (apt-get install chromium) to run the answer page in a browser")
-    return found
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from tests.support import OPENER, SLOW_MACHINE_SECONDS, Service, wait_for
+from tests.support.served import OPENER, Service
+from tests.support.waiting import SLOW_MACHINE_SECONDS, wait_for
 
 MB = 1024 * 1024
 SIZE = 24 * MB  # just under the default limit, BAND_MAX_UPLOAD_MB=25

@@ -12,7 +12,8 @@ from werkzeug.http import parse_options_header
 
 from app import configure, create_app
 from models import AttachmentContent, db
-from tests.support import Api, error_of, make_token, make_user
+from tests.support.api import Api, error_of
+from tests.support.users import make_token, make_user
 
 PDF = b"%PDF-1.4\n% a stage plan\n\x00\x01\x02\xff binary tail"
 MB = 1024 * 1024

@@ -10,18 +10,11 @@ import pytest
 import auth
 from auth import CAPABILITIES
 from models import SignInLink, Token, User, db, timestamp
-from tests.support import (
-    SLOW_MACHINE_SECONDS,
-    count_queries,
-    error_of,
-    link_token,
-    mails,
-    make_token,
-    make_user,
-    request_link,
-    text_of,
-    wait_for,
-)
+from tests.support.api import error_of
+from tests.support.database import count_queries
+from tests.support.mail import link_token, mails, request_link, text_of
+from tests.support.users import make_token, make_user
+from tests.support.waiting import SLOW_MACHINE_SECONDS, wait_for
 
 
 def ago(**delta):

@@ -14,7 +14,11 @@ import vobject
 
 from calendar_zones import vtimezone
 from models import db
-from tests.support import SCHLOSS_HOF, count_queries, error_of, make_token, make_user, unique
+from tests.support.api import error_of
+from tests.support.database import count_queries
+from tests.support.feeds import office_url, path_of, staff_url, url_of
+from tests.support.records import SCHLOSS_HOF, unique
+from tests.support.users import make_token, make_user
 
 URL_RE = re.compile(r"http://127\.0\.0\.1:8080/v1/calendar/([A-Za-z0-9_.\-]+)\.ics")
 VIENNA = zoneinfo.ZoneInfo("Europe/Vienna")
@@ -23,26 +27,6 @@ VIENNA = zoneinfo.ZoneInfo("Europe/Vienna")
 def day(offset):
     """A date `offset` days from today."""
     return dt.date.today() + dt.timedelta(days=offset)
-
-
-def path_of(url):
-    """The path of a feed URL, for the test client."""
-    return "/v1/" + url.split("/v1/", 1)[1]
-
-
-def url_of(response):
-    body = response.get_json()
-    assert response.status_code == 200, body
-    assert set(body) == {"data"} and set(body["data"]) == {"url"}, body
-    return body["data"]["url"]
-
-
-def staff_url(api, member_id):
-    return url_of(api.get(f"/staff-members/{member_id}/calendar-url"))
-
-
-def office_url(api):
-    return url_of(api.get("/calendar-url"))
 
 
 def fetch(anon, url):

@@ -1,6 +1,6 @@
 """SPEC §4.2: the catalog group's own rules."""
 
-from tests.support import error_of
+from tests.support.api import error_of
 
 
 def test_one_gig_status_is_the_default(admin, build):

@@ -11,7 +11,10 @@ import time
 from email import message_from_bytes, policy
 from urllib.parse import urlsplit
 
-from tests.support import PROJECT, Service, text_of, wait_for
+from tests.support import PROJECT
+from tests.support.mail import text_of
+from tests.support.served import Service
+from tests.support.waiting import wait_for
 
 
 def connection(service, source):

@@ -9,7 +9,8 @@ import pytest
 
 import migrations
 from models import AccessRole, Token, User
-from tests.support import PROJECT, Service
+from tests.support import PROJECT
+from tests.support.served import Service
 
 EXAMPLE = PROJECT / "band.db.example"
 

@@ -9,7 +9,8 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from waitress import create_server, wasyncore
 
-from tests.support import OPENER, Builder, unique
+from tests.support.records import Builder, unique
+from tests.support.served import OPENER
 
 
 class Live:

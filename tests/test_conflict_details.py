@@ -7,7 +7,8 @@ double_booked), on every path that answers it, for each kind of caller."""
 import pytest
 
 import signing
-from tests.support import error_of, make_token, make_user
+from tests.support.api import error_of
+from tests.support.users import make_token, make_user
 
 DATE = "2027-06-12"
 NOTES = "OFFICE ONLY: his fee is double the others', don't tell the band."

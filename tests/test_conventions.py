@@ -8,7 +8,7 @@ import pytest
 
 from models import Team
 from resources import REGISTRY
-from tests.support import error_of
+from tests.support.api import error_of
 
 UNKNOWN_ID = "00000000-0000-4000-8000-000000000000"
 

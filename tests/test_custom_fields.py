@@ -4,7 +4,8 @@ definition that keep it from being deleted or its options from being narrowed.""
 
 import pytest
 
-from tests.support import PATCHES, error_of
+from tests.support.api import error_of
+from tests.support.records import PATCHES
 
 # The table name a definition's `resource` names, and the collection of its records.
 COLLECTIONS = {

@@ -6,7 +6,8 @@ import pytest
 
 from dialects import dialect
 from routes import RESOURCES
-from tests.support import error_of, make_token, make_user
+from tests.support.api import error_of
+from tests.support.users import make_token, make_user
 
 
 @pytest.fixture

@@ -22,7 +22,9 @@ import rules
 from app import create_app
 from demo.data import STAFF
 from models import Equipment, Gig, GigEquipment, GigProduct, GigRole, GigRoleInvitation, StaffMember, User, db
-from tests.support import Api, make_token, structure
+from tests.support.api import Api
+from tests.support.database import structure
+from tests.support.users import make_token
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "band.db.example"
 USERS = {f"{role}@band.example": [role] for role in ("admin", "office", "staff", "crew", "viewer")}

@@ -8,7 +8,9 @@ import re
 import pytest
 
 from models import Event, Token
-from tests.support import count_queries, error_of, link_token, mails, request_link
+from tests.support.api import error_of
+from tests.support.database import count_queries
+from tests.support.mail import link_token, mails, request_link
 
 
 def events(api, query=""):

@@ -4,7 +4,7 @@ and the deletes that children of a gig refuse."""
 
 import pytest
 
-from tests.support import error_of
+from tests.support.api import error_of
 
 GIG_DATE = "2027-06-12"
 

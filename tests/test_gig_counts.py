@@ -12,7 +12,10 @@ import pytest
 
 import worker
 from models import Gig, GigRoleInvitation, timestamp
-from tests.support import PROJECT, count_queries, error_of, served_offices
+from tests.support import PROJECT
+from tests.support.api import error_of
+from tests.support.database import count_queries
+from tests.support.served import served_offices
 
 COUNTS = ("role_count", "open_role_count", "pending_invitation_count")
 

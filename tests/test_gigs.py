@@ -1,6 +1,6 @@
 """SPEC §4.1: the gigs group's own rules."""
 
-from tests.support import error_of
+from tests.support.api import error_of
 
 
 def test_a_new_gig_takes_the_default_status(admin, build):

@@ -6,7 +6,8 @@ import sqlite3
 import pytest
 
 from models import db
-from tests.support import error_of, link_token, mails, request_link
+from tests.support.api import error_of
+from tests.support.mail import link_token, mails, request_link
 
 HUGE = "x" * 100_001
 

@@ -7,7 +7,8 @@ import pytest
 
 from dialects.sqlite import pages
 from listing import OPERATORS
-from tests.support import count_queries, error_of
+from tests.support.api import error_of
+from tests.support.database import count_queries
 
 
 @pytest.fixture

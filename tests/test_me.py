@@ -9,7 +9,11 @@ import settings
 from app import configure
 from errors import ConfigError
 from models import timestamp
-from tests.support import SCHLOSS_HOF, SCHLOSS_HOF_ADDRESS, count_queries, error_of, make_token, make_user, wait_for
+from tests.support.api import error_of
+from tests.support.database import count_queries
+from tests.support.records import SCHLOSS_HOF, SCHLOSS_HOF_ADDRESS
+from tests.support.users import make_token, make_user
+from tests.support.waiting import wait_for
 
 PARTS = ("/me/staff-member", "/me/gigs", "/me/invitations", "/me/blockouts", "/me/calendar-url")
 

@@ -11,7 +11,7 @@ from app import create_app
 from dialects import dialect
 from errors import ConfigError
 from models import MODELS, AccessRole, Event, db
-from tests.support import structure
+from tests.support.database import structure
 
 
 @pytest.fixture

@@ -8,7 +8,9 @@ import uuid
 import pytest
 
 from models import Notification, NotificationSetting, timestamp
-from tests.support import count_queries, error_of, unique
+from tests.support.api import error_of
+from tests.support.database import count_queries
+from tests.support.records import unique
 
 IN_APP_KEYS = {"id", "type", "title", "body", "data", "created_at", "read_at"}
 ALL_ON = {"email": True, "push": True, "office_digest": True}

@@ -20,7 +20,12 @@ from models import GigRoleInvitation, Notification, NotificationSetting, Setting
 from notifications import run_timed
 from notifications.words import day
 from routes.staffing import INVITATIONS
-from tests.support import SCHLOSS_HOF, ServedOffice, Service, error_of, mails, make_token, make_user, wait_for
+from tests.support.api import error_of
+from tests.support.mail import mails
+from tests.support.records import SCHLOSS_HOF
+from tests.support.served import ServedOffice, Service
+from tests.support.users import make_token, make_user
+from tests.support.waiting import wait_for
 
 
 def in_days(days):

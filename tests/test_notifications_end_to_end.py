@@ -9,10 +9,11 @@ import re
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
-from tests.receiver import Receiver
-from tests.smtp_server import smtp_server
-from tests.support import ServedOffice, wait_for
-from tests.test_answer_browser import chromium
+from tests.support.pages import chromium
+from tests.support.receiver import Receiver
+from tests.support.served import ServedOffice
+from tests.support.smtp_server import smtp_server
+from tests.support.waiting import wait_for
 
 SETTINGS = {"BAND_NOTIFY_DELAY_SECONDS": "1", "BAND_DIGEST_MINUTES": "0.05", "BAND_WORKER_INTERVAL": "0.2"}
 HOLD_AND_A_FEW_SECONDS = 1 + 5

@@ -11,7 +11,8 @@ from openapi_spec_validator import validate
 from errors import CODES
 from listing import OPERATORS
 from routes import RESOURCES
-from tests.support import PROJECT, Service
+from tests.support import PROJECT
+from tests.support.served import Service
 
 
 @pytest.fixture

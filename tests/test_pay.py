@@ -4,7 +4,8 @@ gig role's pay is resolved, the pay sheet of a gig and the pay sheet of a period
 import pytest
 
 import payroll
-from tests.support import count_queries, error_of
+from tests.support.api import error_of
+from tests.support.database import count_queries
 
 UNKNOWN_ID = "00000000-0000-4000-8000-000000000000"
 PRICED = ["rates", "staff-member-product-rates"]

@@ -14,8 +14,9 @@ import signing
 import webhooks
 import writer
 from models import Notification
-from tests.receiver import Receiver
-from tests.support import OPENER, make_token, make_user
+from tests.support.receiver import Receiver
+from tests.support.served import OPENER
+from tests.support.users import make_token, make_user
 
 SAMS = 313131313  # the role Sam plays on the wedding
 KIMS = 424242424  # the role Kim plays on the wedding

@@ -11,7 +11,8 @@ import pytest
 import migrations
 from app import create_app
 from models import db
-from tests.support import Service, wait_for
+from tests.support.served import Service
+from tests.support.waiting import wait_for
 
 
 @pytest.fixture(autouse=True)

@@ -6,7 +6,8 @@ import re
 
 import pytest
 
-from tests.support import error_of, make_token, make_user
+from tests.support.api import error_of
+from tests.support.users import make_token, make_user
 
 UNKNOWN_ID = "00000000-0000-4000-8000-000000000000"
 TIMESTAMP = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$")

@@ -1,5 +1,5 @@
 """The push gateways (SPEC §9), each against a local server on 127.0.0.1 that speaks its protocol
-(tests/push_servers.py): what a sent push carries, and how a dead token, a busy gateway and a broken one are
+(tests/support/push_servers.py): what a sent push carries, and how a dead token, a busy gateway and a broken one are
 told apart."""
 
 import asyncio
@@ -14,7 +14,7 @@ from py_vapid import Vapid
 import settings
 from errors import ConfigError
 from push import MESSAGE_BYTES, Gateways, fit
-from tests.push_servers import (
+from tests.support.push_servers import (
     Answer,
     ApnsServer,
     FcmServer,
@@ -25,7 +25,7 @@ from tests.push_servers import (
     fcm_error,
     free_port,
 )
-from tests.support import Service
+from tests.support.served import Service
 
 MESSAGE = {
     "notification_id": "0b6f9c2e-4d1a-4f5e-9a7c-3e2b1d0c9f8a",

@@ -12,9 +12,10 @@ import uuid
 import pytest
 
 from outgoing import PER_DESTINATION
-from tests.push_servers import SilentServer, UnifiedPushServer
-from tests.support import served_offices, wait_for
-from tests.test_notification_sender import devices_of, later, person, queue, reading, register_device
+from tests.support.push_servers import SilentServer, UnifiedPushServer
+from tests.support.queued import devices_of, later, person, queue, reading, register_device
+from tests.support.served import served_offices
+from tests.support.waiting import wait_for
 
 PUSH_TIMEOUT = 15.0
 NORMAL_SECONDS = 5.0  # a push to a healthy endpoint on a busy machine: far less than the timeout

@@ -8,7 +8,7 @@ import pytest
 import writer
 from dialects import dialect
 from models import Gig, GigEquipment, db, new_id
-from tests.support import error_of
+from tests.support.api import error_of
 
 GIGS, PIECES = 1000, 5
 FAR_PAGE_BUDGET_MS = 2

@@ -11,7 +11,7 @@ import own_work
 from dialects import dialect
 from models import BUSY_TABLES, Gig, GigRoleInvitation, Role, db
 from routes import RESOURCES
-from tests.support import count_queries
+from tests.support.database import count_queries
 
 BY_NAME = {r.name: r for r in RESOURCES}
 BUSY = ("gigs", "gig-roles", "gig-role-invitations")

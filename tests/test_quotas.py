@@ -8,7 +8,8 @@ import pytest
 import settings
 from errors import ConfigError
 from models import Event, StaffMemberBlockout, Token, timestamp
-from tests.support import error_of, make_token, make_user
+from tests.support.api import error_of
+from tests.support.users import make_token, make_user
 
 # --- API keys -------------------------------------------------------------------------------------------------
 

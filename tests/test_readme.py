@@ -10,7 +10,7 @@ import pytest
 
 import commands
 import settings
-from tests.support import served_offices
+from tests.support.served import served_offices
 
 PROJECT = Path(__file__).resolve().parent.parent
 README = (PROJECT / "README.md").read_text()

@@ -9,7 +9,8 @@ import threading
 import urllib.error
 import urllib.request
 
-from tests.support import OPENER, Service, wait_for
+from tests.support.served import OPENER, Service
+from tests.support.waiting import wait_for
 
 
 def test_one_access_log_line_per_request_without_secrets(admin, caplog):

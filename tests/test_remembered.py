@@ -8,7 +8,7 @@ import threading
 
 from models import Team, timestamp
 from remembered import ENTRY_BYTES, Remembered
-from tests.support import wait_for
+from tests.support.waiting import wait_for
 
 
 def answer(text, until=None):

@@ -9,7 +9,9 @@ import sys
 import time
 
 import migrations
-from tests.support import PROJECT, SLOW_MACHINE_SECONDS, Service, wait_for
+from tests.support import PROJECT
+from tests.support.served import Service
+from tests.support.waiting import SLOW_MACHINE_SECONDS, wait_for
 
 
 def test_serve_creates_the_database_answers_and_stops_on_sigterm(tmp_path):

@@ -4,27 +4,12 @@ missing; its inline script and style stay within the page's Content-Security-Pol
 import base64
 import hashlib
 import re
-from html.parser import HTMLParser
 
 import pytest
 
 from rate_limit import RateLimiter
-from tests.support import error_of
-
-
-class Elements(HTMLParser):
-    """Every start tag of a page with its attributes, in order."""
-
-    def __init__(self, page):
-        super().__init__()
-        self.tags = []
-        self.feed(page)
-
-    def handle_starttag(self, tag, attrs):
-        self.tags.append((tag, dict(attrs)))
-
-    def find(self, tag, **wanted):
-        return [attrs for name, attrs in self.tags if name == tag and wanted.items() <= attrs.items()]
+from tests.support.api import error_of
+from tests.support.pages import Elements, csp_directives
 
 
 @pytest.fixture
@@ -72,12 +57,6 @@ def inline(page, tag):
 
 def csp_source(text):
     return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
-
-
-def csp_directives(header):
-    """`default-src 'none'; script-src 'sha256-…'` -> {"default-src": ["'none'"], "script-src": [...]}."""
-    parts = (directive.split() for directive in header.split(";"))
-    return {words[0].lower(): words[1:] for words in parts if words}
 
 
 @pytest.mark.parametrize("tag", ["script", "style"])

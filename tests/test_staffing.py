@@ -5,7 +5,8 @@ import datetime as dt
 import pytest
 
 from models import GigRoleInvitation, timestamp
-from tests.support import error_of, make_token, make_user
+from tests.support.api import error_of
+from tests.support.users import make_token, make_user
 
 
 class Band:

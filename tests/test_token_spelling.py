@@ -6,9 +6,11 @@ import base64
 
 import pytest
 
-from tests.support import error_of, link_token, mails, make_user, request_link
-from tests.test_answer_page import Office
-from tests.test_calendar import path_of, staff_url
+from tests.support.answering import Office
+from tests.support.api import error_of
+from tests.support.feeds import path_of, staff_url
+from tests.support.mail import link_token, mails, request_link
+from tests.support.users import make_user
 
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 

@@ -3,7 +3,7 @@ sending here: the app runs without its worker, so what is queued stays in the de
 
 import uuid
 
-from tests.support import error_of
+from tests.support.api import error_of
 
 
 def endpoint(admin, event_types, **fields):

@@ -8,8 +8,9 @@ import json
 import threading
 import time
 
-from tests.receiver import Answer, Receiver
-from tests.support import ServedOffice, Service, wait_for
+from tests.support.receiver import Answer, Receiver
+from tests.support.served import ServedOffice, Service
+from tests.support.waiting import wait_for
 
 # a small timeout keeps the lease of a killed server's claims short (timeout + 5 s)
 FAST = {"BAND_WEBHOOK_RETRY_SECONDS": "0.3,0.3,0.3", "BAND_WEBHOOK_TIMEOUT": "2"}
@@ -172,7 +173,8 @@ def test_with_the_worker_off_deliveries_wait_in_the_database_for_a_server_with_i
             [event] = office.call("GET", f"/events?filter[subject_id]={team['id']}")
             [delivery] = office.call("GET", f"/webhook-deliveries?filter[event_id]={event['id']}")
             assert delivery["status"] == "pending" and delivery["attempts"] == 0
-            time.sleep(1)  # five looks of a worker at the queue, had there been one: an absence cannot be polled for
+            # the wait is the point: five looks at the queue, had there been a worker (an absence cannot be polled for)
+            time.sleep(1)
             assert receiver.received == []
             assert office.service.stop() == 0
 

@@ -11,8 +11,9 @@ import pytest
 from standardwebhooks import Webhook, WebhookVerificationError
 
 from outgoing import PER_DESTINATION
-from tests.receiver import Answer, Receiver
-from tests.support import SLOW_MACHINE_SECONDS, ServedOffice, served_offices, wait_for
+from tests.support.receiver import Answer, Receiver
+from tests.support.served import ServedOffice, served_offices
+from tests.support.waiting import SLOW_MACHINE_SECONDS, wait_for
 from webhook_sender import IN_FLIGHT
 
 FAST = {"BAND_WEBHOOK_RETRY_SECONDS": "0.3,0.3,0.3", "BAND_WEBHOOK_TIMEOUT": "2"}

@@ -6,7 +6,8 @@ import os
 import sqlite3
 import time
 
-from tests.support import ServedOffice, wait_for
+from tests.support.served import ServedOffice
+from tests.support.waiting import wait_for
 
 
 class Office(ServedOffice):
@@ -49,7 +50,7 @@ def test_with_the_worker_off_nothing_is_recorded_but_reads_still_say_expired(tmp
     try:
         invitation = office.invitation(soon(0.5))
         assert wait_for(lambda: office.call("GET", f"/gig-role-invitations/{invitation['id']}")["status"] == "expired")
-        time.sleep(1)  # five rounds of a worker, had there been one: an absence cannot be polled for
+        time.sleep(1)  # the wait is the point: five rounds of a worker, had there been one (no absence to poll for)
         assert office.call("GET", "/events?filter[type]=gig_role_invitation.expired") == []
         assert office.stored_status(invitation) == "pending"
     finally:

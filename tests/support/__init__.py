@@ -1,0 +1,21 @@
+"""What the tests share, by job (a test imports from the module it needs):
+
+- `api`: the API client over Flask's test client, and the check of the error envelope;
+- `users`: users and tokens made directly in the database;
+- `records`: builders of valid records for every collection, and names that are unique;
+- `database`: the statements a request runs, and the shape of a database;
+- `mail`: the mail a test sent and the sign-in links in it;
+- `waiting`: polling with a deadline, and how long "at once" may take on a busy machine;
+- `served`: the service run as a user runs it (`python app.py serve` in a process of its own);
+- `documented`: answers checked against the OpenAPI document;
+- `pages`: the HTML pages' elements and Content-Security-Policy, and the browser that opens them;
+- `answering`: an office whose members are invited to a gig role and answer by link;
+- `feeds`: calendar feed URLs and their paths;
+- `queued`: people with devices in a served office, and notifications queued straight into its database;
+- `receiver`, `smtp_server`, `push_servers`: local stand-ins for a webhook receiver, an SMTP server and the push
+  gateways.
+"""
+
+from pathlib import Path
+
+PROJECT = Path(__file__).resolve().parent.parent.parent

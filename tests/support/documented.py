@@ -1,0 +1,60 @@
+"""Answers checked against the OpenAPI document, as the fuzzing checks them: the status is one the operation
+documents, the media type one that status documents (when it names any), and a JSON body valid by that status's
+schema (formats included). Tests that walk the API call `Documented.check` on every answer they get (through the
+`documented` fixture)."""
+
+import functools
+import json
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import best_match
+
+
+class Documented:
+    """The OpenAPI document of the service, to check answers of its operations against."""
+
+    def __init__(self, document):
+        self.document = document
+
+    def response(self, method, path, status):
+        """The documented response of `method path` (a path as the document names it) for `status`."""
+        operation = self.document["paths"][path][method.lower()]
+        responses = operation["responses"]
+        for key in (str(status), f"{str(status)[0]}XX", "default"):
+            if key in responses:
+                return self.resolved(responses[key])
+        raise AssertionError(f"{method} {path} answered {status}, which it does not document ({sorted(responses)})")
+
+    def resolved(self, node):
+        while "$ref" in node:
+            node = functools.reduce(
+                lambda at, key: at[key.replace("~1", "/").replace("~0", "~")],
+                node["$ref"].removeprefix("#/").split("/"),
+                self.document,
+            )
+        return node
+
+    @functools.cache  # noqa: B019 (one document per test; a validator is built once per schema)
+    def validator(self, method, path, status):
+        schema = self.response(method, path, status)["content"]["application/json"].get("schema", {})
+        # the schema's references point into the document's components: the root it is validated from holds them
+        root = {**schema, "components": self.document.get("components", {})}
+        return Draft202012Validator(root, format_checker=Draft202012Validator.FORMAT_CHECKER)
+
+    def check(self, method, path, response):
+        """Fail unless `response` (Flask's test response to `method path`) is one the document describes."""
+        documented = self.response(method, path, response.status_code).get("content", {})
+        where = f"{method} {path} → {response.status_code}"
+        if not documented or not response.data:  # a response that names no content is not checked further
+            return
+        media_type = response.mimetype
+        assert media_type in documented or "*/*" in documented, f"{where}: {media_type} is not in {sorted(documented)}"
+        if media_type == "application/json" and "application/json" in documented:
+            error = best_match(self.validator(method, path, response.status_code).iter_errors(response.get_json()))
+            assert error is None, f"{where}: the body breaks its schema at {error.json_path}: {error.message}"
+
+
+@functools.lru_cache(maxsize=2)
+def parsed(served: bytes) -> Documented:
+    """The document as `GET /openapi.json` serves it, read once per process (it takes a quarter of a second)."""
+    return Documented(json.loads(served))

@@ -1,0 +1,39 @@
+"""The service's HTML pages as a test reads them: their elements and their Content-Security-Policy; and Debian's
+chromium, to open them in a real browser."""
+
+import os
+import shutil
+from html.parser import HTMLParser
+
+import pytest
+
+
+class Elements(HTMLParser):
+    """Every start tag of a page with its attributes, in order."""
+
+    def __init__(self, page):
+        super().__init__()
+        self.tags = []
+        self.feed(page)
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+
+    def find(self, tag, **wanted):
+        return [attrs for name, attrs in self.tags if name == tag and wanted.items() <= attrs.items()]
+
+
+def csp_directives(header):
+    """`default-src 'none'; script-src 'sha256-…'` -> {"default-src": ["'none'"], "script-src": [...]}."""
+    parts = (directive.split() for directive in header.split(";"))
+    return {words[0].lower(): words[1:] for words in parts if words}
+
+
+def chromium():
+    """Debian's chromium, or a skip when there is none here (CI installs it: .ci/run)."""
+    found = os.environ.get("BAND_TEST_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+    if found is None and os.environ.get("CI"):
+        pytest.fail("no chromium in CI: .ci/run installs Debian's chromium package")
+    if found is None:
+        pytest.skip("no chromium on this machine (apt-get install chromium) to run the answer page in a browser")
+    return found

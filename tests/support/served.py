@@ -1,0 +1,126 @@
+"""The service run as a user runs it: `python app.py serve` in a process of its own, spoken to over HTTP."""
+
+import contextlib
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+
+from tests.support import PROJECT
+from tests.support.waiting import wait_for
+
+OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # 127.0.0.1 whatever the proxy settings
+
+SERVING = re.compile(r"serving \S+ on http://\S+:(\d+)/v1 \(public URL (\S+?)[,)]")
+
+
+class Service:
+    """`python app.py serve --port 0` on a database of its own: the server takes a free port, and its start line
+    says which (a port picked by the test could be taken by another before the server binds it)."""
+
+    def __init__(self, tmp_path, **env):
+        self.port = self.base = self.public_url = None
+        self.env = {k: v for k, v in os.environ.items() if not k.startswith("BAND_")}
+        self.env.update({"BAND_DB": str(tmp_path / "band.db"), "PYTHONUNBUFFERED": "1", **env})
+        self.log_path = tmp_path / "server.log"
+
+    def run(self, *args):
+        """Run a command of app.py to its end."""
+        return subprocess.run(
+            [sys.executable, "app.py", *args], cwd=PROJECT, env=self.env, capture_output=True, text=True, timeout=60
+        )
+
+    def start(self, *options):
+        self.log = open(self.log_path, "w")  # noqa: SIM115 (closed by stop)
+        command = [sys.executable, "app.py", "serve", "--port", "0", "--threads", "4", *options]
+        self.proc = subprocess.Popen(command, cwd=PROJECT, env=self.env, stdout=self.log, stderr=subprocess.STDOUT)
+
+        def serving():
+            assert self.proc.poll() is None, f"the server stopped:\n{self.output()}"
+            return SERVING.search(self.output())
+
+        try:
+            match = wait_for(serving, timeout=30)
+        except AssertionError as e:
+            raise AssertionError(f"{e}\n{self.output()}") from None
+        self.port, self.public_url = int(match[1]), match[2]
+        self.base = f"http://127.0.0.1:{self.port}/v1"
+        return self
+
+    def request(self, method, path, body=None, headers=None):
+        """(status, headers, body) of one request to the API."""
+        request = urllib.request.Request(self.base + path, data=body, method=method, headers=headers or {})
+        try:
+            with OPENER.open(request, timeout=10) as r:
+                return r.status, dict(r.headers), r.read()
+        except urllib.error.HTTPError as e:
+            return e.code, dict(e.headers), e.read()
+
+    def connect(self, source="127.0.0.1", timeout=5):
+        """A raw socket to the server, from `source` (another address of 127.0.0.0/8 is another client)."""
+        s = socket.socket()
+        s.settimeout(timeout)
+        s.bind((source, 0))
+        s.connect(("127.0.0.1", self.port))
+        return s
+
+    def output(self):
+        if not self.log.closed:
+            self.log.flush()
+        return self.log_path.read_text()
+
+    def stop(self):
+        """SIGTERM, as a service manager stops it: the exit status."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                raise
+        self.log.close()
+        return self.proc.returncode
+
+
+FAST = {"BAND_WORKER_INTERVAL": "0.2"}
+
+
+class ServedOffice:
+    """A served office with an admin API key, spoken to as JSON."""
+
+    def __init__(self, tmp_path, **env):
+        self.service = Service(tmp_path, **{**FAST, **env})
+        self.service.run("create-user", "ops@example.com", "--name", "Ops", "--role", "admin")
+        self.key = self.service.run("create-api-key", "ops@example.com", "--label", "tests").stdout.strip()
+        self.db = tmp_path / "band.db"
+
+    def start(self):
+        self.service.start()
+        return self
+
+    def call(self, method, path, body=None):
+        headers = {"Authorization": f"Bearer {self.key}", "Content-Type": "application/json"}
+        status, _, answer = self.service.request(method, path, json.dumps(body).encode() if body else None, headers)
+        assert status < 300, answer
+        return json.loads(answer)["data"] if answer else None
+
+
+@contextlib.contextmanager
+def served_offices(tmp_path, **defaults):
+    """start(**env) -> a served office of its own with `defaults`, `env` overriding; all stopped at the end."""
+    started = []
+
+    def start(**env):
+        started.append(ServedOffice(tmp_path, **{**defaults, **env}).start())
+        return started[-1]
+
+    try:
+        yield start
+    finally:
+        for office in started:
+            office.service.stop()
