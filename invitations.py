@@ -34,8 +34,9 @@ STATUS_COLUMN = Column("status", INVITATION_STATUS, "enum", INVITATION_STATUSES,
 
 # --- a gig's pending invitations (SPEC §11: one past its expiry is not pending, whether or not the worker has run)
 
-FIRST_PENDING_EXPIRY = GigRoleInvitation.select(fn.MIN(GigRoleInvitation.expires_at)).where(
-    GigRoleInvitation.status == "pending"
+# Written once as SQL: every read of a gig asks it, and writing it each time cost more than the read itself.
+FIRST_PENDING_EXPIRY = (
+    GigRoleInvitation.select(fn.MIN(GigRoleInvitation.expires_at)).where(GigRoleInvitation.status == "pending").sql()
 )
 
 

@@ -162,9 +162,13 @@ class Resource(RecordsEvents):
         return {**self.columns, **changed} if changed else self.columns
 
     def moment(self):
-        """What of this moment decides how its records, and those they reference, read."""
-        targets = [self, *filter(None, map(resource_of, self.references.values()))]
-        return tuple(tuple(target.changed_now()) for target in targets)
+        """What of this moment decides how its records, and those they reference, read: looked at once per request
+        (a read asks it for its columns, its list and its references)."""
+        moments = g.setdefault("moments", {})
+        if self.name not in moments:
+            targets = [self, *filter(None, map(resource_of, self.references.values()))]
+            moments[self.name] = tuple(tuple(target.changed_now()) for target in targets)
+        return moments[self.name]
 
     def documented_references(self):
         """The references as the OpenAPI document shows them: followed by a caller who may view everything."""

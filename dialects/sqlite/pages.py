@@ -204,7 +204,8 @@ def page_total(model, page, scope, shown):
 
 
 def counted(query):
-    """The COUNT(*) of `query`, remembered on this thread's connection until the database changes.
+    """The one value `query` selects (a COUNT(*), say), remembered on this thread's connection until the database
+    changes. `query` may be its (sql, params), written once: a query asked on every request costs no writing then.
 
     Counting 80 000 of 100 000 gigs keeps SQLite busy for 6 ms, while the same list asked again (a phone
     refreshing it) is the common case. `PRAGMA data_version` changes when another connection (or process)
@@ -213,7 +214,7 @@ def counted(query):
     connection = db.connection()
     if getattr(_counts, "connection", None) is not connection or len(_counts.totals) > MAX_REMEMBERED_COUNTS:
         _counts.connection, _counts.totals = connection, {}
-    sql, params = query.sql()
+    sql, params = query if isinstance(query, tuple) else query.sql()
     key = (sql, *params)
     version = (connection.execute("PRAGMA data_version").fetchone()[0], connection.total_changes)
     remembered = _counts.totals.get(key)
