@@ -239,7 +239,8 @@ class Resource(RecordsEvents):
         return json.loads(self.read_json(record_id, columns))
 
     def read_json(self, record_id, columns=None):
-        """The record as the API shows it, as JSON text (SQLite writes it, as it writes lists), or 404."""
+        """The record as the API shows it, as JSON text (the database writes it, as it writes lists:
+        `dialect.record_query`), or 404."""
         sql, params = dialect.record_query(self.model, columns or self.readable_list())
         row = db.execute_sql(sql, [*params, record_id]).fetchone() if listing.is_id(record_id) else None
         if row is None:
