@@ -1,6 +1,6 @@
 """What the tests share, by job (a test imports from the module it needs):
 
-- `api`: the API client over Flask's test client, and the check of the error envelope;
+- `api`: the API client over Flask's test client, the check of the error envelope, records read back;
 - `users`: users and tokens made directly in the database;
 - `records`: builders of valid records for every collection, and names that are unique;
 - `database`: the statements a request runs, and the shape of a database;
