@@ -1,7 +1,7 @@
 """What the tests share, by job (a test imports from the module it needs):
 
 - `api`: the API client over Flask's test client, the check of the error envelope, records read back;
-- `users`: users and tokens made directly in the database;
+- `users`: users and tokens made directly in the database, and the moments they expire at;
 - `records`: builders of valid records for every collection, and names that are unique;
 - `database`: the statements a request runs, and the shape of a database;
 - `mail`: the mail a test sent and the sign-in links in it;
