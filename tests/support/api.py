@@ -1,8 +1,5 @@
 """An API client over Flask's test client, and the check of the error envelope; a record read back, a record
-without its stamps, and the fields a 422 names; a timestamp of an answer, checked and read."""
-
-import datetime as dt
-import re
+without its stamps, and the fields a 422 names."""
 
 
 class Api:
@@ -66,11 +63,3 @@ def read(admin, collection, record_id):
 
 def keys_of(response, status=422, code="validation_failed"):
     return set(error_of(response, status, code)["details"])
-
-
-TIMESTAMP = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$")
-
-
-def moment(value):
-    assert TIMESTAMP.fullmatch(value), value
-    return dt.datetime.fromisoformat(value.replace("Z", "+00:00"))
