@@ -11,6 +11,7 @@
 - `pages`: the HTML pages' elements and Content-Security-Policy, and the browser that opens them;
 - `answering`: an office whose members are invited to a gig role and answer by link;
 - `musicians`: a band of two musicians with gigs and invitations, as a musician's own work (/me) reads it;
+- `custom_fields`: custom-field definitions on the collections that take them, and fixtures walking those;
 - `equipment`: equipment a product needs and equipment on a gig;
 - `uploads`: attachments uploaded as multipart/form-data, as the test client and as a browser sends them;
 - `feeds`: calendar feed URLs and their paths, feeds fetched and read back, the gigs and roles that fill them;
