@@ -553,7 +553,10 @@ class GigRoleInvitation(Record):
 
 
 # An invitation still pending past its expiry reads as `expired`: in answers, in filters, in counts and in every
-# rule, whether or not the worker has marked it so yet. This is the one place that says so.
+# rule, whether or not the worker has marked it so yet. This is the one place that says so: the worker marks
+# `expired` the invitations this selects (worker.expire_invitations), and a gig's pending count, which triggers keep
+# from the stored status (sql/sqlite/0009_gig_counts.sql), has those it selects taken off as it is read
+# (invitations.PENDING_COUNT_NOW).
 OVERDUE = (GigRoleInvitation.status == "pending") & (GigRoleInvitation.expires_at <= dialect.NOW)
 INVITATION_STATUS = Case(None, [(OVERDUE, "expired")], GigRoleInvitation.status)
 

@@ -12,13 +12,12 @@ import threading
 import time
 from pathlib import Path
 
-from peewee import fn
-
 import notification_sender
 import notifications
 import webhooks
 import writer
 from dialects import dialect
+from invitations import FIRST_PENDING_EXPIRY
 from models import BUSY_TABLES, OVERDUE, Event, GigRoleInvitation, db, now, timestamp
 from private_files import private_directory
 from routes.staffing import INVITATIONS
@@ -73,11 +72,7 @@ class Worker:
         gig's `pending_invitation_count` follows the expiry at once."""
         try:
             with self.app.app_context():
-                first = (
-                    GigRoleInvitation.select(fn.MIN(GigRoleInvitation.expires_at))
-                    .where(GigRoleInvitation.status == "pending")
-                    .scalar()
-                )
+                first = FIRST_PENDING_EXPIRY.scalar()
         except Exception:
             log.exception("the worker could not look up the next expiry")
             return interval

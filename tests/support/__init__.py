@@ -1,7 +1,7 @@
 """What the tests share, by job (a test imports from the module it needs):
 
-- `api`: the API client over Flask's test client, and the check of the error envelope;
-- `users`: users and tokens made directly in the database;
+- `api`: the API client over Flask's test client, the check of the error envelope, records read back;
+- `users`: users and tokens made directly in the database, and the moments they expire at;
 - `records`: builders of valid records for every collection, and names that are unique;
 - `database`: the statements a request runs, and the shape of a database;
 - `mail`: the mail a test sent and the sign-in links in it;
@@ -10,7 +10,11 @@
 - `documented`: answers checked against the OpenAPI document;
 - `pages`: the HTML pages' elements and Content-Security-Policy, and the browser that opens them;
 - `answering`: an office whose members are invited to a gig role and answer by link;
-- `feeds`: calendar feed URLs and their paths;
+- `musicians`: a band of two musicians with gigs and invitations, as a musician's own work (/me) reads it;
+- `custom_fields`: custom-field definitions on the collections that take them, and fixtures walking those;
+- `equipment`: equipment a product needs and equipment on a gig;
+- `uploads`: attachments uploaded as multipart/form-data, as the test client and as a browser sends them;
+- `feeds`: calendar feed URLs and their paths, feeds fetched and read back, the gigs and roles that fill them;
 - `queued`: people with devices in a served office, and notifications queued straight into its database;
 - `receiver`, `smtp_server`, `push_servers`: local stand-ins for a webhook receiver, an SMTP server and the push
   gateways.

@@ -1,4 +1,5 @@
-"""An API client over Flask's test client, and the check of the error envelope."""
+"""An API client over Flask's test client, and the check of the error envelope; a record read back, a record
+without its stamps, and the fields a 422 names."""
 
 
 class Api:
@@ -48,3 +49,17 @@ def error_of(response, status, code):
     assert isinstance(error["message"], str) and error["message"]
     assert set(error) <= {"code", "message", "status", "details"}
     return error
+
+
+def without_stamps(record):
+    return {k: v for k, v in record.items() if k not in ("id", "created_at", "updated_at")}
+
+
+def read(admin, collection, record_id):
+    r = admin.get(f"/{collection}/{record_id}")
+    assert r.status_code == 200, r.get_json()
+    return r.get_json()["data"]
+
+
+def keys_of(response, status=422, code="validation_failed"):
+    return set(error_of(response, status, code)["details"])

@@ -1,4 +1,12 @@
-"""Calendar feed URLs as the office reads them, and their paths for the test client."""
+"""Calendar feed URLs as the office reads them, and their paths for the test client; feeds fetched and read
+back with the icalendar library, and the gigs and roles that fill them."""
+
+import datetime as dt
+import re
+
+import icalendar
+
+from tests.support.users import make_token, make_user
 
 
 def path_of(url):
@@ -19,3 +27,59 @@ def staff_url(api, member_id):
 
 def office_url(api):
     return url_of(api.get("/calendar-url"))
+
+
+URL_RE = re.compile(r"http://127\.0\.0\.1:8080/v1/calendar/([A-Za-z0-9_.\-]+)\.ics")
+
+
+def day(offset):
+    """A date `offset` days from today."""
+    return dt.date.today() + dt.timedelta(days=offset)
+
+
+def fetch(anon, url):
+    """The feed at `url`, fetched with no bearer, parsed back."""
+    r = anon.get(path_of(url))
+    assert r.status_code == 200, r.data[:300]
+    assert r.mimetype == "text/calendar"
+    calendar = icalendar.Calendar.from_ical(r.data)
+    assert calendar.name == "VCALENDAR"
+    assert str(calendar["VERSION"]) == "2.0" and str(calendar["PRODID"])
+    return calendar
+
+
+def events(calendar):
+    return list(calendar.walk("VEVENT"))
+
+
+def by_title(calendar, *titles):
+    """The feed's events keyed by the gig title their summary holds; every event must hold one of them."""
+    found = {}
+    for event in events(calendar):
+        [title] = [t for t in titles if t in str(event["SUMMARY"])]
+        found.setdefault(title, []).append(event)
+    return found
+
+
+def only_event(calendar):
+    [event] = events(calendar)
+    return event
+
+
+def gig_status(build, kind):
+    return build.id("gig-statuses", kind=kind)
+
+
+def put_on(admin, build, member_id, gig_id, role_id=None, **fields):
+    """A gig role on `gig_id` filled by the staff member (who is given the role first if need be)."""
+    role_id = role_id or build.id("roles")
+    held = admin.get(f"/staff-member-roles?filter[staff_member_id]={member_id}&filter[role_id]={role_id}")
+    if not held.get_json()["data"]:
+        build("staff-member-roles", staff_member_id=member_id, role_id=role_id)
+    return admin.create("gig-roles", {"gig_id": gig_id, "role_id": role_id, "staff_member_id": member_id, **fields})
+
+
+def user_client(anon, *roles):
+    """(user id, client) of a new user holding `roles`."""
+    user = make_user(roles=roles)
+    return user.id, anon.with_token(make_token(user))

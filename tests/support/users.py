@@ -1,9 +1,10 @@
-"""Users and tokens made directly in the database."""
+"""Users and tokens made directly in the database, and the moments they expire at."""
 
+import datetime as dt
 import uuid
 
 from auth import digest, expiry, new_secret
-from models import Token, User
+from models import Token, User, timestamp
 
 
 def make_user(email=None, roles=("admin",), active=True, name="Test User"):
@@ -18,3 +19,7 @@ def make_token(user, kind="session", days=30, label=None):
         user=user.id, kind=kind, token_hash=digest(value), prefix=value[:12], label=label, expires_at=expiry(days=days)
     )
     return value
+
+
+def ago(**delta):
+    return timestamp(dt.datetime.now(dt.UTC) - dt.timedelta(**delta))

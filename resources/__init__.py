@@ -1,16 +1,25 @@
 """The generic resource layer: a collection declared once (model, schema, group, default order) answers
 list/get/create/patch/delete with the §2 conventions. Irregular behaviour lives in a subclass beside the
-resource's declaration: three hooks (`before_save`, `after_save`, `before_delete`), and declarations that the
-views and the OpenAPI document read: `write_flags`, the boolean query parameters its writes take; `upload`, a
-create body sent as multipart/form-data instead of JSON; `created`, the schema of a create's answer that shows
-more than a read (with `answer_json` making it)."""
+resource's declaration. It may override:
+
+- the hooks of a write: `before_save`, `after_save`, `before_delete`;
+- how its records read: `columns` (added to in `__init__`: a computed column), `changed_now` (columns that read
+  otherwise at this moment), `answer_json` (a create's answer);
+- the gig its events belong to: `gig_of`, `gigs_of` (of the RecordsEvents mixin);
+- a whole operation, around the generic one or instead of it: `create`, `delete`;
+
+and it declares what the views and the OpenAPI document read: `write_flags`, the boolean query parameters its
+writes take; `upload`, a create body sent as multipart/form-data instead of JSON; `created`, the schema of a
+create's answer that shows more than a read (with `answer_json` making it).
+
+Its parts: `views.py` (the views `register` serves), `parameters.py` (query parameters, write flags, multipart
+bodies), `related.py` (the other rows a write or delete touches)."""
 
 import functools
 import json
 from dataclasses import dataclass, field
 
-from flask import g, request
-from flask.views import MethodView
+from flask import g
 from peewee import ForeignKeyField
 
 import custom_fields
@@ -18,12 +27,31 @@ import events
 import listing
 import pay_policy
 from auth import current_capabilities, is_own_member, require
-from conventions import json_body, json_text_response, raise_body_error
+from conventions import json_body, json_text_response
 from dialects import dialect
-from errors import ApiError, invalid, not_found
+from errors import not_found
 from models import db, now
 from resource_events import RecordsEvents
+from resources.parameters import Flag, Multipart, reject_parameters
+from resources.related import check_references, clear_others, in_use_error, references_to, singular
+from resources.views import CollectionView, RecordView
 from schemas import load
+
+# what the collections' own code and the OpenAPI document import from `resources`
+__all__ = [
+    "REGISTRY",
+    "Flag",
+    "Multipart",
+    "Resource",
+    "Write",
+    "clear_others",
+    "in_use_error",
+    "pay_amounts",
+    "private_fields",
+    "register",
+    "reject_parameters",
+    "resource_of",
+]
 
 REGISTRY = {}
 
@@ -215,7 +243,8 @@ class Resource(RecordsEvents):
         return json.loads(self.read_json(record_id, columns))
 
     def read_json(self, record_id, columns=None):
-        """The record as the API shows it, as JSON text (SQLite writes it, as it writes lists), or 404."""
+        """The record as the API shows it, as JSON text (the database writes it, as it writes lists:
+        `dialect.record_query`), or 404."""
         sql, params = dialect.record_query(self.model, columns or self.readable_list())
         row = db.execute_sql(sql, [*params, record_id]).fetchone() if listing.is_id(record_id) else None
         if row is None:
@@ -300,50 +329,6 @@ class Resource(RecordsEvents):
         record.delete_instance()
 
 
-@dataclass(frozen=True)
-class Flag:
-    """A boolean query parameter of a resource's writes (`?allow_conflicts=true`), strictly true or false."""
-
-    name: str
-    description: str
-
-    def parse(self, args):
-        value = args.get(self.name, "false")
-        if value not in ("true", "false"):
-            raise ApiError(400, "invalid_query", "Invalid query parameters.", {self.name: "Expected true or false."})
-        return value == "true"
-
-
-@dataclass(frozen=True)
-class Multipart:
-    """A create body sent as multipart/form-data: its parts as JSON schemas, the `files` among them."""
-
-    parts: dict
-    required: tuple
-    files: tuple = ("file",)
-
-    def read(self):
-        """{part: value} (a file part as werkzeug's FileStorage): 415 unless multipart, 422 for a part that is
-        unknown or given twice (never silently the last one)."""
-        if request.mimetype != "multipart/form-data":
-            raise ApiError(415, "unsupported_media_type", "Upload the file as multipart/form-data.")
-        raise_body_error()
-        given = [*request.form.lists(), *request.files.lists()]
-        problems = {}
-        for key, values in given:
-            is_file = key in request.files
-            if key not in self.parts or is_file != (key in self.files):
-                problems[key] = ["Unknown field."]
-            elif len(values) > 1:
-                problems[key] = ["Give this field once."]
-        if problems:
-            raise invalid(problems)
-        return {key: values[0] for key, values in given}
-
-    def schema(self):
-        return {"type": "object", "required": list(self.required), "properties": self.parts}
-
-
 @dataclass
 class Write:
     """One create or patch on its way to the database, as the hooks see it."""
@@ -378,119 +363,6 @@ def private_fields():
 def resource_of(model):
     """The collection whose records are rows of `model`, or None (events are read through their own routes)."""
     return next((resource for resource in REGISTRY.values() if resource.model is model), None)
-
-
-def singular(model):
-    """gig_statuses -> "gig status", webhook_deliveries -> "webhook delivery": a record's name in messages."""
-    name = model._meta.table_name
-    if name.endswith("ies"):
-        name = name[:-3] + "y"
-    else:
-        name = name[:-2] if name.endswith("ses") else name[:-1] if name.endswith("s") else name
-    return name.replace("_", " ")
-
-
-def in_use_error(noun, counts):
-    return ApiError(
-        409, "resource_in_use", f"This {noun} is still referenced by other records.", {"referenced_by": counts}
-    )
-
-
-def check_references(references, changes):
-    """422 on each `*_id` in `changes` that names no existing row."""
-    errors = {}
-    for name, target in references.items():
-        value = changes.get(name)
-        if value is not None and not target.select().where(target.id == value).exists():
-            errors[name] = [f"No {singular(target)} with this id."]
-    if errors:
-        raise invalid(errors)
-
-
-def references_to(record):
-    """{collection: count} of the rows whose references keep `record` from being deleted, in one query."""
-    restricting = [
-        (field.model._meta.table_name, field.column_name)
-        for field in record._meta.backrefs
-        if (field.on_delete or "RESTRICT").upper() in ("RESTRICT", "NO ACTION")
-    ]
-    if not restricting:
-        return {}
-    counts = ", ".join(f'(SELECT COUNT(*) FROM "{table}" WHERE "{column}" = ?)' for table, column in restricting)
-    row = db.execute_sql(f"SELECT {counts}", [record.id] * len(restricting)).fetchone()
-    totals = {}
-    for (table, _), count in zip(restricting, row):
-        if count:
-            totals[table] = totals.get(table, 0) + count
-    return totals
-
-
-def clear_others(model, record, flag, *within):
-    """Unset `flag` on the other rows (sharing the values of the fields `within`) once `record` has it set."""
-    if not getattr(record, flag):
-        return
-    field = getattr(model, flag)
-    query = model.update({field: False, model.updated_at: now()}).where(field == True, model.id != record.id)  # noqa: E712
-    for name in within:
-        query = query.where(getattr(model, name) == getattr(record, name))
-    query.execute()
-
-
-def reject_parameters(args, allowed=()):
-    unknown = {key: "Unknown parameter." for key in args if key not in allowed}
-    if unknown:
-        raise ApiError(400, "invalid_query", "Invalid query parameters.", unknown)
-
-
-# --- the views ---------------------------------------------------------------------------------------------
-
-
-class CollectionView(MethodView):
-    init_every_request = False
-
-    def __init__(self, resource):
-        self.resource = resource
-
-    def get(self):
-        """List the collection."""
-        require(self.resource.group, "view")
-        return self.resource.list(request.args)
-
-    def post(self):
-        """Create a record."""
-        require(self.resource.group, "edit")
-        options = self.resource.write_options(request.args)
-        record = self.resource.create(self.resource.create_body(), options)
-        return self.resource.created_answer(record, f"/v1/{self.resource.name}/{record.id}")
-
-
-class RecordView(MethodView):
-    init_every_request = False
-
-    def __init__(self, resource):
-        self.resource = resource
-
-    def get(self, id):
-        """Read a record."""
-        require(self.resource.group, "view")
-        return self.resource.record_answer(id, self.resource.parse_record(request.args))
-
-    def patch(self, id):
-        """Change some fields of a record."""
-        require(self.resource.group, "edit")
-        options = self.resource.write_options(request.args)
-        body = json_body()
-        self.resource.require_private_edits(body)
-        record = self.resource.get(id)
-        self.resource.update(record, body, options)
-        return {"data": self.resource.read(record.id)}
-
-    def delete(self, id):
-        """Delete a record that nothing references."""
-        require(self.resource.group, "edit")
-        reject_parameters(request.args)
-        self.resource.delete(self.resource.get(id))
-        return "", 204
 
 
 def register(blueprint, *resources):
