@@ -72,7 +72,7 @@ class Worker:
         gig's `pending_invitation_count` follows the expiry at once."""
         try:
             with self.app.app_context():
-                first = FIRST_PENDING_EXPIRY.scalar()
+                first = dialect.counted(FIRST_PENDING_EXPIRY)
         except Exception:
             log.exception("the worker could not look up the next expiry")
             return interval
