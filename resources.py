@@ -21,8 +21,8 @@ from auth import current_capabilities, is_own_member, require
 from conventions import json_body, json_text_response, raise_body_error
 from dialects import dialect
 from errors import ApiError, invalid, not_found
+from events.resource import RecordsEvents
 from models import db, now
-from resource_events import RecordsEvents
 from schemas import load
 
 REGISTRY = {}

@@ -14,15 +14,15 @@ from pathlib import Path
 
 from peewee import fn
 
-import notification_sender
 import notifications
-import webhooks
 import writer
 from dialects import dialect
 from models import BUSY_TABLES, OVERDUE, Event, GigRoleInvitation, db, now, timestamp
+from notifications import sender as notification_sender
 from private_files import private_directory
 from routes.staffing import INVITATIONS
-from webhook_sender import Sender
+from webhooks import signing as webhook_signing
+from webhooks.sender import Sender
 
 log = logging.getLogger("band.worker")
 EXPIRE_AT_ONCE = 200  # invitations expired per transaction: the write lock is never held for long
@@ -89,7 +89,7 @@ class Worker:
     def tick(self):
         while expire_invitations() == EXPIRE_AT_ONCE and not self.stopping.wait(BETWEEN_BATCHES_SECONDS):
             pass
-        webhooks.forget_old_secrets()
+        webhook_signing.forget_old_secrets()
         if self.pruned_on != dt.date.today():
             prune_events(self.app.config["EVENT_DAYS"])
             refresh_statistics()
