@@ -343,4 +343,3 @@ def push_wait(attempts, asked):
     if asked:
         return max(asked)
     return backoff.jittered(backoff.nth_wait(PUSH_RETRY_SECONDS, attempts), PUSH_JITTER)
-

@@ -63,6 +63,7 @@ the referenced record, then id.
 Errors are `{"error": {"code", "message", "status", "details"}}`; when several apply: unknown route
 404/405, then 401, 403, the body (415, 400, 413), the record's 404, 422, 409."""
 
+
 def document(app):
     spec = APISpec(
         title="Band Office",

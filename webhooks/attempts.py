@@ -92,4 +92,3 @@ def next_wait(attempts, waits, retry_after):
 def failing_for(outcome, endpoint):
     """How long the endpoint had been failing when the outcome's attempt was made."""
     return dt.datetime.fromisoformat(outcome.attempted_at) - dt.datetime.fromisoformat(endpoint.failing_since)
-
