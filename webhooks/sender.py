@@ -50,8 +50,8 @@ class Sender(QueueSender):
             claimed = deliveries.claim(claiming, lease, busy)
             return claimed, bool(claimed)
 
-    def release(self, attempts):
-        deliveries.release(attempts)
+    def release(self, jobs):
+        deliveries.release(jobs)
 
     async def attempt(self, attempt):
         attempted_at = now()
