@@ -34,8 +34,9 @@ STATUS_COLUMN = Column("status", INVITATION_STATUS, "enum", INVITATION_STATUSES,
 
 # --- a gig's pending invitations (SPEC §11: one past its expiry is not pending, whether or not the worker has run)
 
+# The first expiry among the invitations stored as pending, overdue ones included (in the past, some are overdue).
 # Written once as SQL: every read of a gig asks it, and writing it each time cost more than the read itself.
-FIRST_PENDING_EXPIRY = (
+FIRST_STORED_PENDING_EXPIRY = (
     GigRoleInvitation.select(fn.MIN(GigRoleInvitation.expires_at)).where(GigRoleInvitation.status == "pending").sql()
 )
 
@@ -45,7 +46,7 @@ def gig_counts_are_exact():
     stored as pending is past its expiry. The worker marks those expired, and the triggers count them out; until it
     has (or with no worker) a read subtracts them. One look along the (status, expires_at) index, remembered until
     the database changes (`counted` remembers any one-value query)."""
-    first = dialect.counted(FIRST_PENDING_EXPIRY)
+    first = dialect.counted(FIRST_STORED_PENDING_EXPIRY)
     return first is None or first > now()
 
 
@@ -72,7 +73,7 @@ PENDING_COUNT_NOW = Column(
 )
 
 
-def state(invitation):
+def status_now(invitation):
     """The status the invitation reads as now (INVITATION_STATUS: a pending one past expiry is expired)."""
     return GigRoleInvitation.select(INVITATION_STATUS).where(GigRoleInvitation.id == invitation.id).scalar()
 
@@ -86,7 +87,7 @@ def expiry_for(invitation, lifetime_hours):
 
 
 def require_pending(invitation):
-    refuse_unless_pending(state(invitation))
+    refuse_unless_pending(status_now(invitation))
 
 
 def refuse_unless_pending(found):
@@ -124,7 +125,7 @@ def accept(invitation):
     Precedence: an invitation its invitee already answered is not pending, even when the role is filled (by
     them, say); for a pending or withdrawn one, a role another took is reported first, so that of two
     invitees accepting at once the second learns that the role is taken."""
-    found = state(invitation)
+    found = status_now(invitation)
     if found in ("accepted", "declined"):
         refuse_unless_pending(found)
     gig_role = GigRole.get_by_id(invitation.gig_role_id)

@@ -125,17 +125,18 @@ def shown(answer, names):
     return {name: value for name, value in answer.items() if name in names}
 
 
-FIRST_EXPIRY = dialect.prepared(  # the statement of `first_expiry`, its SQL written once
+# When the member's first pending invitation expires: its SQL written once (see `first_pending_expiry`).
+FIRST_PENDING_EXPIRY = dialect.prepared(
     lambda member_id: GigRoleInvitation.select(fn.MIN(GigRoleInvitation.expires_at)).where(
         (GigRoleInvitation.staff_member == member_id) & (INVITATION_STATUS == "pending")
     )
 )
 
 
-def first_expiry(member_id):
+def first_pending_expiry(member_id):
     """When the member's first pending invitation expires (None: none is pending): until then, their gigs and
     invitations read the same unless the database changes."""
-    return db.execute_sql(*FIRST_EXPIRY(member_id)).fetchone()[0]
+    return db.execute_sql(*FIRST_PENDING_EXPIRY(member_id)).fetchone()[0]
 
 
 # --- their gigs -------------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 """Signed values: the service's secret key (BAND_SECRET_KEY, else generated once and kept in the database)
-and the tokens made with it: calendar feeds, and the answer links of invitation messages (SPEC §9)."""
+and the tokens made with it: calendar feeds, and the answer links of invitation messages (SPEC §9). Webhooks
+sign with each endpoint's own secret, as the Standard Webhooks specification says: `webhooks/signing.py`."""
 
 import secrets
 

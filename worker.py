@@ -1,6 +1,6 @@
 """The background worker of `serve` (SPEC §8): one thread that looks for timed work every
-`BAND_WORKER_INTERVAL` seconds, beside the webhook sender (`webhook_sender.py`) and the notification sender
-(`notification_sender.py`). It records the expiry of invitations as events (the stored status catching up with
+`BAND_WORKER_INTERVAL` seconds, beside the webhook sender (`webhooks/sender.py`) and the notification sender
+(`notifications/sender.py`). It records the expiry of invitations as events (the stored status catching up with
 what reads already show), prunes events older than `BAND_EVENT_DAYS` once a day, takes the daily backup into
 `BAND_BACKUP_DIR`, and makes the timed notifications (reminders, the office digest: `notifications.timed`). The
 database is the queue: each piece of work is one write transaction that claims what it does, so two servers on
@@ -12,16 +12,16 @@ import threading
 import time
 from pathlib import Path
 
-import notification_sender
 import notifications
-import webhooks
 import writer
 from dialects import dialect
-from invitations import FIRST_PENDING_EXPIRY
+from invitations import FIRST_STORED_PENDING_EXPIRY
 from models import BUSY_TABLES, OVERDUE, Event, GigRoleInvitation, db, now, timestamp
+from notifications import sender as notification_sender
 from private_files import private_directory
 from routes.staffing import INVITATIONS
-from webhook_sender import Sender
+from webhooks import signing as webhook_signing
+from webhooks.sender import Sender
 
 log = logging.getLogger("band.worker")
 EXPIRE_AT_ONCE = 200  # invitations expired per transaction: the write lock is never held for long
@@ -72,7 +72,7 @@ class Worker:
         gig's `pending_invitation_count` follows the expiry at once."""
         try:
             with self.app.app_context():
-                first = dialect.counted(FIRST_PENDING_EXPIRY)
+                first = dialect.counted(FIRST_STORED_PENDING_EXPIRY)
         except Exception:
             log.exception("the worker could not look up the next expiry")
             return interval
@@ -84,7 +84,7 @@ class Worker:
     def tick(self):
         while expire_invitations() == EXPIRE_AT_ONCE and not self.stopping.wait(BETWEEN_BATCHES_SECONDS):
             pass
-        webhooks.forget_old_secrets()
+        webhook_signing.forget_old_secrets()
         if self.pruned_on != dt.date.today():
             prune_events(self.app.config["EVENT_DAYS"])
             refresh_statistics()

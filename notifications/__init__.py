@@ -5,7 +5,9 @@ channel once they are due.
   in the event's own transaction (`register()`, called by the app factory, has them listen);
 - `timed`: the worker's rules (invitation_reminder, gig_reminder, office_digest): `run_timed(config)`;
 - `messages` and `words`: what each says, in plain English; `facts`: what it says, read from the database;
-- `queue`: the rows, and `SENDERS`: wake-ups called once a commit gave the senders work.
+- `queue`: the rows, and `SENDERS`: wake-ups called once a commit gave the senders work;
+- `delivery`: what is due, its claim, where each channel goes (or why it is skipped), what is recorded of each
+  attempt; `sender`: the worker's sender of mail and push (through the gateways of `push/`), a `queue_sender`.
 """
 
 from notifications.listeners import register

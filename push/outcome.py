@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 import httpx
 
+from backoff import retry_after_seconds
 from outgoing import Destinations
-from webhooks import retry_after_seconds
 
 SENT, DEAD, RETRY, FAILED = "sent", "dead", "retry", "failed"
 EXCERPT_BYTES = 4096  # of an answer's body: room for any gateway's reason

@@ -31,7 +31,7 @@ from conventions import json_body, json_text_response
 from dialects import dialect
 from errors import not_found
 from models import db, now
-from resource_events import RecordsEvents
+from events.resource import RecordsEvents
 from resources.parameters import Flag, Multipart, reject_parameters
 from resources.related import check_references, clear_others, in_use_error, references_to, singular
 from resources.views import CollectionView, RecordView

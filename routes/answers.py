@@ -74,7 +74,7 @@ def invitation_of(token):
         return invitation, member
     if invitation is None:
         raise ApiError(401, "unauthenticated", "This answer link is not valid. Ask the office for a new invitation.")
-    if invitations.state(invitation) == "expired":
+    if invitations.status_now(invitation) == "expired":
         message = f"This invitation expired at {invitation.expires_at}: it can no longer be answered."
         raise ApiError(401, "unauthenticated", message, {"reason": "invitation_expired"})
     if invitation.expires_at <= now():
@@ -98,7 +98,7 @@ def status_told(invitation):
         yield
     except ApiError as e:
         if e.code == "conflict" and (e.details or {}).get("reason") == "invitation_not_pending":
-            e.details = {**e.details, "status": invitations.state(invitation)}
+            e.details = {**e.details, "status": invitations.status_now(invitation)}
         raise
 
 
@@ -111,7 +111,7 @@ def invitation_summary(invitation, member, config):
     gig = view.gig
     summary = {
         "invitation_id": invitation.id,
-        "status": invitations.state(invitation),
+        "status": invitations.status_now(invitation),
         "role_taken": gig_role.staff_member_id not in (None, member.id),
         "expires_at": invitation.expires_at,
         "gig": {"name": gig.title, "gig_date": gig.gig_date, "start_time": gig.start_time, "end_time": gig.end_time},

@@ -66,7 +66,7 @@ def remembered_page(page, read_page, *depends_on):
         with db.atomic():  # one snapshot for the page, its parts and its total
             member = own_member()
             items, total = read_page(member)
-            until = own_work.first_expiry(member.id)
+            until = own_work.first_pending_expiry(member.id)
         return listing.page_text(current_app.json.dumps(items, separators=(",", ":")), total, page), until
 
     key = (request.endpoint, g.caller.user_id, *depends_on, tuple(request.args.items(multi=True)))

@@ -1,5 +1,5 @@
 """Webhooks, in the admin group (SPEC §8): the endpoints events are sent to, with their signing secrets (shown
-once), and the log of deliveries to them. Sending is the worker's (`webhook_sender.py`)."""
+once), and the log of deliveries to them. Queueing, signing and sending are the `webhooks` package's."""
 
 import functools
 import json
@@ -10,7 +10,6 @@ from flask import Blueprint, request
 
 import events
 import listing
-import webhooks
 import writer
 from auth import held_capabilities, require
 from bodies import WebhookDeliverySchema, WebhookEndpointSecretSchema
@@ -21,6 +20,8 @@ from models import User, WebhookDelivery, WebhookEndpoint, now
 from openapi import operation
 from resources import Resource, reject_parameters
 from schemas import WebhookEndpointSchema
+from webhooks import deliveries
+from webhooks import signing as webhook_signing
 
 blueprint = Blueprint("webhooks", __name__)
 log = logging.getLogger("band.webhooks")
@@ -32,7 +33,7 @@ class WebhookEndpoints(Resource):
     def before_save(self, write):
         endpoint = write.record
         if write.creating:
-            webhooks.set_secret(endpoint, webhooks.new_secret())
+            webhook_signing.set_secret(endpoint, webhook_signing.new_secret())
         if "event_types" in write.changes:
             endpoint.event_types = list(dict.fromkeys(endpoint.event_types))
         stored = None if write.creating else WebhookEndpoint.get_by_id(endpoint.id)
@@ -66,7 +67,7 @@ def rotate_secret(id):
     require("admin", "edit")
     reject_parameters(request.args)
     endpoint = ENDPOINTS.get(id)
-    secret = webhooks.rotate_secret(endpoint)
+    secret = webhook_signing.rotate_secret(endpoint)
     endpoint.updated_at = now()
     endpoint.save()
     written = ENDPOINTS.record_event("secret_rotated", endpoint)
@@ -81,8 +82,8 @@ def ping(id):
     reject_parameters(request.args)
     endpoint = active_endpoint(id)
     table = WebhookEndpoint._meta.table_name
-    event = events.record(webhooks.PING, table, endpoint.id, ENDPOINTS.group, {"endpoint_id": endpoint.id})
-    return {"data": DELIVERIES.read(webhooks.queue(event, endpoint.id))}, 202
+    event = events.record(deliveries.PING, table, endpoint.id, ENDPOINTS.group, {"endpoint_id": endpoint.id})
+    return {"data": DELIVERIES.read(deliveries.queue(event, endpoint.id))}, 202
 
 
 @blueprint.get("/webhook-deliveries")
@@ -110,9 +111,9 @@ def redeliver(id):
     reject_parameters(request.args)
     delivery = DELIVERIES.get(id)
     active_endpoint(delivery.endpoint_id)
-    if webhooks.in_flight(delivery):
+    if deliveries.in_flight(delivery):
         raise conflict("delivery_in_flight", "An attempt of this delivery is on its way: redeliver once it is done.")
-    webhooks.redeliver(delivery)
+    deliveries.redeliver(delivery)
     DELIVERIES.record_event("redelivered", delivery)
     return {"data": DELIVERIES.read(delivery.id)}, 202
 

@@ -7,7 +7,7 @@ import schemathesis
 def filter_failure(ctx, failure, case, response):
     """A request accepted although its only invalid part is inside a list's `filter` object is not a failure.
 
-    The object's keys are the filters (openapi_params.filter_param), and their values reach the service as query
+    The object's keys are the filters (openapi.params.filter_param), and their values reach the service as query
     text: a value the fuzzer made invalid in type or shape (`5` for `"5"`, an empty list or a null that leaves the
     filter out, one value where a list was declared) can be valid on the wire. Schemathesis forgives these for a
     parameter of its own, not for a key inside one. Whether the service reads each filter strictly is for the

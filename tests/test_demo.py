@@ -344,7 +344,7 @@ def test_every_placement_passes_the_checks_of_the_api(served):
     for gig_role in GigRole.select(GigRole, Gig).join(Gig).where(GigRole.staff_member.is_null(False)):
         availability.put_on_role(gig_role, gig_role.gig)
     for invitation in GigRoleInvitation.select().where(GigRoleInvitation.status == "pending"):
-        if invitations.state(invitation) == "pending":
+        if invitations.status_now(invitation) == "pending":
             gig_role = GigRole.get_by_id(invitation.gig_role_id)
             assert gig_role.staff_member_id is None
             availability.holds_role(invitation.staff_member_id, gig_role.role_id)

@@ -11,13 +11,13 @@ import zoneinfo
 
 import pytest
 
-import notification_sender
 import notifications
 import signing
 import worker
 import writer
 from models import GigRoleInvitation, Notification, NotificationSetting, Setting, timestamp
 from notifications import run_timed
+from notifications import sender as notification_sender
 from notifications.words import day
 from routes.staffing import INVITATIONS
 from tests.support.api import error_of

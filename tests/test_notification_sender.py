@@ -13,10 +13,10 @@ from urllib.parse import urlsplit
 
 import pytest
 
-import notification_sender
 import notifications
 import writer
 from models import Notification
+from notifications import sender as notification_sender
 from tests.support.mail import mails
 from tests.support.push_servers import Answer, UnifiedPushServer
 from tests.support.queued import devices_of, later, log_lines, mail_off, person, queue, reading, register_device, stored

@@ -11,12 +11,12 @@ import urllib.request
 import pytest
 
 import signing
-import webhooks
 import writer
 from models import Notification
 from tests.support.receiver import Receiver
 from tests.support.served import OPENER
 from tests.support.users import make_token, make_user
+from webhooks import deliveries
 
 SAMS = 313131313  # the role Sam plays on the wedding
 KIMS = 424242424  # the role Kim plays on the wedding
@@ -202,11 +202,11 @@ def test_webhooks_carry_pay_only_to_the_endpoints_that_include_it(office, receiv
 
 
 def deliver_everything():
-    """POST every queued delivery as the worker would (the payload `webhooks.claim` writes, signed): how many."""
+    """POST every queued delivery as the worker would (the payload `deliveries.claim` writes, signed): how many."""
     sent = 0
     while True:
         with writer.transaction():
-            attempts = webhooks.claim(100, 30, [])
+            attempts = deliveries.claim(100, 30, [])
         if not attempts:
             return sent
         for attempt in attempts:

@@ -145,4 +145,4 @@ def test_an_invitation_reads_expired_once_past_its_time(app, build):
         GigRoleInvitation.update(status=status, expires_at=expires_at).where(
             GigRoleInvitation.id == invitation.id
         ).execute()
-        assert invitations.state(invitation) == reads
+        assert invitations.status_now(invitation) == reads

@@ -14,7 +14,7 @@ from outgoing import PER_DESTINATION
 from tests.support.receiver import Answer, Receiver
 from tests.support.served import ServedOffice, served_offices
 from tests.support.waiting import SLOW_MACHINE_SECONDS, wait_for
-from webhook_sender import IN_FLIGHT
+from webhooks.sender import IN_FLIGHT
 
 FAST = {"BAND_WEBHOOK_RETRY_SECONDS": "0.3,0.3,0.3", "BAND_WEBHOOK_TIMEOUT": "2"}
 # 0.00001 days are 0.864 s: an endpoint failing that long is switched off after a few attempts 0.3 s apart

@@ -1,6 +1,6 @@
 """Mail and push of notifications (SPEC §9), as the database sees them: which are due, how they are claimed (a
 lease in the write transaction, so that two servers never send one at once), what each channel sends, and what
-is recorded of each attempt. The worker's sender (`notification_sender.py`) does the sending.
+is recorded of each attempt. The worker's sender (`notifications.sender`) does the sending.
 
 Where a notification goes is decided when it is sent, not when it was queued: the recipient user's settings
 and address, or a member without a user at the member's own address; a channel with nowhere to go is `skipped`."""
@@ -245,7 +245,7 @@ def release(jobs):
 # --- what came of an attempt -------------------------------------------------------------------------------
 
 
-def record(outcomes, finished):
+def record_outcomes(outcomes, finished):
     """Store what the attempts came to, in the transaction under way: each channel sent, failed for good, or due
     again after a wait counted from now. `finished` names the notifications none of whose jobs is still on its
     way: their claim is given back. An attempt whose claim ran out and was taken by another server meanwhile is
@@ -288,7 +288,7 @@ class Mailed:
             why = "refused" if self.refused else f"given up after {row.email_attempts} attempts"
             log.error("%s %s: %s", who, why, self.error)
         else:
-            row.email_next_at = later(moment, wait)
+            row.email_next_at = backoff.seconds_after(moment, wait)
             log.warning("%s not sent yet, attempt %d: %s; next in %.1f s", who, row.email_attempts, self.error, wait)
 
 
@@ -322,7 +322,7 @@ class Pushed:
         retried = [result for _, result in self.results if result.outcome == push.RETRY]
         wait = push_wait(row.push_attempts, [r.retry_after for r in retried if r.retry_after is not None])
         if retried and wait is not None:
-            row.push_next_at = later(moment, wait)
+            row.push_next_at = backoff.seconds_after(moment, wait)
             return
         settle_push(row)
         if row.push_state == "failed":
@@ -343,7 +343,3 @@ def push_wait(attempts, asked):
     if asked:
         return max(asked)
     return backoff.jittered(backoff.nth_wait(PUSH_RETRY_SECONDS, attempts), PUSH_JITTER)
-
-
-def later(stored, seconds):
-    return timestamp(dt.datetime.fromisoformat(stored) + dt.timedelta(seconds=seconds))

@@ -11,10 +11,10 @@ import contextlib
 import threading
 
 import mail
-import notification_delivery as delivery
 import push
 import writer
 from errors import ConfigError
+from notifications import delivery
 from notifications.queue import SENDERS
 from queue_sender import QueueSender
 from routes.devices import DEVICES_PER_USER
@@ -57,7 +57,7 @@ class Sender(QueueSender):
         finished = {row_id for outcome in outcomes for row_id in outcome.job.ids} - on_their_way
         with writer.transaction():
             if outcomes:
-                delivery.record(outcomes, finished)
+                delivery.record_outcomes(outcomes, finished)
             if not claiming:
                 return [], False
             jobs, looked_at = delivery.claim(claiming, self.leases, configured)

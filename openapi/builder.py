@@ -1,18 +1,18 @@
 """The OpenAPI 3.1 document, generated with apispec from the same schemas and resource registry that serve
-the requests. Every rule of the URL map under /v1 is described: a resource's views from its declaration,
-every other view from the `@operation` beside it."""
+the requests: `document(app)` describes every rule of the URL map under /v1, a resource's views from its
+declaration, every other view from the `@operation` beside it (`openapi.views`)."""
 
 import copy
 import re
 
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
-from marshmallow import Schema, fields
 
 from bodies import WebhookPayloadSchema
 from conventions import WRITE_METHODS
 from errors import CODES
-from openapi_params import (
+from openapi.error_answers import ERROR_STATUSES, READ, WRITE, ErrorSchema, error_example
+from openapi.params import (
     fields_param,
     list_params,
     paging_params,
@@ -21,7 +21,7 @@ from openapi_params import (
     record_params,
     write_params,
 )
-from openapi_shapes import (
+from openapi.shapes import (
     download_content,
     json_content,
     list_of,
@@ -62,94 +62,6 @@ the referenced record, then id.
 
 Errors are `{"error": {"code", "message", "status", "details"}}`; when several apply: unknown route
 404/405, then 401, 403, the body (415, 400, 413), the record's 404, 422, 409."""
-
-ERROR_STATUSES = {  # the codes of each status come from errors.CODES
-    400: "Invalid JSON or query parameters, or a read that would cost the server too much",
-    401: "No valid bearer token",
-    403: "The token's roles lack the capability (details.required)",
-    404: "No such record",
-    409: "A unique rule, a reference (details.referenced_by) or a domain rule (details.reason)",
-    413: "The body is over the limit",
-    415: "The body is not of the expected media type",
-    422: "Invalid fields (details: field -> messages)",
-    429: "Too many requests: from this address to sign in or answer by link, or writes of a caller without any "
-    "`.edit` capability (see Retry-After)",
-    503: "The database is busy or the service is stopping (see Retry-After)",
-}
-# An example answer for each code, shown by the reference page; a code missing here gets a plain message.
-ERROR_EXAMPLES = {
-    "invalid_json": ("The body is not valid JSON.", None),
-    "invalid_query": ("Invalid query parameters.", {"limit": "Expected an integer from 1 to 200."}),
-    "query_too_costly": (
-        "This request costs the server too much: narrow the filters or drop the sort through a reference.",
-        None,
-    ),
-    "unauthenticated": ("Sign in: send a valid bearer token.", None),
-    "forbidden": ("This needs the gigs.edit capability.", {"required": "gigs.edit"}),
-    "not_found": ("No gig with this id.", None),
-    "resource_in_use": ("This gig is still referenced by other records.", {"referenced_by": {"gig_products": 3}}),
-    "already_exists": ("A record with these values exists already.", {"fields": ["name"]}),
-    "conflict": ("The gig role is filled already.", {"reason": "gig_role_filled"}),
-    "payload_too_large": ("The body is larger than the limit of 1024 KB.", None),
-    "unsupported_media_type": ("Send the body as application/json.", None),
-    "validation_failed": ("The request body has invalid fields.", {"title": ["Missing data for required field."]}),
-    "rate_limited": ("Too many requests from this address; try again in 42 s.", None),
-    "unavailable": ("The database is busy; retry in a moment.", None),
-}
-READ = (400, 401, 403)
-WRITE = (400, 401, 403, 413, 415, 422)
-
-
-class ErrorDetailSchema(Schema):
-    code = fields.String(required=True, metadata={"enum": sorted(CODES)})
-    message = fields.String(required=True)
-    status = fields.Integer(required=True)
-    details = fields.Dict(metadata={"description": "what went wrong, by field or parameter, or a reason"})
-
-
-class ErrorSchema(Schema):
-    error = fields.Nested(ErrorDetailSchema, required=True)
-
-
-def operation(
-    *,
-    body=None,
-    response=None,
-    status=200,
-    errors=(),
-    listing=None,
-    many=False,
-    media_type="application/json",
-    params=(),
-    fields=None,
-    partial=False,
-):
-    """Describe a view that is not a generic resource view; its docstring is the summary.
-
-    `body`/`response` are schemas (`partial`: the body may leave out any field, as a PATCH's does); `listing` is
-    "paged" (limit and offset) or a columns dict (the full list parameters) and makes the answer a list with
-    `meta`; `many` answers `{data: [...]}` without it; `status` may be a tuple; `errors` are the statuses besides
-    401 and 403 (which views marked `public` never give); `fields` (a columns dict) is the `fields` parameter of
-    a single record's read.
-    """
-
-    def decorate(view):
-        view.openapi = {
-            "summary": " ".join((view.__doc__ or "").split()),
-            "body": body,
-            "response": response,
-            "status": status,
-            "errors": errors,
-            "listing": listing,
-            "many": many,
-            "media_type": media_type,
-            "params": params,
-            "fields": fields,
-            "partial": partial,
-        }
-        return view
-
-    return decorate
 
 
 def document(app):
@@ -415,14 +327,6 @@ def record_links(resource):
 
 def tag_of(view):
     return view.__module__.rpartition(".")[2]
-
-
-def error_example(code, status):
-    message, details = ERROR_EXAMPLES.get(code, (code.replace("_", " ").capitalize() + ".", None))
-    error = {"code": code, "message": message, "status": status}
-    if details is not None:
-        error["details"] = details
-    return {"summary": code, "value": {"error": error}}
 
 
 def read_only(schema):

@@ -8,12 +8,13 @@ import datetime as dt
 
 import httpx
 
+import backoff
 import events
-import webhooks
 import writer
 from models import now
 from queue_sender import QueueSender
 from routes.webhooks import switch_off
+from webhooks import attempts, deliveries
 
 IN_FLIGHT = 32  # attempts on their way at once
 
@@ -34,7 +35,7 @@ class Sender(QueueSender):
         await self.client.aclose()
 
     def next_due(self):
-        return webhooks.next_due()
+        return deliveries.next_due()
 
     def record_and_claim(self, outcomes, claiming, busy):
         """What the attempts came to, with the endpoints it switches off; the due deliveries claimed, no destination
@@ -42,15 +43,15 @@ class Sender(QueueSender):
         with writer.transaction():
             if outcomes:
                 retries, failing_days = self.config["WEBHOOK_RETRIES"], self.config["WEBHOOK_FAILING_DAYS"]
-                switch_off(self.app, webhooks.record(outcomes, retries, failing_days))
+                switch_off(self.app, attempts.record_outcomes(outcomes, retries, failing_days))
             if not claiming:
                 return [], False
-            lease = self.config["WEBHOOK_TIMEOUT"] + webhooks.LEASE_MARGIN_SECONDS
-            claimed = webhooks.claim(claiming, lease, busy)
+            lease = self.config["WEBHOOK_TIMEOUT"] + deliveries.LEASE_MARGIN_SECONDS
+            claimed = deliveries.claim(claiming, lease, busy)
             return claimed, bool(claimed)
 
-    def release(self, attempts):
-        webhooks.release(attempts)
+    def release(self, jobs):
+        deliveries.release(jobs)
 
     async def attempt(self, attempt):
         attempted_at = now()
@@ -58,9 +59,9 @@ class Sender(QueueSender):
             return await asyncio.wait_for(self.post(attempt, attempted_at), self.config["WEBHOOK_TIMEOUT"])
         except TimeoutError:
             error = f"No answer within {self.config['WEBHOOK_TIMEOUT']:g} s."
-            return webhooks.Outcome(attempt, attempted_at, error=error)
+            return attempts.Outcome(attempt, attempted_at, error=error)
         except Exception as error:  # whatever stopped it (a refused connection, a malformed answer) is its outcome
-            return webhooks.Outcome(attempt, attempted_at, error=describe(error))
+            return attempts.Outcome(attempt, attempted_at, error=describe(error))
 
     async def post(self, attempt, attempted_at):
         headers = attempt.headers(dt.datetime.now(dt.UTC))
@@ -70,7 +71,7 @@ class Sender(QueueSender):
             excerpt = b""
             async for chunk in response.aiter_bytes():
                 excerpt += chunk
-                if len(excerpt) >= webhooks.EXCERPT_BYTES:
+                if len(excerpt) >= attempts.EXCERPT_BYTES:
                     break
         finally:
             await response.aclose()
@@ -80,9 +81,9 @@ class Sender(QueueSender):
         elif not 200 <= code < 300:
             error = f"The receiver answered {code}."
         if code in (429, 503):
-            retry_after = webhooks.retry_after_seconds(response.headers.get("retry-after"), dt.datetime.now(dt.UTC))
-        text = excerpt[: webhooks.EXCERPT_BYTES].decode("utf-8", "replace") or None
-        return webhooks.Outcome(attempt, attempted_at, code, error, text, retry_after)
+            retry_after = backoff.retry_after_seconds(response.headers.get("retry-after"), dt.datetime.now(dt.UTC))
+        text = excerpt[: attempts.EXCERPT_BYTES].decode("utf-8", "replace") or None
+        return attempts.Outcome(attempt, attempted_at, code, error, text, retry_after)
 
 
 def describe(error):
