@@ -30,8 +30,8 @@ from auth import current_capabilities, is_own_member, require
 from conventions import json_body, json_text_response
 from dialects import dialect
 from errors import not_found
-from models import db, now
 from events.resource import RecordsEvents
+from models import db, now
 from resources.parameters import Flag, Multipart, reject_parameters
 from resources.related import check_references, clear_others, in_use_error, references_to, singular
 from resources.views import CollectionView, RecordView
