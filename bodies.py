@@ -242,7 +242,11 @@ class GigSummarySchema(TimesSchema):
 
 
 class PaySchema(BaseSchema):
-    amount_cents = fields.Integer(dump_only=True, allow_none=True, metadata={"description": "null: not agreed yet"})
+    amount_cents = fields.Integer(
+        dump_only=True,
+        allow_none=True,
+        metadata={"description": "null: not agreed yet, or the role is no longer offered to you"},
+    )
     currency = fields.String(dump_only=True)
 
 

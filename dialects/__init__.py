@@ -13,8 +13,8 @@ What a dialect provides (a PostgreSQL module must offer the same names, with the
   `without_waiting()`: the peewee database opened with its settings; a transaction that holds the write lock from
   its start; writes that give up at once rather than wait.
 - `schema_version()`, `set_schema_version(n)`, `statements(script)`: what migrations need.
-- `upsert(model, **values)`: a row stored in place of the one with its primary key; `insert_if_absent(model,
-  **values)`: stored unless its primary key is taken.
+- `upsert(model, **values)`: a row, every column given, stored in place of the one with its primary key;
+  `insert_if_absent(model, **values)`: stored unless its primary key is taken.
 - `is_busy(error)`, `unique_violation(error)`: what its errors mean; `unique_with_null(model, name, column,
   nullable)`: a unique rule in which a null counts as a value.
 - `json_field(expr, key)`, `json_has(expr, key)`: a key of a JSON column (custom fields).

@@ -1,5 +1,5 @@
 """The parameters of the OpenAPI document: path ids, and a list's paging, sort, fields and typed filters from
-its columns (SPEC §2.1), as listing.py reads them."""
+its columns (SPEC §2.1), as the `listing` package reads them."""
 
 import json
 import re
