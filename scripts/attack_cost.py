@@ -1,8 +1,9 @@
 """The cost of one request, as an attacker on the LAN would test it (SPEC §2.3, "The cost of one request is bounded"):
 on a demo office of 20 000 gigs, served pinned to one CPU,
 
-1. the server CPU each of the most expensive requests a signed-in user can make costs (read from /proc around a
-   run of the same request, so it counts what the server really spends, threads and all), and
+1. the server CPU each of the most expensive requests a signed-in user can make costs (`request_cost.REQUESTS`,
+   asked by the demo's users, and the office calendar feed; read from /proc around a run of the same request, so
+   it counts what the server really spends, threads and all), and
 2. the p50 of another client's `GET /v1/me/staff-member` alone, then while one address (127.0.0.2) runs 12 loops
    of the most expensive of them.
 
@@ -26,31 +27,19 @@ import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from bench_support import LOAD_CPU, PINNED, Server, database, musician, office, run_app, serve
+from bench_support import LOAD_CPU, PINNED, Server, database, office, serve
+from request_cost import REQUESTS, demo_tokens
 
 CPU_MS, ATTACKED_P50_MS, LOOPS, TIMEOUT_SECONDS = 50, 20, 12, 30
 ATTACKER = "127.0.0.2"  # the loopback network is all ours: a second client address on the same machine
 
 
-def candidates(status, feed):
-    """(name, path, who) of the requests that cost most: sorts and filters through references at deep offsets,
-    every reference expanded on full pages, searches for common words, the pay sheets and the calendar feed."""
-    deep = "offset=139000&limit=200"
-    return [
-        ("equipment by gig title, deep", f"/v1/gig-equipment?sort=gig.title&{deep}&expand=gig,equipment", "crew"),
-        ("equipment by gig title", "/v1/gig-equipment?sort=-gig.title&limit=200&expand=gig,equipment", "crew"),
-        ("roles by gig title, deep", f"/v1/gig-roles?sort=gig.title&{deep}&expand=gig,role,staff_member", "office"),
-        ("roles by member name, deep", "/v1/gig-roles?sort=staff_member.last_name&limit=200&offset=50000", "office"),
-        ("gigs contains", "/v1/gigs?filter[title][contains]=e&sort=-title&limit=200&offset=15000", "office"),
-        ("gigs q common word", "/v1/gigs?q=wedding&limit=200&sort=-title", "office"),
-        ("gigs expand all", f"/v1/gigs?limit=200&expand=venue,gig_status&filter[gig_status_id]={status}", "office"),
-        ("gig products deep", "/v1/gig-products?sort=gig.gig_date&offset=30000&limit=200&expand=gig,product", "office"),
-        ("invitations by gig", "/v1/gig-role-invitations?sort=gig_role.call_time&limit=200&offset=20000", "office"),
-        ("events", "/v1/events?limit=200", "office"),
-        ("pay sheet of ten years", "/v1/pay-sheet?from=2020-01-01&to=2030-12-31&limit=200", "office"),
-        ("office calendar feed", feed, "office"),
-        ("my gigs", "/v1/me/gigs?filter[gig_date][gte]=2000-01-01&limit=200", "musician"),
-    ]
+def signed_in(path):
+    """{access role: a session token} of the demo office's users, written into the database at `path`."""
+    from app import create_app
+
+    with create_app({"DB": str(path), "WORKER": "off"}).app_context():
+        return demo_tokens()
 
 
 def server_cpu_ms(pid):
@@ -129,35 +118,29 @@ def main():
     try:
         path = Path(workdir) / "band.db"
         shutil.copy(database(options.gigs), path)
-        env, key = office(path, workdir)
-        run_app(env, "create-user", "crew@example.com", "--name", "Crew", "--role", "crew")
-        keys = {
-            "office": key,
-            "crew": run_app(env, "create-api-key", "crew@example.com", "--label", "attack"),
-            "musician": musician(path, env)[0],
-        }
+        env, _ = office(path, workdir)
+        tokens = signed_in(path)
         server = Server(serve, env, "/v1/health")
         try:
-            _, status = get(server.port, "/v1/gig-statuses?filter[is_default]=true", key)
-            status = json.loads(status)["data"][0]["id"]
-            feed = urlsplit(json.loads(get(server.port, "/v1/calendar-url", key)[1])["data"]["url"]).path
+            feed = json.loads(get(server.port, "/v1/calendar-url", tokens["office"])[1])["data"]["url"]
+            requests = [(who, "/v1" + request) for who, request in REQUESTS] + [("office", urlsplit(feed).path)]
             print(f"{options.gigs} gigs; server CPU per request (mean of {options.repeat}):")
             worst = (0, None, None)
-            for name, request, who in candidates(status, feed):
-                answer, ms = cost(server, request, keys[who], options.repeat)
-                print(f"  {ms:7.1f} ms  {answer}  {name}: {request}", flush=True)
+            for who, request in requests:
+                answer, ms = cost(server, request, tokens[who], options.repeat)
+                print(f"  {ms:7.1f} ms  {answer}  {who:6}  {request}", flush=True)
                 if answer == 200 and ms > worst[0]:
                     worst = (ms, request, who)
-            alone, count = p50(server.port, "/v1/me/staff-member", keys["musician"], options.seconds)
+            alone, count = p50(server.port, "/v1/me/staff-member", tokens["staff"], options.seconds)
             print(f"another client's /v1/me/staff-member alone: p50 {alone:.1f} ms ({count} requests)")
             queue = multiprocessing.Queue()
             stop_at = time.monotonic() + options.seconds + 2
             attacker = multiprocessing.Process(
-                target=attacker_process, args=(server.port, worst[1], keys[worst[2]], stop_at, queue)
+                target=attacker_process, args=(server.port, worst[1], tokens[worst[2]], stop_at, queue)
             )
             attacker.start()
             time.sleep(1)  # the loops under way
-            attacked, count = p50(server.port, "/v1/me/staff-member", keys["musician"], options.seconds)
+            attacked, count = p50(server.port, "/v1/me/staff-member", tokens["staff"], options.seconds)
             counts = queue.get()
             attacker.join()
             print(

@@ -37,7 +37,7 @@ REQUESTS = [
     ("office", "/gig-role-invitations?sort=gig_role.pay_cents&offset=50000&limit=200&expand=gig_role,staff_member"),
     ("office", "/gig-role-invitations?sort=staff_member.last_name&offset=50000&limit=200&expand=gig_role"),
     ("office", "/gigs?sort=venue.name&offset=19000&limit=200&expand=venue,gig_status"),
-    ("office", "/gigs?sort=title&offset=19800&limit=200&expand=venue,gig_status,client"),
+    ("office", "/gigs?sort=title&offset=19800&limit=200&expand=venue,gig_status"),
     ("office", "/gigs?filter[title][contains]=e&sort=-title&offset=15000&limit=200"),
     ("office", "/gigs?filter[venue.city][contains]=e&sort=venue.city&offset=15000&limit=200"),
     ("office", "/gigs?q=hochzeit&limit=200&offset=5000"),
