@@ -8,6 +8,7 @@ from routes import (
     admin,
     answers,
     catalog,
+    console,
     devices,
     events,
     gigs,
@@ -34,4 +35,4 @@ def register(app):
     app.register_blueprint(api)
     app.register_blueprint(account.pages)
     app.register_blueprint(answers.pages)
-    app.register_blueprint(service.root)
+    console.register(app)

@@ -4,7 +4,7 @@ assets come from the flask-swagger-ui package and are served from here)."""
 import gzip
 from importlib import resources
 
-from flask import Blueprint, current_app, redirect, render_template, request, send_from_directory, url_for
+from flask import Blueprint, current_app, render_template, request, send_from_directory, url_for
 
 import openapi
 from auth import public
@@ -13,16 +13,8 @@ from migrations import schema_version
 from openapi import operation
 
 blueprint = Blueprint("service", __name__)
-root = Blueprint("root", __name__)
 DOCS_ASSETS = resources.files("flask_swagger_ui") / "dist"
 DOCS_MEDIA_TYPES = ("text/javascript", "text/css", "image/png", "text/html")
-
-
-@root.get("/")
-@public
-def home():
-    """A browser that opens the server lands on the reference page."""
-    return redirect(url_for("api.service.docs"))
 
 
 @blueprint.get("/")

@@ -1,0 +1,67 @@
+"""The office console's page and its static files (SPEC §12): `GET /` and every path of the console answer one
+HTML page (the console's router shows the screen the path names); `/static/<digest>/...` answers its files.
+
+The console's paths are declared here and only here (CONSOLE_PATHS); a screen at a new prefix adds it. Any other
+path keeps answering the API's 404 envelope.
+"""
+
+from flask import Blueprint, current_app, render_template, request
+
+import console_assets
+from auth import public
+from errors import not_found
+
+pages = Blueprint("console", __name__)
+
+# The prefixes the console's router shows screens under: each answers at `/prefix` and `/prefix/...`.
+CONSOLE_PATHS = ("/agenda", "/gigs", "/staffing", "/people", "/pay", "/admin", "/records", "/my")
+
+POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; "
+    "frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+)
+YEAR_SECONDS = 31536000
+
+
+def static_tree():
+    return current_app.extensions["console_assets"]
+
+
+@public
+def console_page(rest=None):
+    """The console's one page; its script reads the path."""
+    tree = static_tree()
+    page = render_template("console.html", css=tree.url("console/console.css"), script=tree.url("console/main.js"))
+    response = current_app.response_class(page, mimetype="text/html")
+    response.headers["Content-Security-Policy"] = POLICY
+    response.headers["Cache-Control"] = "no-cache"  # the page names the assets' digest: always ask for it anew
+    return response
+
+
+@pages.get("/static/<digest>/<path:relative>")
+@public
+def static_asset(digest, relative):
+    """A file of the console, gzip-compressed for browsers that accept it; cached for a year (its URL changes with
+    any change to the tree)."""
+    tree = static_tree()
+    asset = tree.assets.get(relative) if digest == tree.digest else None
+    if asset is None:
+        raise not_found("No such file.")
+    compressed = asset.gzipped is not None and request.accept_encodings["gzip"]
+    response = current_app.response_class(asset.gzipped if compressed else asset.body, mimetype=asset.media_type)
+    if compressed:
+        response.headers["Content-Encoding"] = "gzip"
+    response.vary.add("Accept-Encoding")
+    response.set_etag(asset.etag + ("-gz" if compressed else ""))
+    response.headers["Cache-Control"] = f"public, max-age={YEAR_SECONDS}, immutable"
+    return response.make_conditional(request)
+
+
+def register(app):
+    """The console's routes on `app`, and its static tree read once."""
+    app.extensions["console_assets"] = console_assets.read_tree()
+    app.add_url_rule("/", "console.home", console_page)
+    for prefix in CONSOLE_PATHS:
+        app.add_url_rule(prefix, f"console.{prefix[1:]}", console_page)
+        app.add_url_rule(f"{prefix}/<path:rest>", f"console.{prefix[1:]}_within", console_page)
+    app.register_blueprint(pages)

@@ -1,0 +1,121 @@
+// The one way the console speaks to /v1 (SPEC §12): the session's bearer token, JSON both ways, the error
+// envelope turned into an ApiError, a 401 back to sign-in (then to the same place), and a 503 or a lost
+// connection retried while the shell says "Retrying…".
+//
+//   import { api, ApiError } from "../api.js";
+//   const {data, meta} = await api.get("/gigs", {"filter[gig_date][gte]": "2026-11-01", sort: "gig_date"});
+//   const gig = (await api.patch(`/gigs/${id}`, {title})).data;
+//   try { ... } catch (e) { if (e instanceof ApiError && e.status === 422) showAtFields(e.details); }
+//
+// A query's value may be an array (the parameter repeated); null and undefined values are left out.
+
+import { forgetSession, readSession, signInAgain } from "./session.js";
+
+export class ApiError extends Error {
+  constructor(status, code, message, details) {
+    super(message);
+    this.name = "ApiError";
+    this.status = status;
+    this.code = code;
+    this.details = details || null;
+  }
+}
+
+const RETRY_DELAYS_MS = [1000, 2000, 4000, 8000, 10000];
+const RETRY_LIMIT = 12; // about 1.5 minutes of retrying before the error is shown
+const retrying = new Set();
+const retryListeners = new Set();
+
+/** listener(boolean) whenever requests start or stop waiting to be retried; returns the unsubscribe. */
+export function onRetrying(listener) {
+  retryListeners.add(listener);
+  return () => retryListeners.delete(listener);
+}
+
+function markRetrying(request, waiting) {
+  const before = retrying.size > 0;
+  waiting ? retrying.add(request) : retrying.delete(request);
+  if (before !== retrying.size > 0) retryListeners.forEach((listener) => listener(retrying.size > 0));
+}
+
+export function urlOf(path, query) {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query || {})) {
+    for (const one of Array.isArray(value) ? value : [value]) {
+      if (one !== null && one !== undefined) params.append(key, String(one));
+    }
+  }
+  const search = params.toString();
+  return `/v1${path}${search ? `?${search}` : ""}`;
+}
+
+async function errorOf(response) {
+  try {
+    const { error } = await response.json();
+    return new ApiError(error.status, error.code, error.message, error.details);
+  } catch {
+    return new ApiError(response.status, "http_error", `The server answered ${response.status}.`);
+  }
+}
+
+function pause(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function retryAfterMs(response, attempt) {
+  const stated = Number(response && response.headers.get("Retry-After"));
+  return stated > 0 ? Math.min(stated, 30) * 1000 : RETRY_DELAYS_MS[Math.min(attempt, RETRY_DELAYS_MS.length - 1)];
+}
+
+async function send(method, url, body, signal) {
+  const session = readSession();
+  if (!session) {
+    signInAgain();
+    return new Promise(() => {}); // the page is leaving
+  }
+  const headers = { Accept: "application/json", Authorization: `Bearer ${session.token}` };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  return fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
+}
+
+/** The parsed answer ({data, meta} or null for 204) of one request; throws ApiError. A POST is not resent after
+ * a lost connection (it may have been done); a 503 is resent whatever the method (nothing was done). */
+export async function request(method, path, { query, body, signal } = {}) {
+  const url = urlOf(path, query);
+  const token = {};
+  try {
+    for (let attempt = 0; ; attempt++) {
+      let response = null;
+      try {
+        response = await send(method, url, body, signal);
+      } catch (error) {
+        if (error.name === "AbortError" || method === "POST" || attempt >= RETRY_LIMIT) {
+          throw error.name === "AbortError" ? error : new ApiError(0, "offline", "The server cannot be reached.");
+        }
+      }
+      if (response && response.status === 401) {
+        forgetSession();
+        signInAgain();
+        return new Promise(() => {});
+      }
+      if (response && response.status !== 503) {
+        if (!response.ok) throw await errorOf(response);
+        return response.status === 204 ? null : response.json();
+      }
+      if (attempt >= RETRY_LIMIT) throw await errorOf(response);
+      markRetrying(token, true);
+      await pause(retryAfterMs(response, attempt));
+    }
+  } finally {
+    markRetrying(token, false);
+  }
+}
+
+export const api = {
+  request,
+  get: (path, query, options) => request("GET", path, { ...options, query }),
+  post: (path, body, options) => request("POST", path, { ...options, body }),
+  patch: (path, body, options) => request("PATCH", path, { ...options, body }),
+  put: (path, body, options) => request("PUT", path, { ...options, body }),
+  delete: (path, options) => request("DELETE", path, options),
+};

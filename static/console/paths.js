@@ -1,0 +1,13 @@
+// Where a record is shown in the console: the one place that turns a collection and an id into a path, for
+// search hits, links between screens and the events a screen follows.
+
+const SHOWN_AT = {
+  gigs: (id) => `/gigs/${id}`,
+  "staff-members": (id) => `/people/staff-members/${id}`,
+  contacts: (id) => `/people/contacts/${id}`,
+};
+
+export function recordPath(collection, id) {
+  const shown = SHOWN_AT[collection];
+  return shown ? shown(encodeURIComponent(id)) : `/records/${collection}/${encodeURIComponent(id)}`;
+}

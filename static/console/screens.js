@@ -1,0 +1,10 @@
+// The screen registry: one line per screen, its path pattern and its module (loaded when first shown).
+// A screen module's default export is a Preact component given {params, query, me, api}; it renders its <h1>
+// at once (the shell moves the focus there and names the browser tab after it). Adding a screen is a module
+// in screens/ and a line here (and its prefix in routes/console.py's CONSOLE_PATHS if it is a new one).
+
+import { compile } from "./router.js";
+
+export const SCREENS = [
+  ["/agenda", () => import("./screens/agenda.js")],
+].map(([pattern, load]) => ({ pattern, load, compiled: compile(pattern) }));

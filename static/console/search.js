@@ -1,0 +1,102 @@
+// The search box of the top bar: `q` asked of gigs, staff members, contacts and venues at once (those the
+// user may view), the hits listed by kind, each a link to its record.
+
+import { api } from "./api.js";
+import { date } from "./format.js";
+import { html, useEffect, useState } from "./lib.js";
+import { can } from "./me.js";
+import { recordPath } from "./paths.js";
+
+const HITS_PER_KIND = 5;
+const DEBOUNCE_MS = 250;
+
+const KINDS = [
+  {
+    label: "Gigs",
+    collection: "gigs",
+    capability: "gigs.view",
+    fields: "id,gig_date,title",
+    text: (gig) => `${date(gig.gig_date)} · ${gig.title}`,
+  },
+  {
+    label: "Staff members",
+    collection: "staff-members",
+    capability: "people.view",
+    fields: "id,first_name,last_name",
+    text: (member) => `${member.first_name} ${member.last_name}`,
+  },
+  {
+    label: "Contacts",
+    collection: "contacts",
+    capability: "people.view",
+    fields: "id,first_name,last_name,company",
+    text: (contact) => [`${contact.first_name} ${contact.last_name || ""}`.trim(), contact.company].filter(Boolean).join(" · "),
+  },
+  {
+    label: "Venues",
+    collection: "venues",
+    capability: "gigs.view",
+    fields: "id,name,city",
+    text: (venue) => [venue.name, venue.city].filter(Boolean).join(", "),
+  },
+];
+
+/** The words the API will search for (each at least 2 characters, at most 8 of them), or "". */
+export function searchable(text) {
+  return text.split(/\s+/).filter((word) => word.length >= 2).slice(0, 8).join(" ");
+}
+
+async function searchAll(kinds, q, signal) {
+  const query = (kind) => ({ q, fields: kind.fields, limit: HITS_PER_KIND });
+  const answers = await Promise.all(kinds.map((kind) => api.get(`/${kind.collection}`, query(kind), { signal })));
+  return kinds.map((kind, i) => ({ kind, hits: answers[i].data, total: answers[i].meta.total }));
+}
+
+function Results({ found, onPick }) {
+  if (found.every(({ hits }) => hits.length === 0)) return html`<p class="search-none">Nothing found.</p>`;
+  return found
+    .filter(({ hits }) => hits.length > 0)
+    .map(
+      ({ kind, hits, total }) => html`<section class="search-kind" aria-label=${kind.label}>
+        <p class="search-kind-name" aria-hidden="true">${kind.label}${total > hits.length ? ` (${total})` : ""}</p>
+        <ul>
+          ${hits.map((hit) => html`<li><a href=${recordPath(kind.collection, hit.id)} onClick=${onPick}>${kind.text(hit)}</a></li>`)}
+        </ul>
+      </section>`,
+    );
+}
+
+export function Search({ me, inputRef }) {
+  const [text, setText] = useState("");
+  const [found, setFound] = useState(null);
+  const [error, setError] = useState(null);
+  const kinds = KINDS.filter((kind) => can(me, kind.capability));
+  const q = searchable(text);
+  useEffect(() => {
+    setError(null);
+    if (!q) return setFound(null);
+    const aborter = new AbortController();
+    const timer = setTimeout(() => {
+      searchAll(kinds, q, aborter.signal).then(setFound, (e) => e.name !== "AbortError" && setError(e));
+    }, DEBOUNCE_MS);
+    return () => {
+      clearTimeout(timer);
+      aborter.abort();
+    };
+  }, [q]);
+  if (kinds.length === 0) return html`<div class="search"></div>`;
+  const close = () => {
+    setText("");
+    setFound(null);
+  };
+  const onKeyDown = (event) => event.key === "Escape" && close();
+  return html`<div class="search" role="search" onKeyDown=${onKeyDown}>
+    <label for="search-box" class="visually-hidden">Search gigs, people and venues</label>
+    <input id="search-box" ref=${inputRef} type="search" placeholder="Search gigs, people, venues…  /"
+      autocomplete="off" value=${text} onInput=${(event) => setText(event.target.value)} />
+    <div class=${error || (q && found) ? "search-results open" : "search-results"} aria-live="polite">
+      ${error ? html`<p class="error">${error.message}</p>` : null}
+      ${q && found ? html`<${Results} found=${found} onPick=${close} />` : null}
+    </div>
+  </div>`;
+}

@@ -1,0 +1,35 @@
+// The session the /signin page hands to the console (SPEC §12): under one key, as JSON
+// {"token", "expires_at", "user": {"id", "name", "email"}}, in localStorage ("keep me signed in") or
+// sessionStorage; localStorage is read first.
+
+export const SESSION_KEY = "band-office.session";
+
+function readFrom(storage) {
+  try {
+    const session = JSON.parse(storage.getItem(SESSION_KEY) || "null");
+    return session && typeof session.token === "string" ? session : null;
+  } catch {
+    return null;
+  }
+}
+
+function expired(session) {
+  return Boolean(session.expires_at) && Date.parse(session.expires_at) <= Date.now();
+}
+
+/** The current session, or null when there is none or it has expired. */
+export function readSession() {
+  const session = readFrom(localStorage) || readFrom(sessionStorage);
+  return session && !expired(session) ? session : null;
+}
+
+export function forgetSession() {
+  localStorage.removeItem(SESSION_KEY);
+  sessionStorage.removeItem(SESSION_KEY);
+}
+
+/** Off to sign in; the signin page comes back to where the console was. */
+export function signInAgain() {
+  const next = location.pathname + location.search;
+  location.assign(`/signin?next=${encodeURIComponent(next)}`);
+}

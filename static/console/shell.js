@@ -1,0 +1,106 @@
+// The frame around every screen (SPEC §12, CONSOLE.md): the side menu (a top bar with a menu button below
+// 768 px), the search, the user with sign-out, the "Retrying…" strip, the keyboard shortcuts, and the screen
+// the path names (SCREENS in screens.js), given {params, query, me, api}.
+
+import { api, onRetrying } from "./api.js";
+import { KeysDialog, listenForKeys } from "./keys.js";
+import { html, useEffect, useRef, useState } from "./lib.js";
+import { isCurrent, menuOf } from "./menu.js";
+import { match } from "./router.js";
+import { SCREENS } from "./screens.js";
+import NotFound from "./screens/not-found.js";
+import { Search } from "./search.js";
+import { forgetSession } from "./session.js";
+
+const loaded = new Map(); // pattern -> the screen's module, once imported
+
+function Menu({ me, path, open }) {
+  const entries = menuOf(me);
+  const link = (entry) => html`<li class=${entry.own ? "own" : null}>
+    <a href=${entry.path} aria-current=${isCurrent(entry, path) ? "page" : null}>${entry.label}</a>
+  </li>`;
+  return html`<nav id="menu" class=${open ? "menu open" : "menu"} aria-label="Main menu">
+    <a class="brand" href="/">Band Office</a>
+    <ul>${entries.map(link)}</ul>
+  </nav>`;
+}
+
+async function signOut() {
+  try {
+    await api.post("/auth/signout");
+  } finally {
+    forgetSession();
+    location.assign("/signin");
+  }
+}
+
+function UserMenu({ me }) {
+  return html`<div class="user">
+    <span class="user-name">${me.name || me.email}</span>
+    <button type="button" class="quiet" onClick=${signOut}>Sign out</button>
+  </div>`;
+}
+
+function RetryStrip() {
+  const [retrying, setRetrying] = useState(false);
+  useEffect(() => onRetrying(setRetrying), []);
+  return html`<div class="retrying" role="status">${retrying ? "Retrying…" : ""}</div>`;
+}
+
+/** The module of the screen `path` names (null while it loads), and its params. */
+function useScreen(path) {
+  const found = match(SCREENS, path);
+  const [, setLoaded] = useState(0);
+  const pattern = found && found.route.pattern;
+  useEffect(() => {
+    if (found && !loaded.has(pattern)) {
+      found.route.load().then((module) => loaded.set(pattern, module) && setLoaded((n) => n + 1));
+    }
+  }, [pattern]);
+  if (!found) return { Screen: NotFound, params: {} };
+  const module = loaded.get(pattern);
+  return { Screen: module ? module.default : null, params: found.params };
+}
+
+/** After a navigation, the focus goes to the new screen's heading and the tab takes its name. */
+function useFocusOnHeading(main, path, Screen) {
+  const first = useRef(true);
+  useEffect(() => {
+    const heading = Screen && main.current.querySelector("h1");
+    if (!heading) return;
+    document.title = `${heading.textContent} · Band Office`;
+    if (first.current) return void (first.current = false);
+    heading.setAttribute("tabindex", "-1");
+    heading.focus();
+  }, [path, Screen]);
+}
+
+export function Shell({ me, location }) {
+  const [menuOpen, setMenuOpen] = useState(false);
+  const [keysOpen, setKeysOpen] = useState(false);
+  const main = useRef(null);
+  const searchBox = useRef(null);
+  const { Screen, params } = useScreen(location.path);
+  useFocusOnHeading(main, location.path, Screen);
+  useEffect(() => setMenuOpen(false), [location.path]);
+  useEffect(
+    () => listenForKeys({ entries: () => menuOf(me), focusSearch: () => searchBox.current?.focus(), onHelp: () => setKeysOpen(true) }),
+    [],
+  );
+  return html`<a class="skip" href="#main">Skip to the content</a>
+    <div class="frame">
+      <${Menu} me=${me} path=${location.path} open=${menuOpen} />
+      <header class="topbar">
+        <button type="button" class="menu-button quiet" aria-controls="menu" aria-expanded=${menuOpen ? "true" : "false"}
+          onClick=${() => setMenuOpen(!menuOpen)}>Menu</button>
+        <a class="brand" href="/">Band Office</a>
+        <${Search} me=${me} inputRef=${searchBox} />
+        <${UserMenu} me=${me} />
+      </header>
+      <main id="main" ref=${main} tabindex="-1">
+        ${Screen ? html`<${Screen} key=${location.path} params=${params} query=${location.query} me=${me} api=${api} />` : null}
+      </main>
+    </div>
+    <${RetryStrip} />
+    <${KeysDialog} open=${keysOpen} entries=${menuOf(me)} onClose=${() => setKeysOpen(false)} />`;
+}
