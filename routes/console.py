@@ -21,6 +21,7 @@ POLICY = (
     "frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
 )
 YEAR_SECONDS = 31536000
+CONSOLE_FILES = {"css": "console.css", "script": "main.js", "icon": "icon.svg"}
 
 
 def static_tree():
@@ -31,7 +32,8 @@ def static_tree():
 def console_page(rest=None):
     """The console's one page; its script reads the path."""
     tree = static_tree()
-    page = render_template("console.html", css=tree.url("console/console.css"), script=tree.url("console/main.js"))
+    urls = {name: tree.url(f"console/{file}") for name, file in CONSOLE_FILES.items()}
+    page = render_template("console.html", **urls)
     response = current_app.response_class(page, mimetype="text/html")
     response.headers["Content-Security-Policy"] = POLICY
     response.headers["Cache-Control"] = "no-cache"  # the page names the assets' digest: always ask for it anew

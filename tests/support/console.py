@@ -1,0 +1,135 @@
+"""The office console as a test drives it: the demo office served by `app.py serve`, signed-in browser contexts
+(an API key of a demo user handed to the console as the /signin page hands a session: under SESSION_KEY in
+sessionStorage), a collector that fails a test on any console error, page error or CSP violation, and axe-core's
+check for serious or critical accessibility violations."""
+
+import json
+import urllib.request
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+from tests.support.pages import chromium
+from tests.support.served import OPENER, Service
+
+SESSION_KEY = "band-office.session"
+AXE = Path(__file__).parent / "vendor" / "axe.min.js"
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+DEMO_USERS = ("admin@band.example", "office@band.example", "staff@band.example", "viewer@band.example")
+
+# Reported as a console event of its own; a console error log is what Chromium shows too
+REPORT_CSP_VIOLATIONS = """
+document.addEventListener("securitypolicyviolation", (event) => {
+  console.error(`CSP violation: ${event.violatedDirective} blocked ${event.blockedURI}`);
+});
+"""
+
+
+class DemoOffice:
+    """`app.py demo` served on a free port, with an API key for each demo user."""
+
+    def __init__(self, tmp_path):
+        self.service = Service(tmp_path, BAND_WORKER_INTERVAL="0.2")
+        made = self.service.run("demo", str(tmp_path / "band.db"))
+        assert made.returncode == 0, made.stderr
+        self.keys = {email: self.key_of(email) for email in DEMO_USERS}
+        self.service.start()
+        self.origin = f"http://127.0.0.1:{self.service.port}"
+
+    def key_of(self, email):
+        made = self.service.run("create-api-key", email, "--label", "console tests")
+        assert made.returncode == 0, made.stderr
+        return made.stdout.strip()
+
+    def url(self, path):
+        return self.origin + path
+
+    def get(self, path, headers=None):
+        """(status, headers, body) of a GET of any path of the server (not only /v1)."""
+        request = urllib.request.Request(self.url(path), headers=headers or {})
+        try:
+            with OPENER.open(request, timeout=10) as r:
+                return r.status, r.headers, r.read()
+        except urllib.error.HTTPError as e:
+            return e.code, e.headers, e.read()
+
+    def api(self, path, email="admin@band.example"):
+        status, _, body = self.get("/v1" + path, {"Authorization": f"Bearer {self.keys[email]}"})
+        assert status == 200, body
+        return json.loads(body)
+
+
+@pytest.fixture(scope="module")
+def demo_office(tmp_path_factory):
+    office = DemoOffice(tmp_path_factory.mktemp("console"))
+    yield office
+    office.service.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    executable = chromium()
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=executable)
+        yield browser
+        browser.close()
+
+
+class Problems:
+    """What went wrong in a context's pages: console errors (CSP violations among them) and uncaught errors.
+    Chromium logs every 4xx answer as "Failed to load resource": the console expects those (401, 404)."""
+
+    def __init__(self, context):
+        self.seen = []
+        context.on("console", lambda message: message.type == "error" and self.seen.append(message.text))
+        context.on("weberror", lambda error: self.seen.append(str(error.error)))
+
+    def unexpected(self):
+        return [problem for problem in self.seen if not problem.startswith("Failed to load resource:")]
+
+
+def session_of(token, user_email):
+    return {"token": token, "expires_at": "2099-01-01T00:00:00Z", "user": {"id": None, "name": None, "email": user_email}}
+
+
+def open_context(browser, token=None, email=None, viewport=DESKTOP, locale="en-GB"):
+    """A browser context whose pages report CSP violations and, with a token, hold a session for the console."""
+    context = browser.new_context(viewport=viewport, locale=locale)
+    context.add_init_script(REPORT_CSP_VIOLATIONS)
+    if token is not None:
+        session = json.dumps(json.dumps(session_of(token, email)))
+        # about:blank, where a new page starts, has no storage of its own
+        context.add_init_script(f"try {{ sessionStorage.setItem({json.dumps(SESSION_KEY)}, {session}); }} catch {{}}")
+    context.problems = Problems(context)
+    return context
+
+
+@pytest.fixture
+def signed_in(browser, demo_office):
+    """open(email="admin@band.example", viewport=DESKTOP) -> a page of a context signed in as that demo user. At
+    the end, any console error, page error or CSP violation in any of them fails the test."""
+    contexts = []
+
+    def open_page(email="admin@band.example", viewport=DESKTOP, token=None):
+        context = open_context(browser, token or demo_office.keys[email], email, viewport)
+        contexts.append(context)
+        return context.new_page()
+
+    yield open_page
+    for context in contexts:
+        context.close()
+    assert [problem for context in contexts for problem in context.problems.unexpected()] == []
+
+
+def serious_accessibility_violations(page):
+    """axe-core run on the page as it is: the serious and critical violations, each with where it is."""
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        page.evaluate(AXE.read_text())
+    violations = page.evaluate("async () => (await axe.run(document, {resultTypes: ['violations']})).violations")
+    return [
+        {"id": v["id"], "impact": v["impact"], "help": v["help"], "where": [node["target"] for node in v["nodes"]]}
+        for v in violations
+        if v["impact"] in ("serious", "critical")
+    ]
