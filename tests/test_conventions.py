@@ -166,9 +166,9 @@ class TestPrecedence:
         error_of(r, 422, "validation_failed")
 
 
-def test_the_api_root_says_where_to_start_and_the_server_root_leads_to_the_docs(anon):
+def test_the_api_root_says_where_to_start_and_the_server_root_is_the_console(anon):
     assert anon.get("/v1/").get_json() == {
         "data": {"name": "Band Office", "version": "1.0.0", "docs": "/v1/docs", "openapi": "/v1/openapi.json"}
     }
     r = anon.client.get("/")
-    assert r.status_code == 302 and r.headers["Location"] == "/v1/docs"
+    assert r.status_code == 200 and r.mimetype == "text/html" and b"/console/main.js" in r.data

@@ -17,9 +17,10 @@ export function menuOf(me) {
   return MENU.filter((entry) => entry.shown(me));
 }
 
-/** Where "/" leads: the first screen of the user's menu. */
+/** Where "/" leads: the agenda for the office, a musician's own gigs for a musician, else the first entry. */
 export function homePath(me) {
-  const first = menuOf(me)[0];
+  const entries = menuOf(me);
+  const first = entries.find((entry) => entry.path === "/agenda") || entries.find((entry) => entry.own) || entries[0];
   return first ? first.path : null;
 }
 

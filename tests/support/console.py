@@ -26,6 +26,17 @@ document.addEventListener("securitypolicyviolation", (event) => {
 });
 """
 
+# Once per tab, as the /signin page would hand it over: what the console then does to it (sign-out) stays done.
+# about:blank, where a new page starts, has no storage of its own.
+SEED_SESSION = """
+try {
+  if (!sessionStorage.getItem("tests.seeded")) {
+    sessionStorage.setItem(%s, %s);
+    sessionStorage.setItem("tests.seeded", "yes");
+  }
+} catch {}
+"""
+
 
 class DemoOffice:
     """`app.py demo` served on a free port, with an API key for each demo user."""
@@ -100,8 +111,7 @@ def open_context(browser, token=None, email=None, viewport=DESKTOP, locale="en-G
     context.add_init_script(REPORT_CSP_VIOLATIONS)
     if token is not None:
         session = json.dumps(json.dumps(session_of(token, email)))
-        # about:blank, where a new page starts, has no storage of its own
-        context.add_init_script(f"try {{ sessionStorage.setItem({json.dumps(SESSION_KEY)}, {session}); }} catch {{}}")
+        context.add_init_script(SEED_SESSION % (json.dumps(SESSION_KEY), session))
     context.problems = Problems(context)
     return context
 
@@ -113,6 +123,7 @@ def signed_in(browser, demo_office):
     contexts = []
 
     def open_page(email="admin@band.example", viewport=DESKTOP, token=None):
+        """A new page signed in as the demo user `email`, or with `token` (an API key) if given."""
         context = open_context(browser, token or demo_office.keys[email], email, viewport)
         contexts.append(context)
         return context.new_page()
