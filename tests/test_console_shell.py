@@ -14,20 +14,16 @@ import urllib.parse
 import pytest
 from playwright.sync_api import expect
 
-from tests.support.console import (  # noqa: F401 (fixtures)
-    DESKTOP,
-    PHONE,
-    browser,
-    demo_office,
-    serious_accessibility_violations,
-    signed_in,
-)
+from tests.support import console
+from tests.support.console import DESKTOP, PHONE, serious_accessibility_violations
 from tests.support.pages import Elements
 
 POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; "
     "frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
 )
+# the fixtures every console test uses: the served demo office, one browser for the module, signed-in pages
+demo_office, browser, signed_in = console.demo_office, console.browser, console.signed_in
 ASSET_RE = re.compile(r'(?:href|src)="(/static/[0-9a-f]{16}/[^"]+)"')
 FIRST_LOAD_BUDGET = 250 * 1024
 
@@ -53,7 +49,9 @@ def test_the_console_answers_its_paths_with_its_page_under_the_strict_policy(dem
     elements = Elements(body.decode())
     assert all(attrs.get("src", "").startswith("/static/") for attrs in elements.find("script"))
     assert not elements.find("style")
-    assert not [(tag, name) for tag, attrs in elements.tags for name in attrs if name == "style" or name.startswith("on")]
+    assert not [
+        (tag, name) for tag, attrs in elements.tags for name in attrs if name == "style" or name.startswith("on")
+    ]
 
 
 def test_other_paths_keep_the_api_s_answers(demo_office):
@@ -70,7 +68,7 @@ def test_assets_have_hashed_urls_cached_a_year_compressed_with_an_etag(demo_offi
         status, headers, body = demo_office.get(url, {"Accept-Encoding": "gzip"})
         assert status == 200 and headers["Cache-Control"] == "public, max-age=31536000, immutable"
         assert headers["Content-Encoding"] == "gzip" and "Accept-Encoding" in headers["Vary"]
-        plain_status, plain_headers, plain = demo_office.get(url)
+        _, plain_headers, plain = demo_office.get(url)
         assert gzip.decompress(body) == plain and "Content-Encoding" not in plain_headers
         assert demo_office.get(url, {"If-None-Match": plain_headers["ETag"]})[0] == 304
     script = next(url for url in assets if url.endswith("/main.js"))
@@ -224,5 +222,7 @@ def test_the_first_load_is_at_most_250_kb_compressed(demo_office, signed_in):
     expect(page.locator(".gig-row").first).to_be_visible()
     own = [url for url in requested if not url.startswith(demo_office.url("/v1/"))]
     assert any(url.endswith("/main.js") for url in own) and any(url.endswith("/console.css") for url in own)
-    sizes = {url: len(demo_office.get(url.removeprefix(demo_office.origin), {"Accept-Encoding": "gzip"})[2]) for url in own}
+    sizes = {
+        url: len(demo_office.get(url.removeprefix(demo_office.origin), {"Accept-Encoding": "gzip"})[2]) for url in own
+    }
     assert sum(sizes.values()) <= FIRST_LOAD_BUDGET, sizes

@@ -102,7 +102,11 @@ class Problems:
 
 
 def session_of(token, user_email):
-    return {"token": token, "expires_at": "2099-01-01T00:00:00Z", "user": {"id": None, "name": None, "email": user_email}}
+    return {
+        "token": token,
+        "expires_at": "2099-01-01T00:00:00Z",
+        "user": {"id": None, "name": None, "email": user_email},
+    }
 
 
 def open_context(browser, token=None, email=None, viewport=DESKTOP, locale="en-GB"):
