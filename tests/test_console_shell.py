@@ -167,10 +167,12 @@ def test_reload_back_and_forward_keep_the_screen(demo_office, signed_in):
     expect(heading).to_have_text(next_month)
     page.get_by_role("link", name="Staffing").click()
     expect(page).to_have_url(re.compile(r"/staffing$"))
-    expect(heading).to_have_text("Not found")
+    expect(heading).not_to_have_text(next_month)
     expect(heading).to_be_focused()
     page.go_back()
     expect(heading).to_have_text(next_month)
+    page.goto(demo_office.url("/records/no/such/screen/here"))
+    expect(heading).to_have_text("Not found")
 
 
 @pytest.mark.browser
@@ -226,3 +228,27 @@ def test_the_first_load_is_at_most_250_kb_compressed(demo_office, signed_in):
         url: len(demo_office.get(url.removeprefix(demo_office.origin), {"Accept-Encoding": "gzip"})[2]) for url in own
     }
     assert sum(sizes.values()) <= FIRST_LOAD_BUDGET, sizes
+
+
+@pytest.mark.browser
+def test_a_follower_of_a_gig_hears_of_its_changes_and_only_its_own(demo_office, signed_in):
+    page = signed_in()
+    page.goto(demo_office.url("/agenda"))
+    followed, other = gigs_of_this_month(demo_office)[:2]
+    module = next(url for url in assets_of(demo_office) if url.endswith("/main.js")).replace("main.js", "follow.js")
+    listen = """async ([module, id]) => {
+        const { follow } = await import(module);
+        window.heard = [];
+        follow({ gig_id: id }, (events) => window.heard.push(...events));
+    }"""
+    with page.expect_response(lambda response: "/v1/events" in response.url):  # where the stream stands now
+        page.evaluate(listen, [module, followed["id"]])
+    for gig in (other, followed):
+        demo_office.api(f"/gigs/{gig['id']}", method="PATCH", body={"guest_count": 99})
+    with page.expect_response(lambda response: "/v1/events" in response.url):
+        page.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")  # polls at once
+    page.wait_for_function("() => window.heard.length > 0")
+    heard = page.evaluate("() => window.heard")
+    assert [(event["type"], event["gig_id"], event["changes"]["guest_count"]["to"]) for event in heard] == [
+        ("gig.updated", followed["id"], 99)
+    ]

@@ -17,7 +17,6 @@ SESSION_KEY = "band-office.session"
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
-DEMO_USERS = ("admin@band.example", "office@band.example", "staff@band.example", "viewer@band.example")
 
 # Reported as a console event of its own; a console error log is what Chromium shows too
 REPORT_CSP_VIOLATIONS = """
@@ -38,14 +37,25 @@ try {
 """
 
 
+class Keys(dict):
+    def __init__(self, office):
+        super().__init__()
+        self.office = office
+
+    def __missing__(self, email):
+        self[email] = self.office.key_of(email)
+        return self[email]
+
+
 class DemoOffice:
-    """`app.py demo` served on a free port, with an API key for each demo user."""
+    """`app.py demo` served on a free port; `keys[email]`, an API key of a demo user, is made when first asked for
+    (each is a process of its own: a second or two on a busy machine)."""
 
     def __init__(self, tmp_path):
         self.service = Service(tmp_path, BAND_WORKER_INTERVAL="0.2")
         made = self.service.run("demo", str(tmp_path / "band.db"))
         assert made.returncode == 0, made.stderr
-        self.keys = {email: self.key_of(email) for email in DEMO_USERS}
+        self.keys = Keys(self)
         self.service.start()
         self.origin = f"http://127.0.0.1:{self.service.port}"
 
@@ -66,10 +76,13 @@ class DemoOffice:
         except urllib.error.HTTPError as e:
             return e.code, e.headers, e.read()
 
-    def api(self, path, email="admin@band.example"):
-        status, _, body = self.get("/v1" + path, {"Authorization": f"Bearer {self.keys[email]}"})
-        assert status == 200, body
-        return json.loads(body)
+    def api(self, path, email="admin@band.example", method="GET", body=None):
+        """The answer of a request to /v1 as the demo user `email`, which must succeed."""
+        headers = {"Authorization": f"Bearer {self.keys[email]}", "Content-Type": "application/json"}
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.url("/v1" + path), data=data, method=method, headers=headers)
+        with OPENER.open(request, timeout=10) as r:
+            return json.loads(r.read())
 
 
 @pytest.fixture(scope="module")
