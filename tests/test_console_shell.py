@@ -252,3 +252,26 @@ def test_a_follower_of_a_gig_hears_of_its_changes_and_only_its_own(demo_office, 
     assert [(event["type"], event["gig_id"], event["changes"]["guest_count"]["to"]) for event in heard] == [
         ("gig.updated", followed["id"], 99)
     ]
+
+
+@pytest.mark.browser
+def test_a_lost_connection_and_a_503_say_retrying_and_are_retried(demo_office, signed_in):
+    page = signed_in()
+    failures = ["lost", "busy"]
+
+    def flaky(route):
+        failure = failures.pop(0) if failures else None
+        if failure == "lost":
+            route.abort("connectionreset")
+        elif failure == "busy":
+            body = {"error": {"code": "unavailable", "message": "Busy.", "status": 503}}
+            route.fulfill(status=503, headers={"Retry-After": "1"}, json=body)
+        else:
+            route.continue_()
+
+    page.route(re.compile(r"/v1/gigs\?"), flaky)
+    page.goto(demo_office.url("/agenda"))
+    expect(page.get_by_role("status").filter(has_text="Retrying…")).to_be_visible()
+    expect(page.locator(".gig-row").first).to_be_visible()
+    expect(page.locator(".retrying")).to_have_text("")
+    assert failures == []

@@ -1,17 +1,22 @@
 // The console's start: no session -> sign in; else who is signed in (GET /me), then the shell, which shows the
-// screen the address names. "/" leads to the first screen of the user's menu.
+// screen the address names. "/" leads to the user's home (menu.js, homePath).
 
 import { ErrorMessage } from "./components.js";
-import { html, render } from "./lib.js";
+import { html, render, useEffect } from "./lib.js";
 import { loadMe } from "./me.js";
 import { homePath, isCurrent, MENU } from "./menu.js";
 import { interceptLinks, match, navigate, useLocation } from "./router.js";
 import { SCREENS } from "./screens.js";
 import { Shell } from "./shell.js";
 
+/** The shell at the current address; "/" (the brand's link, the server's root) becomes the user's home. */
 function Console({ me }) {
   const location = useLocation();
-  return html`<${Shell} me=${me} location=${location} />`;
+  const home = location.path === "/" ? homePath(me) : null;
+  useEffect(() => {
+    if (home) navigate(home + window.location.search, { replace: true });
+  }, [home]);
+  return home ? null : html`<${Shell} me=${me} location=${location} />`;
 }
 
 const consoleShows = (path) => path === "/" || Boolean(match(SCREENS, path)) || MENU.some((entry) => isCurrent(entry, path));
@@ -20,7 +25,6 @@ async function start(root) {
   try {
     const me = await loadMe();
     interceptLinks(consoleShows);
-    if (location.pathname === "/" && homePath(me)) navigate(homePath(me) + location.search, { replace: true });
     root.replaceChildren();
     render(html`<${Console} me=${me} />`, root);
   } catch (error) {
