@@ -15,7 +15,7 @@ from playwright.sync_api import expect, sync_playwright
 
 from tests.support.mail import text_of
 from tests.support.pages import chromium
-from tests.support.served import OPENER, Service, ServedOffice
+from tests.support.served import OPENER, ServedOffice, Service
 from tests.support.waiting import SLOW_MACHINE_SECONDS, wait_for
 
 SESSION_KEY = "band-office.session"
