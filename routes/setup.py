@@ -3,22 +3,24 @@ and signs them in. The link itself, and why it works once, are `first_run`'s."""
 
 from flask import Blueprint, current_app
 
+import events
 import first_run
 from auth import public
 from bodies import SessionSchema, SetupSchema
 from conventions import json_body
 from errors import ApiError, conflict
 from html_pages import page_with_nonce
-from models import User, now
+from models import User
 from openapi import operation
 from rate_limit import limit_rate
 from routes.account import new_session
-from routes.admin import ADMIN_ROLE
+from routes.admin import ADMIN_ROLE, RESOURCES
 from schemas import load
 
 blueprint = Blueprint("setup", __name__)
 pages = Blueprint("setup_pages", __name__)
 
+USERS = next(resource for resource in RESOURCES if resource.model is User)
 ADMIN_EXISTS = "This office has an admin already: sign in with a link by e-mail at /signin."
 
 
@@ -46,13 +48,14 @@ def set_up():
 
 
 def first_admin(name, email):
-    """The user with this address made an active admin, created when there is none."""
+    """The user with this address made an active admin (created when there is none), with its event."""
     user = User.get_or_none(User.email == email)
-    creating = user is None
-    user = user or User(email=email, roles=[])
-    user.name, user.active, user.updated_at = name, True, now()
-    user.roles = list(dict.fromkeys([*user.roles, ADMIN_ROLE]))
-    user.save(force_insert=creating)
+    roles = list(dict.fromkeys([*(user.roles if user else []), ADMIN_ROLE]))
+    if user is not None:
+        USERS.change(user, name=name, roles=roles, active=True)
+        return user
+    user = User.create(email=email, name=name, roles=roles)
+    USERS.record_event("created", user, actor=events.Actor(user.id, user.name, "session"))
     return user
 
 

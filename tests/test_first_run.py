@@ -12,6 +12,7 @@ import signing
 from rate_limit import RateLimiter
 from tests.support.api import error_of
 from tests.support.pages import Elements, csp_directives
+from tests.support.users import make_user
 
 HOSTILE = "<img src=x onerror=alert(1)> \u202eAda"
 
@@ -40,6 +41,17 @@ def test_the_setup_link_names_the_first_admin_and_signs_them_in(anon, link, docu
     assert session["user"]["name"] == HOSTILE and session["user"]["email"] == "ada@example.com"
     me = anon.with_token(session["token"]).get("/me").get_json()["data"]
     assert me["roles"] == ["admin"] and all(me["can"].values()) and me["name"] == HOSTILE
+    history = anon.with_token(session["token"]).get("/events?sort=occurred_at").get_json()["data"]
+    assert [event["type"] for event in history] == ["user.created", "user.signed_in"]
+    assert history[0]["actor"]["name"] == HOSTILE and history[0]["data"]["roles"] == ["admin"]
+
+
+def test_an_existing_user_with_the_address_becomes_the_admin(anon, link):
+    sam = make_user("sam@example.com", roles=["staff"], active=False, name="Sam")
+    r = set_up(anon, link(), name="Sam Player", email="SAM@example.com")
+    assert r.status_code == 201 and r.get_json()["data"]["user"]["id"] == sam.id
+    me = anon.with_token(r.get_json()["data"]["token"]).get("/me").get_json()["data"]
+    assert me["roles"] == ["staff", "admin"] and me["name"] == "Sam Player"
 
 
 def test_the_link_works_once(anon, link):
