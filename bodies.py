@@ -4,7 +4,7 @@ OpenAPI document."""
 
 from marshmallow import ValidationError, fields, validate, validates_schema
 
-from field_types import Bool, Date, Enum, Int, Str, Time, Timestamp
+from field_types import Bool, Date, Email, Enum, Int, Str, Time, Timestamp
 from models import (
     CHANNEL_STATES,
     DELIVERY_STATUSES,
@@ -30,6 +30,12 @@ class LinkSentSchema(BaseSchema):
 
 class ConfirmSchema(BaseSchema):
     token = fields.String(required=True)
+
+
+class SetupSchema(BaseSchema):
+    token = fields.String(required=True, metadata={"description": "the token of the setup link `serve` printed"})
+    name = Str(200, required=True)
+    email = Email(required=True)
 
 
 class MeUserSchema(BaseSchema):

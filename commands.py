@@ -13,6 +13,7 @@ import click
 from flask import current_app
 
 import demo as demo_data
+import first_run
 import migrations
 import push
 import server as hardened
@@ -126,13 +127,16 @@ def lan_address(family):
 
 
 def warn_of_the_first_day(config):
-    """What a new office gets wrong on its first day: no user yet, mail sent from localhost."""
-    if not User.select().exists():
+    """What a new office needs or gets wrong on its first day: no admin yet (a setup link for naming the first, SPEC
+    §12), mail sent from localhost."""
+    if not first_run.admin_exists():
         python = os.path.relpath(sys.executable) if sys.executable.startswith(os.getcwd()) else sys.executable
         database = "" if config["DB"] == settings.SETTINGS["DB"][0] else f"BAND_DB={shlex.quote(config['DB'])} "
         log.warning(
-            "no users yet: create the first with  %s%s app.py create-user YOU@EXAMPLE.COM --name 'Your Name' "
-            "--role admin  then sign in with POST /v1/auth/link",
+            "no admin yet: to name the first, open this one-time setup link within %d minutes:  %s  "
+            "(from a script instead: %s%s app.py create-user YOU@EXAMPLE.COM --name 'Your Name' --role admin)",
+            first_run.SETUP_MINUTES,
+            first_run.new_setup_link(config),
             database,
             shlex.quote(python),
         )

@@ -1,8 +1,10 @@
 """Signed values: the service's secret key (BAND_SECRET_KEY, else generated once and kept in the database)
-and the tokens made with it: calendar feeds, and the answer links of invitation messages (SPEC §9). Webhooks
+and the tokens made with it: calendar feeds, the answer links of invitation messages (SPEC §9), and the first
+run's setup link (SPEC §12). Webhooks
 sign with each endpoint's own secret, as the Standard Webhooks specification says: `webhooks/signing.py`."""
 
 import secrets
+import time
 
 from itsdangerous import BadData, BadSignature, URLSafeSerializer
 from itsdangerous.encoding import base64_decode, base64_encode
@@ -12,6 +14,7 @@ from models import Setting
 
 FEED_SALT = "calendar-feed"
 ANSWER_SALT = "invitation-answer"
+SETUP_SALT = "first-run-setup"
 
 
 def make_secret_key():
@@ -85,3 +88,18 @@ def answered_invitation(config, token):
     """The invitation id an answer token names, or None when the token is not one of ours."""
     found = signed_value(config, ANSWER_SALT, token)
     return found if isinstance(found, str) else None
+
+
+def setup_token(config, nonce, issued_at=None):
+    """The token of a first-run setup link: the nonce `serve` kept for it, and when it was made (Unix seconds,
+    now unless given)."""
+    issued = int(time.time() if issued_at is None else issued_at)
+    return URLSafeSerializer(secret_key(config), salt=SETUP_SALT).dumps([nonce, issued])
+
+
+def setup_subject(config, token):
+    """(nonce, issued_at) of a setup token, or None when the token is not one of ours."""
+    found = signed_value(config, SETUP_SALT, token)
+    if isinstance(found, list) and len(found) == 2 and isinstance(found[0], str) and type(found[1]) is int:
+        return found[0], found[1]
+    return None

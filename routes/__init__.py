@@ -18,6 +18,7 @@ from routes import (
     people,
     production,
     service,
+    setup,
     staffing,
     webhooks,
 )
@@ -29,10 +30,11 @@ RESOURCES = [resource for module in GROUP_MODULES for resource in module.RESOURC
 def register(app):
     api = Blueprint("api", __name__, url_prefix="/v1")
     register_resources(api, *RESOURCES)
-    for module in (*GROUP_MODULES, account, answers, devices, events, me, notifications, service):
+    for module in (*GROUP_MODULES, account, answers, devices, events, me, notifications, service, setup):
         if hasattr(module, "blueprint"):
             api.register_blueprint(module.blueprint)
     app.register_blueprint(api)
     app.register_blueprint(account.pages)
     app.register_blueprint(answers.pages)
+    app.register_blueprint(setup.pages)
     console.register(app)

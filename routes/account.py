@@ -116,6 +116,11 @@ def confirm():
         raise ApiError(401, "unauthenticated", "This sign-in link is unknown, used or expired.")
     # Using one link spends the user's other outstanding ones.
     SignInLink.update(used_at=moment).where(SignInLink.user == user.id, SignInLink.used_at.is_null()).execute()
+    return new_session(user)
+
+
+def new_session(user):
+    """A 30-day session for `user`, recorded as a sign-in: the answer of /auth/confirm and /auth/setup."""
     token = new_secret("bos_")
     expires_at = expiry(days=SESSION_DAYS)
     Token.create(user=user.id, kind="session", token_hash=digest(token), prefix=token[:12], expires_at=expires_at)

@@ -3,9 +3,8 @@ it calls, whose credential is the answer link's signed token (`signing.answer_li
 about, and the answer itself, through the same domain code and events as the invitee's own accept and decline."""
 
 import contextlib
-import secrets
 
-from flask import Blueprint, current_app, render_template, request
+from flask import Blueprint, current_app, request
 
 import events
 import invitations
@@ -17,6 +16,7 @@ from bodies import InvitationAnswerSchema, InvitationPreviewSchema, InvitationTo
 from calendar_feed import active_member
 from conventions import json_body
 from errors import ApiError
+from html_pages import page_with_nonce
 from models import GigProduct, GigRole, GigRoleInvitation, Product, Role, User, now
 from notifications.facts import gig_view
 from notifications.words import moment
@@ -142,10 +142,4 @@ def times(record):
 def answer_page():
     """The page an answer link opens: it shows the gig and two buttons; a GET answers nothing (mail scanners open
     links). Its script and style run under a nonce of this answer's Content-Security-Policy."""
-    nonce = secrets.token_urlsafe(18)
-    policy = (
-        f"default-src 'none'; script-src 'nonce-{nonce}'; style-src 'nonce-{nonce}'; connect-src 'self'; "
-        "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
-    )
-    headers = {"Content-Security-Policy": policy, "Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
-    return render_template("answer.html", nonce=nonce), headers
+    return page_with_nonce("answer.html")

@@ -94,6 +94,7 @@ def test_every_operation_documents_its_errors_and_security(document):
         ("/docs/{asset}", "get"),
         ("/auth/link", "post"),
         ("/auth/confirm", "post"),
+        ("/auth/setup", "post"),
         ("/calendar/{token}.ics", "get"),
         ("/invitations/preview", "post"),
         ("/invitations/answer", "post"),

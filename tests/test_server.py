@@ -24,7 +24,8 @@ def test_serve_creates_the_database_answers_and_stops_on_sigterm(tmp_path):
     assert service.stop() == 0
     assert time.monotonic() - started < 10
     log = service.output()
-    assert "no users yet: create the first with" in log and "create-user" in log
+    assert "no admin yet: to name the first, open this one-time setup link" in log and "/setup#token=" in log
+    assert "create-user" in log  # for scripts
     assert "GET /v1/health 200" in log  # the access log
 
 

@@ -1,11 +1,12 @@
-"""SPEC §2.3: signed tokens (sign-in links, answer links, calendar feeds) are accepted in their canonical spelling
-only. The last character of unpadded base64 carries spare bits when the bytes do not fill it, so flipping one of
-them spells the same bytes (and the same signature) another way."""
+"""SPEC §2.3: signed tokens (sign-in links, answer links, calendar feeds, setup links) are accepted in their
+canonical spelling only. The last character of unpadded base64 carries spare bits when the bytes do not fill it,
+so flipping one of them spells the same bytes (and the same signature) another way."""
 
 import base64
 
 import pytest
 
+import first_run
 from tests.support.answering import Office
 from tests.support.api import error_of
 from tests.support.feeds import path_of, staff_url
@@ -57,3 +58,11 @@ def test_a_sign_in_link_works_only_as_it_was_mailed(app, anon):
     token = link_token(mails(app, "sam@example.com")[-1])
     error_of(anon.post("/auth/confirm", json={"token": respelled(token)}), 401, "unauthenticated")
     assert anon.post("/auth/confirm", json={"token": token}).status_code == 200
+
+
+def test_a_setup_link_works_only_as_it_was_printed(app, anon):
+    with app.app_context():
+        token = first_run.new_setup_link(app.config).split("#token=", 1)[1]
+    body = {"name": "Ada", "email": "ada@example.com"}
+    error_of(anon.post("/auth/setup", json={"token": respelled(token), **body}), 401, "unauthenticated")
+    assert anon.post("/auth/setup", json={"token": token, **body}).status_code == 201

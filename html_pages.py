@@ -1,0 +1,16 @@
+"""The service's own small HTML pages (/answer, /setup) as answers: each runs its inline script and style under a
+nonce of its own Content-Security-Policy, and is never cached."""
+
+import secrets
+
+from flask import render_template
+
+
+def page_with_nonce(template, **context):
+    nonce = secrets.token_urlsafe(18)
+    policy = (
+        f"default-src 'none'; script-src 'nonce-{nonce}'; style-src 'nonce-{nonce}'; connect-src 'self'; "
+        "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    )
+    headers = {"Content-Security-Policy": policy, "Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
+    return render_template(template, nonce=nonce, **context), headers

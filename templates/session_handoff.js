@@ -1,0 +1,34 @@
+  // Handing a session to the console (SPEC §12), shared by /signin and /setup. The console reads it under
+  // SESSION_KEY: from localStorage when the person ticked "Keep me signed in on this computer", else from
+  // sessionStorage (this tab only). NEXT_KEY is where /signin keeps the console's `next` while the mailed link
+  // is on its way: the link opens in another tab, which shares localStorage.
+  var SESSION_KEY = "band-office.session";
+  var NEXT_KEY = "band-office.next";
+
+  // A path of this origin (one "/", then not "/" or "\"), else null: never another site, nor a scheme.
+  function sameOriginPath(value) {
+    if (typeof value !== "string" || value.charAt(0) !== "/" || value.charAt(1) === "/" || value.charAt(1) === "\\") {
+      return null;
+    }
+    var url;
+    try {
+      url = new URL(value, location.origin);
+    } catch (e) {
+      return null;
+    }
+    return url.origin === location.origin ? url.pathname + url.search + url.hash : null;
+  }
+  function keepSession(data, keep) {
+    var session = {
+      token: data.token,
+      expires_at: data.expires_at,
+      user: {id: data.user.id, name: data.user.name, email: data.user.email}
+    };
+    (keep ? sessionStorage : localStorage).removeItem(SESSION_KEY);
+    (keep ? localStorage : sessionStorage).setItem(SESSION_KEY, JSON.stringify(session));
+  }
+  // Open the console in place of this page, whose address held the link's token: it leaves no history entry.
+  function openConsole(data, keep, next) {
+    keepSession(data, keep);
+    location.replace(next || "/");
+  }

@@ -1,0 +1,216 @@
+"""SPEC §12, sign-in and first run in a real browser (Debian's chromium, driven by Playwright) on a served office:
+the mailed link hands the session to the console (this tab's sessionStorage, or localStorage when "Keep me signed
+in on this computer" is ticked) and opens the place the console sent the person from, leaving no token in the
+address bar or the history; a `next` that is not a path of this site opens `/`. On a database with no admin,
+`serve` prints a setup link whose page names the first admin and signs them in, once."""
+
+import json
+import re
+import urllib.parse
+import urllib.request
+from email import message_from_bytes, policy
+
+import pytest
+from playwright.sync_api import expect, sync_playwright
+
+from tests.support.mail import text_of
+from tests.support.pages import chromium
+from tests.support.served import OPENER, ServedOffice, Service
+from tests.support.waiting import SLOW_MACHINE_SECONDS, wait_for
+
+SESSION_KEY = "band-office.session"
+HOSTILE = "<img src=x onerror=alert(1)> \u202eAda"
+SETUP_LINK = re.compile(r"\S+/setup#token=\S+")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    executable = chromium()
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=executable)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def context(browser):
+    """A browser whose pages' script errors (a CSP refusal, say) fail the test."""
+    context = browser.new_context()
+    problems = []
+    context.on("console", lambda message: message.type == "error" and problems.append(message.text))
+    context.on("weberror", lambda error: problems.append(str(error.error)))
+    yield context
+    context.close()
+    # Chromium logs every answer of 4xx as an error (the console's paths are not on this branch): expected
+    assert [problem for problem in problems if not problem.startswith("Failed to load resource:")] == []
+
+
+@pytest.fixture
+def office(tmp_path):
+    mail = tmp_path / "mail"
+    office = ServedOffice(tmp_path, BAND_MAIL_URL=f"file:{mail}", BAND_AUTH_RATE_LIMIT="1000/minute").start()
+    office.mail, office.origin = mail, office.service.public_url
+    yield office
+    office.service.stop()
+
+
+def member(office, name="Sam Player"):
+    """A new user with no access role: its address."""
+    address = f"u{len(list(office.mail.glob('*.eml')))}-{id(name)}@example.com"
+    office.call("POST", "/users", {"email": address, "name": name, "roles": []})
+    return address
+
+
+def mailed_link(office, address):
+    """The sign-in link in the mail to `address`, once the outbox wrote it."""
+
+    def found():
+        for path in office.mail.glob("*.eml"):
+            message = message_from_bytes(path.read_bytes(), policy=policy.default)
+            if message["To"] == address:
+                return re.search(r"\S+/signin#token=\S+", text_of(message))[0]
+        return None
+
+    return wait_for(found, timeout=SLOW_MACHINE_SECONDS)
+
+
+def ask_for_link(office, address):
+    body = json.dumps({"email": address}).encode()
+    status, _, _ = office.service.request("POST", "/auth/link", body, {"Content-Type": "application/json"})
+    assert status == 200
+    return mailed_link(office, address)
+
+
+def with_next(link, next_path):
+    return link.replace("/signin#", f"/signin?next={urllib.parse.quote(next_path, safe='')}#", 1)
+
+
+def stored(page, storage):
+    text = page.evaluate(f"{storage}.getItem('{SESSION_KEY}')")
+    return json.loads(text) if text else None
+
+
+def me(service, token):
+    status, _, body = service.request("GET", "/me", headers={"Authorization": f"Bearer {token}"})
+    assert status == 200, body
+    return json.loads(body)["data"]
+
+
+def left_no_token(page, entries):
+    """No token in the address, nor in the history: the link's entry (one of `entries`) was replaced."""
+    assert "token" not in page.evaluate("location.href") and page.evaluate("history.length") == entries
+    page.go_back()
+    assert "token" not in page.url, page.url
+
+
+def console_home(origin):
+    """Whether a URL is the console's home: `/` (before the console is merged, `/` redirects to /v1/docs)."""
+    return lambda url: url == f"{origin}/" or url.startswith(f"{origin}/v1/docs")
+
+
+def test_the_mailed_link_opens_the_console_where_the_person_was_with_a_session_for_this_tab(context, office):
+    address = member(office, "Sam Player")
+    asking = context.new_page()
+    asking.goto(f"{office.origin}/signin?next={urllib.parse.quote('/gigs?month=2027-06', safe='')}")
+    asking.fill("#email", address)
+    asking.get_by_role("button", name="Send me a link").click()
+    expect(asking.locator("#outcome")).to_contain_text("on its way")
+    tab = context.new_page()  # the mail's link opens in a tab of its own
+    tab.goto(mailed_link(office, address))
+    entries = tab.evaluate("history.length")
+    expect(tab.get_by_label("Keep me signed in on this computer")).not_to_be_checked()
+    tab.get_by_role("button", name="Sign in", exact=True).click()
+    tab.wait_for_url(f"{office.origin}/gigs?month=2027-06")
+    session = stored(tab, "sessionStorage")
+    assert set(session) == {"token", "expires_at", "user"} and set(session["user"]) == {"id", "name", "email"}
+    assert session["user"]["email"] == address and stored(tab, "localStorage") is None
+    assert me(office.service, session["token"])["email"] == address
+    assert tab.evaluate("localStorage.getItem('band-office.next')") is None  # used up
+    left_no_token(tab, entries)
+
+
+def test_keep_me_signed_in_keeps_the_session_in_local_storage(context, office):
+    address = member(office)
+    page = context.new_page()
+    page.goto(with_next(ask_for_link(office, address), "/people/staff?sort=name#top"))
+    entries = page.evaluate("history.length")
+    page.get_by_label("Keep me signed in on this computer").check()
+    page.get_by_role("button", name="Sign in", exact=True).click()
+    page.wait_for_url(f"{office.origin}/people/staff?sort=name#top")
+    session = stored(page, "localStorage")
+    assert me(office.service, session["token"])["email"] == address and stored(page, "sessionStorage") is None
+    left_no_token(page, entries)
+
+
+@pytest.mark.parametrize(
+    "next_path",
+    ["//evil.example", "https://evil.example/", "/\\evil.example", "javascript:alert(1)", "/\t/evil.example", "gigs"],
+)
+def test_a_next_that_is_not_a_path_of_this_site_opens_the_console_home(context, office, next_path):
+    page = context.new_page()
+    page.goto(with_next(ask_for_link(office, member(office)), next_path))
+    page.get_by_role("button", name="Sign in", exact=True).click()
+    page.wait_for_url(console_home(office.origin))
+    assert stored(page, "sessionStorage")["token"].startswith("bos_")
+
+
+def test_a_next_kept_in_storage_is_checked_too(context, office):
+    page = context.new_page()
+    page.goto(ask_for_link(office, member(office)))
+    page.evaluate("localStorage.setItem('band-office.next', '//evil.example')")
+    page.get_by_role("button", name="Sign in", exact=True).click()
+    page.wait_for_url(console_home(office.origin))
+
+
+def test_a_programmer_can_still_see_the_token_for_a_client(context, office):
+    address = member(office, HOSTILE)
+    page = context.new_page()
+    page.goto(ask_for_link(office, address))
+    page.get_by_text("Show the token for a client").click()
+    page.get_by_role("button", name="Sign in and show the token").click()
+    token = page.locator("#outcome code").inner_text()
+    assert me(office.service, token)["email"] == address
+    expect(page.locator("#outcome strong")).to_have_text(HOSTILE)  # the name as text
+    assert page.locator("img").count() == 0 and stored(page, "sessionStorage") is None
+    assert "token=" not in page.evaluate("location.href")
+
+
+def page_text(service, path):
+    with OPENER.open(service.public_url + path, timeout=10) as r:
+        return r.read().decode()
+
+
+def test_serve_on_an_empty_database_prints_a_setup_link_that_names_the_first_admin_once(context, tmp_path):
+    service = Service(tmp_path).start()
+    try:
+        link = wait_for(lambda: SETUP_LINK.search(service.output()), timeout=SLOW_MACHINE_SECONDS)[0]
+        page = context.new_page()
+        page.goto(link)
+        page.get_by_label("Your name").fill(HOSTILE)
+        page.get_by_label("Your e-mail address").fill("Ada@Example.com")
+        page.get_by_label("Keep me signed in on this computer").check()
+        page.get_by_role("button", name="Create the admin and sign in").click()
+        page.wait_for_url(console_home(service.public_url))
+        session = stored(page, "localStorage")
+        admin = me(service, session["token"])
+        assert admin["name"] == HOSTILE and admin["email"] == "ada@example.com" and admin["roles"] == ["admin"]
+        assert session["user"]["name"] == HOSTILE and "token" not in page.evaluate("location.href")
+        again = context.new_page()
+        again.goto(link)
+        expect(again.locator("main")).to_contain_text("has an admin already")
+        body = json.dumps({"token": link.split("#token=")[1], "name": "Eve", "email": "eve@example.com"}).encode()
+        status, _, answer = service.request("POST", "/auth/setup", body, {"Content-Type": "application/json"})
+        assert status == 409 and json.loads(answer)["error"]["details"]["reason"] == "already_set_up"
+    finally:
+        service.stop()
+
+
+def test_serve_prints_no_setup_link_once_an_admin_exists(tmp_path):
+    service = Service(tmp_path)
+    assert service.run("create-user", "ops@example.com", "--name", "Ops", "--role", "admin").returncode == 0
+    service.start()
+    try:
+        assert "has an admin already" in page_text(service, "/setup")
+    finally:
+        service.stop()
+    assert "/setup#token=" not in service.output() and "no admin yet" not in service.output()
