@@ -3,6 +3,7 @@
 // the path names (SCREENS in screens.js), given {params, query, me, api}.
 
 import { api, onRetrying } from "./api.js";
+import { ErrorMessage } from "./components.js";
 import { KeysDialog, listenForKeys } from "./keys.js";
 import { html, useEffect, useRef, useState } from "./lib.js";
 import { isCurrent, menuOf } from "./menu.js";
@@ -47,17 +48,25 @@ function RetryStrip() {
   return html`<div class="retrying" role="status">${retrying ? "Retrying…" : ""}</div>`;
 }
 
-/** The module of the screen `path` names (null while it loads), and its params. */
+/** The screen `path` names (null while its module loads) and its params; a module that cannot be loaded (the
+ * server unreachable) is said in words. */
 function useScreen(path) {
   const found = match(SCREENS, path);
-  const [, setLoaded] = useState(0);
   const pattern = found && found.route.pattern;
+  const [, setLoadedCount] = useState(0);
+  const [failure, setFailure] = useState(null);
   useEffect(() => {
-    if (found && !loaded.has(pattern)) {
-      found.route.load().then((module) => loaded.set(pattern, module) && setLoaded((n) => n + 1));
-    }
+    if (!found || loaded.has(pattern)) return;
+    found.route.load().then(
+      (module) => {
+        loaded.set(pattern, module);
+        setLoadedCount((count) => count + 1);
+      },
+      () => setFailure(new Error("This screen could not be loaded: is the band office's server reachable?")),
+    );
   }, [pattern]);
   if (!found) return { Screen: NotFound, params: {} };
+  if (failure && !loaded.has(pattern)) return { Screen: () => html`<h1>Not loaded</h1><${ErrorMessage} error=${failure} />`, params: {} };
   const module = loaded.get(pattern);
   return { Screen: module ? module.default : null, params: found.params };
 }

@@ -44,13 +44,18 @@ function GigRow({ gig }) {
   </li>`;
 }
 
-function MonthNavigation({ month }) {
+function monthLabel(month) {
   const [year, number] = month.split("-").map(Number);
+  return monthName(year, number);
+}
+
+function MonthNavigation({ month }) {
+  const before = shiftMonth(month, -1);
+  const after = shiftMonth(month, 1);
   return html`<nav class="month-navigation" aria-label="Months">
-    <a href=${`/agenda?month=${shiftMonth(month, -1)}`} aria-label=${`Previous month, ${monthName(...shiftMonth(month, -1).split("-").map(Number))}`}>◂</a>
+    <a href=${`/agenda?month=${before}`} aria-label=${`Previous month, ${monthLabel(before)}`}>◂</a>
     <a href="/agenda">Today</a>
-    <a href=${`/agenda?month=${shiftMonth(month, 1)}`} aria-label=${`Next month, ${monthName(...shiftMonth(month, 1).split("-").map(Number))}`}>▸</a>
-    <span class="visually-hidden">Showing ${monthName(year, number)}</span>
+    <a href=${`/agenda?month=${after}`} aria-label=${`Next month, ${monthLabel(after)}`}>▸</a>
   </nav>`;
 }
 
@@ -63,10 +68,9 @@ export default function Agenda({ query, api }) {
     setError(null);
     gigsOfMonth(api, month).then(setAnswer, setError);
   }, [month]);
-  const [year, number] = month.split("-").map(Number);
   return html`<section class="screen agenda">
     <header class="screen-header">
-      <h1>${monthName(year, number)}</h1>
+      <h1>${monthLabel(month)}</h1>
       <${MonthNavigation} month=${month} />
     </header>
     <${ErrorMessage} error=${error} />
