@@ -104,8 +104,8 @@ def left_no_token(page, entries):
 
 
 def console_home(origin):
-    """Whether a URL is the console's home: `/` (before the console is merged, `/` redirects to /v1/docs)."""
-    return lambda url: url == f"{origin}/" or url.startswith(f"{origin}/v1/docs")
+    """Whether a URL is the console's home: `/`, or the person's home screen the console opens from there."""
+    return lambda url: url in (f"{origin}/", f"{origin}/agenda", f"{origin}/my")
 
 
 def test_the_mailed_link_opens_the_console_where_the_person_was_with_a_session_for_this_tab(context, office):
