@@ -1,5 +1,6 @@
 """The error answers as the OpenAPI document describes them: what each status means, the codes it carries
-(`errors.CODES`), an example of each, and the statuses every read and write may meet."""
+(`errors.CODES`), an example of each, the statuses every read and write may meet, and the one `default` answer
+of an operation that gives them."""
 
 from marshmallow import Schema, fields
 
@@ -59,3 +60,27 @@ def error_example(code, status):
     if details is not None:
         error["details"] = details
     return {"summary": code, "value": {"error": error}}
+
+
+def error_answer(statuses):
+    """(component name, response) of the `default` answer of an operation that may answer `statuses` with an error.
+
+    One answer for every error rather than one per status: a generated client writes a branch for each documented
+    status of each operation, and every error has the same type. What stays of each status: the words (which
+    statuses, what each means, its codes), an example of each code, and the schema, whose `error.status` is one of
+    `statuses` (beside the reference to `Error`, which OpenAPI 3.1 applies too and a generator reading only the
+    reference types as `Error`), so that a validator still finds an answer with any other status undocumented."""
+    statuses = sorted(set(statuses))
+    codes = {status: [code for code, code_status in CODES.items() if code_status == status] for status in statuses}
+    said = [f"{status} {ERROR_STATUSES[status]}{in_brackets(codes[status])}" for status in statuses]
+    status_schema = {"properties": {"error": {"properties": {"status": {"enum": statuses}}}}}
+    media_type = {
+        "schema": {"$ref": "#/components/schemas/Error", **status_schema},
+        "examples": {code: error_example(code, status) for status in statuses for code in codes[status]},
+    }
+    response = {"description": "An error, one of: " + "; ".join(said), "content": {"application/json": media_type}}
+    return "Errors" + "_".join(map(str, statuses)), response
+
+
+def in_brackets(codes):
+    return f" ({', '.join(f'`{code}`' for code in codes)})" if codes else ""

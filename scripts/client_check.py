@@ -97,9 +97,9 @@ def use(base_url, key):
     from band_office_client.models import (
         Attachment,
         CreateAttachmentsBody,
+        Filters,
         Gig,
         GigCreate,
-        ListTeamsFilter,
         Team,
         TeamCreate,
     )
@@ -115,7 +115,7 @@ def use(base_url, key):
     print("create: three teams", flush=True)
 
     wanted = [teams[0].id, teams[2].id]
-    listed = list_teams.sync_detailed(client=client, filter_=ListTeamsFilter.from_dict({"filter[id][in]": wanted}))
+    listed = list_teams.sync_detailed(client=client, filter_=Filters.from_dict({"filter[id][in]": wanted}))
     check(listed.status_code == 200, f"list with filter[id][in]: {listed.status_code} {listed.content}")
     check(all(isinstance(team, Team) for team in listed.parsed.data), "list: the records are not read as whole")
     check({team.id for team in listed.parsed.data} == set(wanted), f"list with an `in` filter: {listed.content}")
@@ -141,12 +141,12 @@ def through_a_reference(client):
     """A list filtered through a reference (`filter[venue.city][eq]`) with the reference expanded: of two gigs (one
     created before, at no venue) it answers the one at a venue in that city."""
     from band_office_client.api.gigs import create_gigs, create_venues, list_gigs
-    from band_office_client.models import GigCreate, ListGigsFilter, VenueCreate
+    from band_office_client.models import Filters, GigCreate, VenueCreate
 
     venue = create_venues.sync(client=client, body=VenueCreate(name="Palais Ferstel", city="Wien")).data
     body = GigCreate(gig_date=datetime.date(2027, 6, 19), title="Ball", venue_id=venue.id)
     gig = create_gigs.sync(client=client, body=body).data
-    in_vienna = ListGigsFilter.from_dict({"filter[venue.city][eq]": "Wien"})
+    in_vienna = Filters.from_dict({"filter[venue.city][eq]": "Wien"})
     listed = list_gigs.sync_detailed(client=client, filter_=in_vienna, expand="venue")
     check(listed.status_code == 200, f"list through a reference: {listed.status_code} {listed.content}")
     found = listed.parsed.data
