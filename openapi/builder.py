@@ -97,7 +97,7 @@ class Builder:
         self.partials = set()  # ...but for those a `fields` parameter narrows, sure only of their `id`
         self.records = {}  # component -> the record it shows (Gig for GigCreate): they share their enums
         self.expandable = {}  # component -> {name: listing.Reference} its reads may embed
-        self.error_answers = {}  # component response -> the error statuses it documents
+        self.error_statuses = {}  # reference to an error answer -> the statuses it documents
         self.spec.components.schema("Error", schema=ErrorSchema)
         for name, schema in (("Meta", META), ("Filters", FILTERS), ("CustomFields", CUSTOM_FIELDS)):
             self.spec.components.schema(name, schema)
@@ -185,14 +185,15 @@ class Builder:
     def errors(self, statuses):
         """The `default` answer of an operation whose errors have `statuses`, one component for each set."""
         name, response = error_answer(statuses)
-        if name not in self.error_answers:
-            self.error_answers[name] = tuple(sorted(set(statuses)))
+        reference = f"#/components/responses/{name}"
+        if reference not in self.error_statuses:
+            self.error_statuses[reference] = tuple(statuses)
             self.spec.components.response(name, response)
-        return {"$ref": f"#/components/responses/{name}"}
+        return {"$ref": reference}
 
     def add_write_rate(self, operation):
         """A caller without any `.edit` capability may meet the write rate on any write (SPEC §2.3)."""
-        documented = self.error_answers[operation["responses"]["default"]["$ref"].rpartition("/")[2]]
+        documented = self.error_statuses[operation["responses"]["default"]["$ref"]]
         operation["responses"]["default"] = self.errors((*documented, 429))
 
     def add(self, rule, view):
