@@ -63,22 +63,23 @@ def error_example(code, status):
 
 
 def error_answer(statuses):
-    """(component name, response) of the `default` answer of an operation that may answer `statuses` with an error.
+    """(component name, response) of the `default` answer of an operation whose errors have `statuses`.
 
-    One answer for every error rather than one per status: a generated client writes a branch for each documented
-    status of each operation, and every error has the same type. What stays of each status: the words (which
-    statuses, what each means, its codes), an example of each code, and the schema, whose `error.status` is one of
-    `statuses` (beside the reference to `Error`, which OpenAPI 3.1 applies too and a generator reading only the
-    reference types as `Error`), so that a validator still finds an answer with any other status undocumented."""
+    One answer for all of an operation's errors rather than one per status, each of which would be one more branch
+    of each operation in a generated client, while every error is of one type. Each status keeps its words (what it
+    means, its codes), an example of each code, and its place in the schema: `error.status` is one of `statuses`,
+    beside the reference to `Error` (OpenAPI 3.1 applies both; a generator that reads only the reference types the
+    answer as `Error`), so that a validator still finds an answer of any other status undocumented."""
     statuses = sorted(set(statuses))
     codes = {status: [code for code, code_status in CODES.items() if code_status == status] for status in statuses}
-    said = [f"{status} {ERROR_STATUSES[status]}{in_brackets(codes[status])}" for status in statuses]
+    said = [f"{status}{in_brackets(codes[status])}: {ERROR_STATUSES[status]}" for status in statuses]
     status_schema = {"properties": {"error": {"properties": {"status": {"enum": statuses}}}}}
     media_type = {
         "schema": {"$ref": "#/components/schemas/Error", **status_schema},
         "examples": {code: error_example(code, status) for status in statuses for code in codes[status]},
     }
-    response = {"description": "An error, one of: " + "; ".join(said), "content": {"application/json": media_type}}
+    description = "An error, its `error.status` one of: " + "; ".join(said)
+    response = {"description": description, "content": {"application/json": media_type}}
     return "Errors" + "_".join(map(str, statuses)), response
 
 
