@@ -31,7 +31,7 @@ MAX_DOCUMENT_BYTES = 800_000  # SPEC §1
 # Of the generated package's Python files. SPEC §1 asks for 60 000, which this API's truthful document cannot meet
 # with openapi-python-client's own templates: api/ is 41 800 lines, each of the 246 operations at least 125 (four
 # functions with a docstring each, one answer branch per success status and one for every error) and each of their
-# 554 parameters and request bodies about 19 more; models/ is 29 000 (records 11 200, request bodies 8 600, the
+# 554 parameters and request bodies about 20 more; models/ is 29 000 (records 11 200, request bodies 8 600, the
 # envelopes of 99 answers 5 600, objects nested in answers 2 600). The document already writes every shape once.
 MAX_LINES = 72_000
 SPEC_LINES = 60_000
