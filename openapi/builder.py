@@ -2,7 +2,6 @@
 the requests: `document(app)` describes every rule of the URL map under /v1, a resource's views from its
 declaration, every other view from the `@operation` beside it (`openapi.views`)."""
 
-import copy
 import re
 
 from apispec import APISpec
@@ -10,9 +9,10 @@ from apispec.ext.marshmallow import MarshmallowPlugin
 
 from bodies import WebhookPayloadSchema
 from conventions import WRITE_METHODS
-from errors import CODES
-from openapi.error_answers import ERROR_STATUSES, READ, WRITE, ErrorSchema, error_example
+from field_types import CustomFields
+from openapi.error_answers import READ, WRITE, ErrorSchema, error_answer
 from openapi.params import (
+    FILTERS,
     fields_param,
     list_params,
     paging_params,
@@ -22,6 +22,10 @@ from openapi.params import (
     write_params,
 )
 from openapi.shapes import (
+    CUSTOM_FIELDS,
+    CUSTOM_FIELDS_MARK,
+    ENVELOPES,
+    META,
     download_content,
     json_content,
     list_of,
@@ -30,6 +34,7 @@ from openapi.shapes import (
     one,
     ref,
     require_all,
+    share_custom_fields,
     share_enums,
     walk,
 )
@@ -65,16 +70,18 @@ Errors are `{"error": {"code", "message", "status", "details"}}`; when several a
 
 
 def document(app):
+    plugin = MarshmallowPlugin(schema_name_resolver=lambda schema: None)
     spec = APISpec(
         title="Band Office",
         version=VERSION,
         openapi_version="3.1.0",
-        plugins=[MarshmallowPlugin(schema_name_resolver=lambda schema: None)],
+        plugins=[plugin],
         info={"description": DESCRIPTION},
         servers=[{"url": "/v1"}],
     )
     spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     spec.options["security"] = [{"bearer": []}]
+    plugin.converter.add_attribute_function(mark_custom_fields)
     builder = Builder(spec)
     for rule in sorted(app.url_map.iter_rules(), key=lambda r: r.rule):
         if rule.rule.startswith("/v1/"):
@@ -87,11 +94,13 @@ class Builder:
     def __init__(self, spec):
         self.spec = spec
         self.answers = set()  # components the service answers with: every property is always there
-        self.partials = set()  # ...and those a `fields` parameter narrows, which get a `<name>Partial` twin
+        self.partials = set()  # ...but for those a `fields` parameter narrows, sure only of their `id`
         self.records = {}  # component -> the record it shows (Gig for GigCreate): they share their enums
         self.expandable = {}  # component -> {name: listing.Reference} its reads may embed
-        self.responses = set()
+        self.error_statuses = {}  # reference to an error answer -> the statuses it documents
         self.spec.components.schema("Error", schema=ErrorSchema)
+        for name, schema in (("Meta", META), ("Filters", FILTERS), ("CustomFields", CUSTOM_FIELDS)):
+            self.spec.components.schema(name, schema)
 
     def component(self, name, schema, record):
         if name not in self.spec.components.schemas:
@@ -100,17 +109,24 @@ class Builder:
         return ref(name)
 
     def answer(self, schema_class, narrowable=False):
-        """The component of a schema as the service answers with it (no load-only fields). Where a `fields`
-        parameter can narrow the answer it is the full record or a partial one with only `id` sure: a
-        generated client reads the full record whenever every field came, and the partial one otherwise."""
+        """The name of the component of a schema as the service answers with it (no load-only fields). Where a
+        `fields` parameter can narrow the answer only its `id` is sure to come (`finish`): one record type for
+        the whole and the narrowed answer, rather than a partial twin of each record in a generated client."""
         name = schema_class.__name__.removesuffix("Schema")
         self.answers.add(name)
-        result = self.component(name, schema_class(exclude=load_only(schema_class())), name)
-        if not narrowable:
-            return result
-        self.partials.add(name)
-        self.records[f"{name}Partial"] = name
-        return {"anyOf": [result, ref(f"{name}Partial")]}
+        self.component(name, schema_class(exclude=load_only(schema_class())), name)
+        if narrowable:
+            self.partials.add(name)
+        return name
+
+    def envelope(self, shape, name):
+        """The JSON content of an answer of the component `name` in `shape` (`one`, `many_of`, `list_of`), the
+        envelope a component of its own (`GigAnswer`, `GigList`, `GigPage`) shared by every operation answering
+        so: inline, each operation would make a generated client write one more model of it."""
+        component = name + ENVELOPES[shape]
+        if component not in self.spec.components.schemas:
+            self.spec.components.schema(component, shape(ref(name)))
+        return json_content(ref(component))
 
     def request(self, schema_class, suffix, **modifiers):
         """The component of a request body: no read-only fields."""
@@ -140,7 +156,7 @@ class Builder:
                         }
                         for name, text in headers.items()
                     ],
-                    "requestBody": {"required": True, "content": json_content(self.answer(WebhookPayloadSchema))},
+                    "requestBody": {"required": True, "content": json_content(ref(self.answer(WebhookPayloadSchema)))},
                     "responses": {"2XX": {"description": "Received; anything else is retried (a 410 switches off)"}},
                 }
             }
@@ -153,33 +169,32 @@ class Builder:
         for name in self.answers:
             require_all(schemas[name])
         for name in self.partials:
-            partial = {**copy.deepcopy(schemas[name]), "required": ["id"]}
-            partial["description"] = "The fields a `fields` parameter asked for; `id` is always there."
-            schemas[f"{name}Partial"] = partial
+            schemas[name]["required"] = ["id"]
+            said = schemas[name].get("description", "")
+            schemas[name]["description"] = f"{said}\n\n{NARROWED}".strip()
         for name, references in self.expandable.items():
-            for form in (name, f"{name}Partial"):
-                schemas[form]["properties"].update(embedded_properties(references))
+            schemas[name]["properties"].update(embedded_properties(references))
         for name, record in self.records.items():
             share_enums(schemas, name, record)
         for node in walk(document):
             if None in node.get("enum", ()):
                 null_apart(node)
+        share_custom_fields(document)
         return document
 
-    def error(self, status):
-        if status not in self.responses:
-            self.responses.add(status)
-            codes = [code for code, code_status in CODES.items() if code_status == status]
-            media_type = {"schema": ref("Error"), "examples": {code: error_example(code, status) for code in codes}}
-            description = f"{ERROR_STATUSES[status]}: {', '.join(codes)}" if codes else ERROR_STATUSES[status]
-            response = {"description": description, "content": {"application/json": media_type}}
-            self.spec.components.response(str(status), response)
-        return {"$ref": f"#/components/responses/{status}"}
+    def errors(self, statuses):
+        """The `default` answer of an operation whose errors have `statuses`, one component for each set."""
+        name, response = error_answer(statuses)
+        reference = f"#/components/responses/{name}"
+        if reference not in self.error_statuses:
+            self.error_statuses[reference] = tuple(statuses)
+            self.spec.components.response(name, response)
+        return {"$ref": reference}
 
     def add_write_rate(self, operation):
         """A caller without any `.edit` capability may meet the write rate on any write (SPEC §2.3)."""
-        responses = {**operation["responses"], "429": self.error(429)}
-        operation["responses"] = dict(sorted(responses.items()))
+        documented = self.error_statuses[operation["responses"]["default"]["$ref"]]
+        operation["responses"]["default"] = self.errors((*documented, 429))
 
     def add(self, rule, view):
         path = re.sub(r"<(?:[a-z]+:)?([a-z_]+)>", r"{\1}", rule.rule.removeprefix("/v1"))
@@ -203,24 +218,24 @@ class Builder:
 
     def resource_operation(self, resource, method, single):
         schema_class = type(resource.schema)
-        listed, record = self.answer(schema_class, narrowable=True), self.answer(schema_class)
+        record = self.answer(schema_class, narrowable=True)
         a_record = a_noun(resource)
         references = resource.documented_references()
         self.expandable[schema_class.__name__.removesuffix("Schema")] = references
         if method == "GET" and not single:
             collection = resource.name.replace("-", " ")
             params = list_params(resource.columns, references, resource.searched)
-            return self.op(f"List {collection}", resource, params, 200, list_of(listed), READ)
+            return self.op(f"List {collection}", resource, params, 200, self.envelope(list_of, record), READ)
         if method == "GET":
             params = record_params(resource.columns, references)
-            return self.op(f"Read {a_record}", resource, params, 200, one(listed), (*READ, 404))
+            return self.op(f"Read {a_record}", resource, params, 200, self.envelope(one, record), (*READ, 404))
         if method == "DELETE":
             return self.op(
                 f"Delete {a_record} that nothing references", resource, [], 204, None, (400, 401, 403, 404, 409)
             )
         if method == "POST":
-            created = self.answer(resource.created) if resource.created else record
-            result = self.op(f"Create {a_record}", resource, write_params(resource), 201, one(created), (*WRITE, 409))
+            created = self.envelope(one, self.answer(resource.created) if resource.created else record)
+            result = self.op(f"Create {a_record}", resource, write_params(resource), 201, created, (*WRITE, 409))
             result["responses"]["201"]["headers"] = {
                 "Location": {"schema": {"type": "string"}, "description": "the new record's path"}
             }
@@ -228,7 +243,8 @@ class Builder:
             result["requestBody"] = self.create_body(resource)
             return result
         patch = self.request(schema_class, "Patch", partial=True, exclude=resource.schema.create_only)
-        result = self.op(f"Change {a_record}", resource, write_params(resource), 200, one(record), (*WRITE, 404, 409))
+        changed = self.envelope(one, record)
+        result = self.op(f"Change {a_record}", resource, write_params(resource), 200, changed, (*WRITE, 404, 409))
         result["requestBody"] = {"required": True, "content": json_content(patch)}
         return result
 
@@ -252,7 +268,7 @@ class Builder:
             if collection is not None:  # a collection's own list, within a scope: it expands as the collection does
                 name = info["response"].__name__.removesuffix("Schema")
                 self.expandable[name] = collection.documented_references()
-            content = list_of(schema) if info["listing"] else many_of(schema) if info["many"] else one(schema)
+            content = self.envelope(list_of if info["listing"] else many_of if info["many"] else one, schema)
         elif info["media_type"] != "application/json":
             media_types = info["media_type"] if isinstance(info["media_type"], tuple) else (info["media_type"],)
             content = download_content(media_types)
@@ -281,8 +297,7 @@ class Builder:
             responses[str(code)] = {"description": summary}
             if content is not None:
                 responses[str(code)]["content"] = content
-        for code in (*errors, 503):  # any request may meet a busy database or a stopping service
-            responses[str(code)] = self.error(code)
+        responses["default"] = self.errors((*errors, 503))  # any request may meet a busy database or a stopping service
         return {"summary": summary, "tags": [tag], "parameters": params, "responses": responses}
 
 
@@ -293,6 +308,17 @@ VERBS = {
     ("PATCH", True): "update",
     ("DELETE", True): "delete",
 }
+
+
+NARROWED = (
+    "Every field comes, unless a `fields` parameter narrowed the answer to those it names (`id` always comes): "
+    "on a create or a change, and on a list or a read without `fields`, each field is there."
+)
+
+
+def mark_custom_fields(converter, field, **kwargs):
+    """apispec's attribute function: the custom fields object is marked, to be one component (`shapes`)."""
+    return {CUSTOM_FIELDS_MARK: True} if isinstance(field, CustomFields) else {}
 
 
 def embedded_properties(references):

@@ -1,5 +1,6 @@
 """The error answers as the OpenAPI document describes them: what each status means, the codes it carries
-(`errors.CODES`), an example of each, and the statuses every read and write may meet."""
+(`errors.CODES`), an example of each, the statuses every read and write may meet, and the one `default` answer
+of an operation that gives them."""
 
 from marshmallow import Schema, fields
 
@@ -59,3 +60,28 @@ def error_example(code, status):
     if details is not None:
         error["details"] = details
     return {"summary": code, "value": {"error": error}}
+
+
+def error_answer(statuses):
+    """(component name, response) of the `default` answer of an operation whose errors have `statuses`.
+
+    One answer for all of an operation's errors rather than one per status, each of which would be one more branch
+    of each operation in a generated client, while every error is of one type. Each status keeps its words (what it
+    means, its codes), an example of each code, and its place in the schema: `error.status` is one of `statuses`,
+    beside the reference to `Error` (OpenAPI 3.1 applies both; a generator that reads only the reference types the
+    answer as `Error`), so that a validator still finds an answer of any other status undocumented."""
+    statuses = sorted(set(statuses))
+    codes = {status: [code for code, code_status in CODES.items() if code_status == status] for status in statuses}
+    said = [f"{status}{in_brackets(codes[status])}: {ERROR_STATUSES[status]}" for status in statuses]
+    status_schema = {"properties": {"error": {"properties": {"status": {"enum": statuses}}}}}
+    media_type = {
+        "schema": {"$ref": "#/components/schemas/Error", **status_schema},
+        "examples": {code: error_example(code, status) for status in statuses for code in codes[status]},
+    }
+    description = "An error, its `error.status` one of: " + "; ".join(said)
+    response = {"description": description, "content": {"application/json": media_type}}
+    return "Errors" + "_".join(map(str, statuses)), response
+
+
+def in_brackets(codes):
+    return f" ({', '.join(f'`{code}`' for code in codes)})" if codes else ""

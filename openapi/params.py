@@ -115,10 +115,21 @@ def filter_param(columns):
         for operators, names in fields_of.items():
             properties[filter_pattern(names, operators)] = json.loads(schema)
     every_key = "|".join(pattern.removeprefix("^").removesuffix("$") for pattern in properties)
-    schema = {"type": "object", "propertyNames": {"pattern": f"^({every_key})$"}, "patternProperties": properties}
+    # The list's own keys beside a reference to the one `Filters` object (OpenAPI 3.1 applies both): a generator
+    # that reads only the reference, as openapi-python-client does, makes one filter type for every list rather
+    # than one each, and the keys a pattern allows are not properties it could type anyway.
+    schema = {"$ref": "#/components/schemas/Filters", "propertyNames": {"pattern": f"^({every_key})$"}}
+    schema["patternProperties"] = properties
     param = query_param("filter", schema, FILTER_DESCRIPTION)
     param.update(style="form", explode=True)  # each key its own parameter
     return param
+
+
+FILTERS = {
+    "type": "object",
+    "description": "A list's filters by the query parameter each is sent as, `filter[<field>][<op>]`; "
+    "the list's `filter` parameter gives the keys it takes and the value of each.",
+}
 
 
 def filter_pattern(names, operators):

@@ -1,6 +1,6 @@
 """The shapes of the OpenAPI document's schemas: envelopes (one record, many, a page with meta), downloads,
-and the rewriting of apispec's output that generated clients need (every answered field required, enums as
-shared components, nullability beside an enum rather than inside it)."""
+and the rewriting of apispec's output that generated clients need (every answered field required, enums and
+custom fields as shared components, nullability beside an enum rather than inside it)."""
 
 from listing import MAX_LIMIT
 
@@ -73,22 +73,30 @@ def json_content(schema):
     return {"application/json": {"schema": schema}}
 
 
+# The envelopes of an answer, each a component of its own per record (`GigAnswer`, `GigList`, `GigPage`): written
+# inline, every operation would make a generated client write one more model of the same envelope.
 def one(schema):
-    return json_content(
-        {"type": "object", "required": ["data"], "properties": {"data": schema}, "additionalProperties": False}
-    )
+    """`{data: record}`"""
+    return {"type": "object", "required": ["data"], "properties": {"data": schema}, "additionalProperties": False}
 
 
 def many_of(schema):
-    return json_content(
-        {
-            "type": "object",
-            "required": ["data"],
-            "additionalProperties": False,
-            "properties": {"data": {"type": "array", "items": schema}},
-        }
-    )
+    """`{data: [record, ...]}`"""
+    items = {"type": "array", "items": schema}
+    return {"type": "object", "required": ["data"], "properties": {"data": items}, "additionalProperties": False}
 
+
+def list_of(schema):
+    """`{data: [record, ...], meta}`: a page of a list."""
+    return {
+        "type": "object",
+        "required": ["data", "meta"],
+        "additionalProperties": False,
+        "properties": {"data": {"type": "array", "items": schema}, "meta": ref("Meta")},
+    }
+
+
+ENVELOPES = {one: "Answer", many_of: "List", list_of: "Page"}  # the suffix of each envelope's component name
 
 META = {
     "type": "object",
@@ -101,12 +109,20 @@ META = {
     },
 }
 
+# The answers' custom fields (field_types.CustomFields) as one component, `CustomFields`, which the document's
+# every custom_fields property refers to; the converter marks them (`CUSTOM_FIELDS_MARK`) and `share_custom_fields`
+# puts the reference in their place.
+CUSTOM_FIELDS_MARK = "x-custom-fields"
+CUSTOM_FIELDS = {
+    "type": "object",
+    "additionalProperties": {},
+    "description": "The values of the custom fields defined for the record's collection, by key.",
+}
 
-def list_of(schema):
-    body = {
-        "type": "object",
-        "required": ["data", "meta"],
-        "additionalProperties": False,
-        "properties": {"data": {"type": "array", "items": schema}, "meta": META},
-    }
-    return json_content(body)
+
+def share_custom_fields(document):
+    for node in walk(document):
+        for key, value in node.get("properties", {}).items():
+            if isinstance(value, dict) and value.pop(CUSTOM_FIELDS_MARK, False):
+                read_only = {"readOnly": True} if value.get("readOnly") else {}
+                node["properties"][key] = {**ref("CustomFields"), **read_only}

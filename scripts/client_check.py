@@ -7,7 +7,8 @@ download.
     .venv/bin/python scripts/client_check.py
 
 Exits non-zero when the generator warns about anything, the document or the client is over its limits, or a
-step fails. It prints the figures: the document's size and parameters, the client's lines and largest function.
+step fails. It prints the figures: the document's size and parameters, the client's lines and largest function,
+and the time one list's module takes to import.
 """
 
 import ast
@@ -27,10 +28,13 @@ from served import served
 PACKAGE = "band_office_client"  # the generator's name for a client of the API titled "Band Office"
 CONTENT = bytes(range(256)) * 64  # every byte value, so nothing can pass as text on the way
 MAX_DOCUMENT_BYTES = 800_000  # SPEC §1
-# Of the generated package's Python files. SPEC §1 asks for 60 000, which this API cannot meet with
-# openapi-python-client's templates: a client without a single filter is already 102 000 lines (246 operations
-# of about 200 lines each, four functions apiece, and 500 models); the filters, one object per list, cost little.
-MAX_LINES = 110_000
+# Of the generated package's Python files. SPEC §1 asks for 60 000, which this API's truthful document cannot meet
+# with openapi-python-client's own templates: api/ is 41 800 lines, each of the 246 operations at least 125 (four
+# functions with a docstring each, one answer branch per success status and one for every error) and each of their
+# 554 parameters and request bodies about 20 more; models/ is 29 000 (records 11 200, request bodies 8 600, the
+# envelopes of 99 answers 5 600, objects nested in answers 2 600). The document already writes every shape once.
+MAX_LINES = 72_000
+SPEC_LINES = 60_000
 MAX_PARAMETERS = 150  # of any one function of the generated package
 
 
@@ -78,9 +82,23 @@ def measure_client(package):
         for node in ast.walk(ast.parse(text)):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and parameter_count(node) > largest:
                 largest, largest_name = parameter_count(node), f"{path.relative_to(package)}:{node.name}"
-    print(f"client: {lines} lines (at most {MAX_LINES}), {largest} parameters at most ({largest_name})", flush=True)
+    budget = f"at most {MAX_LINES}; SPEC §1 asks {SPEC_LINES}"
+    print(f"client: {lines} lines ({budget}), {largest} parameters at most ({largest_name})", flush=True)
     check(lines <= MAX_LINES, f"the generated client is {lines} lines, over {MAX_LINES}")
     check(largest <= MAX_PARAMETERS, f"{largest_name} takes {largest} parameters, over {MAX_PARAMETERS}")
+
+
+def measure_import(workdir):
+    """How long a fresh interpreter takes to import one list's module, compiled already as an installed package is
+    (the first import compiles it), with httpx and attrs, which any client needs, imported before the clock starts."""
+    program = (
+        "import time, httpx, attrs; start = time.perf_counter(); "
+        f"import {PACKAGE}.api.gigs.list_gigs; print(round(time.perf_counter() - start, 3))"
+    )
+    command = [sys.executable, "-c", program]
+    for _ in range(2):
+        seconds = subprocess.run(command, cwd=workdir, capture_output=True, text=True, check=True).stdout.strip()
+    print(f"import of api.gigs.list_gigs: {seconds} s", flush=True)
 
 
 def parameter_count(function):
@@ -97,9 +115,9 @@ def use(base_url, key):
     from band_office_client.models import (
         Attachment,
         CreateAttachmentsBody,
+        Filters,
         Gig,
         GigCreate,
-        ListTeamsFilter,
         Team,
         TeamCreate,
     )
@@ -115,7 +133,7 @@ def use(base_url, key):
     print("create: three teams", flush=True)
 
     wanted = [teams[0].id, teams[2].id]
-    listed = list_teams.sync_detailed(client=client, filter_=ListTeamsFilter.from_dict({"filter[id][in]": wanted}))
+    listed = list_teams.sync_detailed(client=client, filter_=Filters.from_dict({"filter[id][in]": wanted}))
     check(listed.status_code == 200, f"list with filter[id][in]: {listed.status_code} {listed.content}")
     check(all(isinstance(team, Team) for team in listed.parsed.data), "list: the records are not read as whole")
     check({team.id for team in listed.parsed.data} == set(wanted), f"list with an `in` filter: {listed.content}")
@@ -141,12 +159,12 @@ def through_a_reference(client):
     """A list filtered through a reference (`filter[venue.city][eq]`) with the reference expanded: of two gigs (one
     created before, at no venue) it answers the one at a venue in that city."""
     from band_office_client.api.gigs import create_gigs, create_venues, list_gigs
-    from band_office_client.models import GigCreate, ListGigsFilter, VenueCreate
+    from band_office_client.models import Filters, GigCreate, VenueCreate
 
     venue = create_venues.sync(client=client, body=VenueCreate(name="Palais Ferstel", city="Wien")).data
     body = GigCreate(gig_date=datetime.date(2027, 6, 19), title="Ball", venue_id=venue.id)
     gig = create_gigs.sync(client=client, body=body).data
-    in_vienna = ListGigsFilter.from_dict({"filter[venue.city][eq]": "Wien"})
+    in_vienna = Filters.from_dict({"filter[venue.city][eq]": "Wien"})
     listed = list_gigs.sync_detailed(client=client, filter_=in_vienna, expand="venue")
     check(listed.status_code == 200, f"list through a reference: {listed.status_code} {listed.content}")
     found = listed.parsed.data
@@ -164,6 +182,7 @@ def main():
             print("generate: no warnings", flush=True)
             use(base_url, key)
             measure_client(workdir / PACKAGE)
+            measure_import(workdir)
         except CheckFailed as e:
             sys.exit(f"client check failed: {e}")
 

@@ -5,6 +5,7 @@ import gzip
 import json
 import re
 
+import flask
 import pytest
 from openapi_spec_validator import validate
 
@@ -12,6 +13,7 @@ from errors import CODES
 from listing import OPERATORS
 from routes import RESOURCES
 from tests.support import PROJECT
+from tests.support.documented import Documented
 from tests.support.served import Service
 
 
@@ -81,8 +83,17 @@ def test_every_error_code_the_code_can_raise_is_documented(document):
     assert not mismatched, mismatched
     enum = document["components"]["schemas"]["Error"]["properties"]["error"]["properties"]["code"]["enum"]
     assert set(enum) == set(CODES)
-    statuses = {str(s) for s in CODES.values()} - {"500", "405"}
-    assert statuses <= set(document["components"]["responses"])
+    documented = Documented(document)
+    answered = {status for _, _, op in operations(document) for status in documented.error_statuses(op)}
+    assert set(CODES.values()) - {500, 405} <= answered
+
+
+def operations(document):
+    """(path, method, operation) of every operation of the document."""
+    for path, item in document["paths"].items():
+        for method, op in item.items():
+            if method != "parameters":
+                yield path, method, op
 
 
 def test_every_operation_documents_its_errors_and_security(document):
@@ -101,17 +112,19 @@ def test_every_operation_documents_its_errors_and_security(document):
     }
     assert document["security"] == [{"bearer": []}]
     assert document["components"]["securitySchemes"]["bearer"] == {"type": "http", "scheme": "bearer"}
-    for path, item in document["paths"].items():
-        for method, op in item.items():
-            if method == "parameters":
-                continue
-            assert op["summary"] and op["tags"]
-            if (path, method) in public:
-                assert op["security"] == [] and "403" not in op["responses"]
-            else:
-                assert "security" not in op and {"401", "403"} <= set(op["responses"]), (path, method)
-            assert "503" in op["responses"]  # a busy database, a stopping service
-            assert any(code.startswith("2") for code in op["responses"])
+    documented = Documented(document)
+    for path, method, op in operations(document):
+        assert op["summary"] and op["tags"]
+        errors = documented.error_statuses(op)  # one `default` answer for the errors, naming their statuses
+        assert all(code == "default" or code.startswith("2") for code in op["responses"]), (path, method)
+        if (path, method) in public:
+            assert op["security"] == [] and 403 not in errors
+        else:
+            assert "security" not in op and {401, 403} <= errors, (path, method)
+        assert 503 in errors  # a busy database, a stopping service
+        assert any(code.startswith("2") for code in op["responses"])
+    patch = document["paths"]["/gigs/{id}"]["patch"]
+    assert documented.error_statuses(patch) == {400, 401, 403, 404, 409, 413, 415, 422, 429, 503}
 
 
 def documented_filter(operation, key):
@@ -131,8 +144,10 @@ def test_every_list_documents_its_parameters_and_typed_filters(document):
         params = {p["name"]: p for p in op["parameters"]}
         assert params["limit"]["schema"] == {"type": "integer", "minimum": 1, "maximum": 200, "default": 50}
         assert params["offset"]["schema"]["minimum"] == 0 and {"sort", "fields"} <= set(params)
-        # every filter is a key of one object parameter, sent as a parameter of its own (form style, exploded)
+        # every filter is a key of one object parameter, sent as a parameter of its own (form style, exploded),
+        # of the one type a generated client knows them by
         assert params["filter"]["style"] == "form" and params["filter"]["explode"] is True
+        assert params["filter"]["schema"]["$ref"] == "#/components/schemas/Filters"
         for column in resource.columns.values():
             for operator in OPERATORS[column.kind]:
                 assert documented_filter(op, f"filter[{column.name}][{operator}]"), (resource.name, column.name)
@@ -216,23 +231,32 @@ def test_operations_have_unique_ids_and_creates_link_to_their_record(document):
 def test_answers_mark_every_field_they_always_carry_as_required(document):
     schemas, gigs = document["components"]["schemas"], document["paths"]["/gigs"]
     gig = {"$ref": "#/components/schemas/Gig"}
-    embedded = ["gig_status", "gig_type", "venue"]  # there only with `expand`
-    assert schemas["Gig"]["required"] == [name for name in schemas["Gig"]["properties"] if name not in embedded]
-    assert {"title", "gig_date", "venue_id", "custom_fields"} <= set(schemas["Gig"]["required"])
-    for answer in (gigs["post"]["responses"]["201"], document["paths"]["/gigs/{id}"]["patch"]["responses"]["200"]):
-        assert answer["content"]["application/json"]["schema"]["properties"]["data"] == gig
-    # `fields` narrows lists and reads: the whole record, or a partial one sure only of its id
-    either = {"anyOf": [gig, {"$ref": "#/components/schemas/GigPartial"}]}
-    assert gigs["get"]["responses"]["200"]["content"]["application/json"]["schema"]["properties"]["data"] == {
-        "type": "array",
-        "items": either,
-    }
-    read = document["paths"]["/gigs/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
-    assert read["properties"]["data"] == either
-    assert schemas["GigPartial"]["required"] == ["id"]
-    assert schemas["GigPartial"]["properties"] == schemas["Gig"]["properties"]
+    # `fields` narrows lists and reads: a record's fields are sure to come but for its id, as its description says
+    assert schemas["Gig"]["required"] == ["id"] and "unless a `fields` parameter" in schemas["Gig"]["description"]
+    assert {"title", "gig_date", "venue_id", "custom_fields", "venue"} <= set(schemas["Gig"]["properties"])
+    assert set(schemas["Candidate"]["required"]) == set(schemas["Candidate"]["properties"])  # no `fields` there
     me = schemas["Me"]["properties"]["token"]  # objects nested in an answer too
     assert me["required"] == list(me["properties"])
+    # one envelope of each shape per record, shared by the operations that answer with it
+    answer = {"$ref": "#/components/schemas/GigAnswer"}
+    single = document["paths"]["/gigs/{id}"]
+    for answered in (
+        gigs["post"]["responses"]["201"],
+        single["get"]["responses"]["200"],
+        single["patch"]["responses"]["200"],
+    ):
+        assert answered["content"]["application/json"]["schema"] == answer
+    assert schemas["GigAnswer"]["properties"]["data"] == gig
+    page = {"$ref": "#/components/schemas/GigPage"}
+    assert gigs["get"]["responses"]["200"]["content"]["application/json"]["schema"] == page
+    assert schemas["GigPage"]["properties"] == {
+        "data": {"type": "array", "items": gig},
+        "meta": {"$ref": "#/components/schemas/Meta"},
+    }
+    assert schemas["Meta"]["required"] == ["total", "limit", "offset"]
+    custom_fields = {"$ref": "#/components/schemas/CustomFields"}
+    assert schemas["Gig"]["properties"]["custom_fields"] == custom_fields
+    assert schemas["VenueCreate"]["properties"]["custom_fields"] == custom_fields
 
 
 def test_enums_hold_no_null_and_are_one_type_per_field(document):
@@ -241,27 +265,46 @@ def test_enums_hold_no_null_and_are_one_type_per_field(document):
         assert None not in node.get("enum", ()), node
         if "anyOf" in node:
             assert all(member.get("type") != ["string", "null"] for member in node["anyOf"]), node
-    # nullability apart from the values, which the record's create, patch and partial forms share
+    # nullability apart from the values, which the record and its create and patch forms share
     status = schemas["GigRole"]["properties"]["status"]
     shared = {"$ref": "#/components/schemas/GigRoleStatus"}
     assert status.get("anyOf", [shared])[0] == shared or status == {**shared, "readOnly": True}
     assert schemas["GigRoleStatus"] == {"type": "string", "enum": ["open", "filled"]}
-    for name in ("GigSongCreate", "GigSongPatch", "GigSongPartial"):
+    for name in ("GigSongCreate", "GigSongPatch"):
         assert schemas[name]["properties"]["kind"]["$ref"] == "#/components/schemas/GigSongKind"
 
 
 def test_error_examples_carry_the_code_of_their_status(document):
     shown = set()
-    for status, response in document["components"]["responses"].items():
+    for name, response in document["components"]["responses"].items():
+        statuses = response["content"]["application/json"]["schema"]["properties"]["error"]["properties"]["status"]
         examples = response["content"]["application/json"]["examples"]
-        codes = [code for code, code_status in CODES.items() if str(code_status) == status]
-        assert list(examples) == codes and all(code in response["description"] for code in codes), status
+        codes = [code for status in statuses["enum"] for code, code_status in CODES.items() if code_status == status]
+        assert list(examples) == codes and all(f"`{code}`" in response["description"] for code in codes), name
+        assert all(f"{status} " in response["description"] for status in statuses["enum"]), name
         for code, example in examples.items():
-            assert example["value"]["error"]["code"] == code and example["value"]["error"]["status"] == int(status)
+            assert example["value"]["error"]["code"] == code and example["value"]["error"]["status"] == CODES[code]
             assert example["value"]["error"]["message"]
             shown.add(code)
-    assert document["components"]["responses"]["404"]["content"]["application/json"]["examples"]["not_found"]
+    read = Documented(document).resolved(document["paths"]["/gigs/{id}"]["get"]["responses"]["default"])
+    assert read["content"]["application/json"]["examples"]["not_found"]
     assert set(CODES) - shown <= {"method_not_allowed", "internal_error"}
+
+
+def test_an_error_of_a_status_the_operation_does_not_name_breaks_the_document(document):
+    """One `default` answer carries every error of an operation, and its schema still names their statuses: an
+    answer of any other status fails the check the walks and the fuzzing make."""
+
+    def error(status, code):
+        body = json.dumps({"error": {"code": code, "message": "Something.", "status": status}})
+        return flask.Response(body, status=status, mimetype="application/json")
+
+    documented = Documented(document)
+    documented.check("GET", "/gigs/{id}", error(404, "not_found"))
+    with pytest.raises(AssertionError, match=r"error\.status"):
+        documented.check("GET", "/gigs/{id}", error(409, "conflict"))
+    with pytest.raises(AssertionError, match="does not document"):  # `default` is for errors only
+        documented.check("GET", "/gigs/{id}", flask.Response("{}", status=202, mimetype="application/json"))
 
 
 def test_summaries_read_as_english(document):
@@ -334,14 +377,9 @@ def test_a_generated_client_is_offered_expand_q_and_the_filters_through_referenc
     assert "venue" not in schemas["Gig"]["required"]
     # the lists that serve a collection within a scope answer as it does: narrowed by fields, expanded
     deliveries = document["paths"]["/webhook-deliveries"]["get"]["responses"]["200"]["content"]["application/json"]
-    items = deliveries["schema"]["properties"]["data"]["items"]
-    assert items == {
-        "anyOf": [
-            {"$ref": "#/components/schemas/WebhookDelivery"},
-            {"$ref": "#/components/schemas/WebhookDeliveryPartial"},
-        ]
-    }
-    assert "endpoint" in schemas["WebhookDeliveryPartial"]["properties"]
+    page = Documented(document).resolved(deliveries["schema"])
+    assert page["properties"]["data"]["items"] == {"$ref": "#/components/schemas/WebhookDelivery"}
+    assert schemas["WebhookDelivery"]["required"] == ["id"] and "endpoint" in schemas["WebhookDelivery"]["properties"]
 
 
 SAMPLES = {"uuid": "0b9e3c1e-7f3a-4d5e-9a2b-1c2d3e4f5a6b", "date": "2027-06-12", "date-time": "2027-06-12T14:00:00Z"}

@@ -17,13 +17,20 @@ class Documented:
         self.document = document
 
     def response(self, method, path, status):
-        """The documented response of `method path` (a path as the document names it) for `status`."""
+        """The documented response of `method path` (a path as the document names it) for `status`. An error may
+        be the `default` answer, whose schema says which statuses it carries (`error.status`)."""
         operation = self.document["paths"][path][method.lower()]
         responses = operation["responses"]
-        for key in (str(status), f"{str(status)[0]}XX", "default"):
+        for key in (str(status), f"{str(status)[0]}XX", *(["default"] if status >= 400 else [])):
             if key in responses:
                 return self.resolved(responses[key])
         raise AssertionError(f"{method} {path} answered {status}, which it does not document ({sorted(responses)})")
+
+    def error_statuses(self, operation):
+        """The statuses of the errors an operation (of the document) documents: those its `default` answer's
+        `error.status` may be."""
+        schema = self.resolved(operation["responses"]["default"])["content"]["application/json"]["schema"]
+        return set(schema["properties"]["error"]["properties"]["status"]["enum"])
 
     def resolved(self, node):
         while "$ref" in node:
