@@ -6,6 +6,7 @@ route the console does not register yet (static/console/screens.js) is skipped, 
 """
 
 import argparse
+import collections
 import datetime as dt
 import json
 import subprocess
@@ -25,19 +26,32 @@ SCALE = 1  # device pixels per CSS pixel: sharp enough to read, small enough for
 SCREENS_JS = PROJECT / "static" / "console" / "screens.js"
 
 
-def demo_gig(api):
-    """A gig of this month with open roles (one the staffing has work to do on), else the month's first."""
+def busiest_month(api):
+    """The month of the coming year with the most demo gigs (the one with something to show)."""
     today = dt.date.today()
-    first = today.replace(day=1).isoformat()
-    query = f"/gigs?filter[gig_date][gte]={first}&sort=-open_role_count,gig_date&limit=1&fields=id"
+    last = (today + dt.timedelta(days=365)).isoformat()
+    query = f"/gigs?filter[gig_date][gte]={today.isoformat()}&filter[gig_date][lte]={last}&limit=200&fields=gig_date"
+    return collections.Counter(gig["gig_date"][:7] for gig in api(query)["data"]).most_common(1)[0][0]
+
+
+def demo_gig(api):
+    """An upcoming gig with open roles (one the staffing has work to do on)."""
+    today = dt.date.today().isoformat()
+    query = f"/gigs?filter[gig_date][gte]={today}&filter[open_role_count][gt]=0&sort=gig_date&limit=1&fields=id"
     return api(query)["data"][0]["id"]
 
 
 # name, the route pattern the console must register (screens.js), the path shown, the user signed in, what is
 # waited for before the picture. A screen is a line.
 SHOTS = [
-    ("agenda", "/agenda", lambda api: "/agenda", "admin@band.example", ".gig-row, .empty"),
-    ("agenda-month", "/agenda", lambda api: "/agenda?view=grid", "admin@band.example", ".month-grid, .empty"),
+    ("agenda", "/agenda", lambda api: f"/agenda?month={busiest_month(api)}", "office@band.example", ".gig-row"),
+    (
+        "agenda-grid",
+        "/agenda",
+        lambda api: f"/agenda?month={busiest_month(api)}&view=grid",
+        "office@band.example",
+        "td",
+    ),
     ("gig", "/gigs/:id", lambda api: f"/gigs/{demo_gig(api)}", "admin@band.example", "h1"),
     ("my", "/my", lambda api: "/my", "staff@band.example", "h1"),
 ]

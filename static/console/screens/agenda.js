@@ -4,10 +4,9 @@
 
 import { ErrorMessage, Loading } from "../components.js";
 import { monthName, shiftMonth } from "../format.js";
-import { html, useEffect, useState } from "../lib.js";
+import { html, useEffect, useMemo, useState } from "../lib.js";
 import { Filters } from "./agenda/filters.js";
-import { MonthGrid } from "./agenda/grid.js";
-import { GigList } from "./agenda/list.js";
+import { GigList, MonthGrid } from "./agenda/gigs.js";
 import { PAGE_SIZE, agendaOf, agendaUrl, gigsQuery } from "./agenda/query.js";
 
 const UPCOMING_DAYS = 30;
@@ -23,29 +22,34 @@ function titleOf(agenda) {
 }
 
 /** The gigs of `agenda` a page at a time: {gigs, total, error, loading, more()}. A change of the agenda drops
- * what was loaded and aborts a request still under way. */
+ * what was loaded and aborts a request still under way. The request starts while the screen is first drawn, not
+ * in an effect: Preact runs effects after the next paint, and a busy machine paints late. */
 function useGigs(api, agenda) {
-  const key = gigsQuery(agenda);
-  const [state, setState] = useState({ gigs: null, total: 0, error: null });
+  const keyText = JSON.stringify(gigsQuery(agenda));
+  const [state, setState] = useState({ key: keyText, gigs: null, total: 0, error: null });
   const [offset, setOffset] = useState(0);
-  const keyText = JSON.stringify(key);
-  useEffect(() => {
-    setState({ gigs: null, total: 0, error: null });
-    setOffset(0);
-  }, [keyText]);
-  useEffect(() => {
+  const shownOffset = state.key === keyText ? offset : 0;
+  const request = useMemo(() => {
     const control = new AbortController();
-    api.get("/gigs", gigsQuery(agenda, offset), { signal: control.signal }).then(
+    return { control, answer: api.get("/gigs", gigsQuery(agenda, shownOffset), { signal: control.signal }) };
+  }, [keyText, shownOffset]);
+  useEffect(() => {
+    request.answer.then(
       (answer) =>
         setState((before) => ({
-          gigs: offset === 0 ? answer.data : [...(before.gigs || []), ...answer.data],
+          key: keyText,
+          gigs: shownOffset === 0 || before.key !== keyText ? answer.data : [...(before.gigs || []), ...answer.data],
           total: answer.meta.total,
           error: null,
         })),
-      (error) => error.name !== "AbortError" && setState((before) => ({ ...before, error })),
+      (error) => error.name !== "AbortError" && setState({ key: keyText, gigs: null, total: 0, error }),
     );
-    return () => control.abort();
-  }, [keyText, offset]);
+    return () => request.control.abort();
+  }, [request]);
+  if (state.key !== keyText) {
+    if (offset !== 0) setOffset(0);
+    return { gigs: null, total: 0, error: null, loading: true, more: () => {} };
+  }
   const loading = !state.error && (state.gigs === null || state.gigs.length < Math.min(state.total, offset + PAGE_SIZE));
   return { ...state, loading, more: () => setOffset((state.gigs || []).length) };
 }
