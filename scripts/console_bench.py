@@ -11,6 +11,7 @@ it), never changed; the copy is served with the worker off, so that only the con
 """
 
 import argparse
+import os
 import sqlite3
 import statistics
 import sys
@@ -190,6 +191,11 @@ def main():
                 f"{month} grid": month_times(chromium, key, origin, f"/agenda?month={month}&view=grid", options.runs),
             }
     missed = report(load_kb, screens, months)
+    print(
+        "load average (1, 5, 15 min) at the end: {:.1f} {:.1f} {:.1f} on {} CPUs".format(
+            *os.getloadavg(), os.cpu_count()
+        )
+    )
     if missed:
         print(f"missed: {', '.join(missed)}")
         sys.exit(1)

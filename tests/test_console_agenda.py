@@ -6,6 +6,7 @@ axe at a desktop's and a phone's width; hostile titles shown as text; month navi
 """
 
 import collections
+import concurrent.futures
 import datetime as dt
 import re
 import urllib.parse
@@ -277,3 +278,19 @@ def test_month_navigation_and_the_toggle_work_with_the_keyboard(demo_office, sig
     page.keyboard.press("Enter")
     expect(page.get_by_role("table")).to_be_visible()
     expect(page).to_have_url(re.compile(r"view=grid"))
+
+
+def test_a_month_of_more_than_a_page_shows_the_first_200_and_the_rest_on_asking(demo_office, signed_in):
+    day = (dt.date.today().replace(day=1) + dt.timedelta(days=1000)).replace(day=5)
+    with concurrent.futures.ThreadPoolExecutor(4) as pool:
+        bodies = [{"gig_date": day.isoformat(), "title": f"Busy day {n:03}"} for n in range(205)]
+        made = [pool.submit(demo_office.api, "/gigs", method="POST", body=body) for body in bodies]
+        assert all(future.result()["data"]["id"] for future in made)
+    page = signed_in()
+    page.goto(demo_office.url(f"/agenda?month={month_of(day)}"))
+    expect(page.locator(".gig-row")).to_have_count(200)
+    expect(page.locator(".more")).to_contain_text("200 of 205 gigs shown")
+    page.get_by_role("button", name="Show more").click()
+    expect(page.locator(".gig-row")).to_have_count(205)
+    expect(page.locator(".gig-row .gig-title").last).to_have_text("Busy day 204")
+    expect(page.locator(".more")).to_have_count(0)
