@@ -11,6 +11,7 @@ it), never changed; the copy is served with the worker off, so that only the con
 """
 
 import argparse
+import json
 import os
 import sqlite3
 import statistics
@@ -28,6 +29,17 @@ CALLS_BUDGET = 3
 MONTH_BUDGET_S = 1.0
 DESKTOP = {"width": 1280, "height": 800}
 SHELL_CALLS = ("/v1/me", "/v1/me/staff-member")  # the shell's own, made once before any screen
+MONTH_SHOWN = ".gig-row, .empty, .month-grid td.day"
+# The moment the month is in the page, taken by the page itself (asking for it afterwards over the DevTools protocol
+# would add the round trips of a busy machine to the figure).
+NOTE_WHEN_SHOWN = """
+new MutationObserver((changes, observer) => {
+  if (document.querySelector(SHOWN)) {
+    window.monthShownAt = performance.now();
+    observer.disconnect();
+  }
+}).observe(document, { childList: true, subtree: true });
+""".replace("SHOWN", json.dumps(MONTH_SHOWN))
 
 # A screen per line: its name and the path that shows it ({gig}: a gig of the busiest month). A screen the console
 # does not have yet shows "Not found" and is reported as not built.
@@ -75,16 +87,17 @@ class Visit:
 
     def __init__(self, chromium, key, origin):
         self.context = signed_in_context(chromium, key, DESKTOP)
+        self.context.add_init_script(NOTE_WHEN_SHOWN)
         self.page = self.context.new_page()
         self.origin = origin
         self.finished = []
         self.page.on("requestfinished", lambda request: self.finished.append(request))
 
-    def open(self, path, shown=".gig-row, .empty, .month-grid"):
-        """The seconds from the navigation's start until `shown` is in the page."""
+    def open(self, path, shown=MONTH_SHOWN):
+        """The seconds from the navigation's start until the agenda's month is in the page."""
         self.page.goto(self.origin + path)
         self.page.locator(shown).first.wait_for(timeout=30000)
-        return self.page.evaluate("performance.now()") / 1000
+        return (self.page.evaluate("window.monthShownAt") or 0) / 1000
 
     def api_calls(self):
         paths = [request.url.removeprefix(self.origin).split("?")[0] for request in self.finished]
@@ -127,42 +140,56 @@ def calls_of_screens(chromium, key, origin, gig):
     return found
 
 
+# The next month's link clicked in the page, and the time until its gigs replace the month's (taken in the page).
+NEXT_MONTH = """([shown]) => new Promise((resolve) => {
+  const heading = document.querySelector("main h1");
+  const before = heading.textContent;
+  const started = performance.now();
+  new MutationObserver((changes, observer) => {
+    if (heading.textContent !== before && document.querySelector(shown) && !document.querySelector(".loading")) {
+      observer.disconnect();
+      resolve((performance.now() - started) / 1000);
+    }
+  }).observe(document.querySelector("main"), { childList: true, subtree: true, characterData: true });
+  document.querySelector('a[aria-label^="Next month"]').click();
+})"""
+
+
+def next_month(page):
+    return page.evaluate(NEXT_MONTH, [MONTH_SHOWN])
+
+
 def month_times(chromium, key, origin, path, runs):
-    """Seconds until the month is shown: on a first visit (nothing cached), and then on going to the next month."""
-    first, moves = [], []
+    """Seconds until the month is shown: on a first visit (nothing cached), on going to the next month, and on opening
+    the console again (its assets cached, as every day after the first)."""
+    first, moves, again = [], [], []
     for _ in range(runs):
         visit = Visit(chromium, key, origin)
         try:
             first.append(visit.open(path))
-            rows = visit.page.locator(".gig-row, .empty, .month-grid td.day")
-            started = time.monotonic()
-            heading = visit.page.locator("main h1").inner_text()
-            visit.page.get_by_role("link", name="Next month", exact=False).first.click()
-            visit.page.wait_for_function(
-                "(before) => document.querySelector('main h1').textContent !== before", arg=heading
-            )
-            rows.first.wait_for(timeout=30000)
-            moves.append(time.monotonic() - started)
+            moves.append(next_month(visit.page))
+            again.append(visit.open(path))
         finally:
             visit.close()
-    return statistics.median(first), statistics.median(moves)
+    return statistics.median(first), statistics.median(moves), statistics.median(again)
 
 
 def report(load_kb, screens, months):
     missed = []
-    print(f"{'measure':<52} {'figure':>10}  budget")
-    print(f"{'first load of the console (compressed)':<52} {load_kb:>7.1f} KB  ≤ {FIRST_LOAD_BUDGET_KB} KB")
+    print(f"{'measure':<58} {'figure':>10}  budget")
+    print(f"{'first load of the console (compressed)':<58} {load_kb:>7.1f} KB  ≤ {FIRST_LOAD_BUDGET_KB} KB")
     if load_kb > FIRST_LOAD_BUDGET_KB:
         missed.append("first load")
     for name, count, calls in screens:
         figure = "not built" if count is None else f"{count} calls"
-        print(f"{'API calls on first show: ' + name:<52} {figure:>10}  ≤ {CALLS_BUDGET}   {' '.join(calls)}")
+        print(f"{'API calls on first show: ' + name:<58} {figure:>10}  ≤ {CALLS_BUDGET}   {' '.join(calls)}")
         if count is not None and count > CALLS_BUDGET:
             missed.append(name)
-    for label, (first, move) in months.items():
-        print(f"{'agenda ' + label + ', first visit, until shown':<52} {first:>8.2f} s  ≤ {MONTH_BUDGET_S} s")
-        print(f"{'agenda ' + label + ', then the next month':<52} {move:>8.2f} s  ≤ {MONTH_BUDGET_S} s")
-        if max(first, move) > MONTH_BUDGET_S:
+    for label, (first, move, again) in months.items():
+        print(f"{'agenda ' + label + ', first visit, until shown':<58} {first:>8.2f} s  ≤ {MONTH_BUDGET_S} s")
+        print(f"{'agenda ' + label + ', then the next month':<58} {move:>8.2f} s  ≤ {MONTH_BUDGET_S} s")
+        print(f"{'agenda ' + label + ', opened again (assets cached)':<58} {again:>8.2f} s  ≤ {MONTH_BUDGET_S} s")
+        if max(first, move, again) > MONTH_BUDGET_S:
             missed.append(f"agenda {label}")
     return missed
 

@@ -5,11 +5,12 @@
 
 import { StatusBadge } from "../../components.js";
 import { localDate, timeRange } from "../../format.js";
-import { html } from "../../lib.js";
+import { html, useEffect, useState } from "../../lib.js";
 import { recordPath, staffingPath } from "../../paths.js";
 import { agendaUrl } from "./query.js";
 
 const SHOWN_PER_DAY = 4;
+const FIRST_ROWS = 40;
 const ROW_DAY = new Intl.DateTimeFormat(undefined, { weekday: "short", day: "numeric", month: "short" });
 const LONG_DAY = new Intl.DateTimeFormat(undefined, { weekday: "long", day: "numeric", month: "long" });
 
@@ -71,9 +72,16 @@ function GigRow({ gig, firstOfDay }) {
   </li>`;
 }
 
+/** The rows: the first FIRST_ROWS at once, the rest once those are on the screen (a month of a busy office is
+ * 200 rows a page, and the top of the month should not wait for the bottom of it). */
 export function GigList({ gigs }) {
+  const [shown, setShown] = useState(FIRST_ROWS);
+  useEffect(() => {
+    if (shown < gigs.length) setShown(gigs.length);
+  }, [gigs, shown]);
+  const rows = gigs.slice(0, Math.max(shown, FIRST_ROWS));
   return html`<ul class="gig-list" aria-label="Gigs">
-    ${gigs.map(
+    ${rows.map(
       (gig, i) => html`<${GigRow} key=${gig.id} gig=${gig} firstOfDay=${i === 0 || gigs[i - 1].gig_date !== gig.gig_date} />`,
     )}
   </ul>`;
