@@ -231,6 +231,10 @@ def test_hostile_strings_render_as_text(demo_office, signed_in):
     )
     demo_office.api("/gig-moments", method="POST", body={"gig_id": gig["id"], "name": HOSTILE, "position": 99})
     demo_office.api("/gig-songs", method="POST", body={"gig_id": gig["id"], "title": HOSTILE, "position": 99})
+    on_gig = {c["contact_id"] for c in demo_office.api(query("/gig-contacts", **{"filter[gig_id]": gig["id"]}))["data"]}
+    contact = next(c for c in demo_office.api("/contacts?limit=50")["data"] if c["id"] not in on_gig)
+    body = {"gig_id": gig["id"], "contact_id": contact["id"], "relationship": HOSTILE}
+    demo_office.api("/gig-contacts", method="POST", body=body)
     page = signed_in()
     page.on("dialog", lambda dialog: pytest.fail(f"a dialog opened: {dialog.message}"))
     open_gig(page, demo_office, gig["id"])
@@ -238,6 +242,12 @@ def test_hostile_strings_render_as_text(demo_office, signed_in):
     notes = page.get_by_role("button", name=re.compile(r"^Notes"))
     expect(notes).to_contain_text(LONG_HOSTILE)
     expect(page.get_by_role("button", name=re.compile(r"^Parking"))).to_contain_text(LONG_HOSTILE)
+    expect(page.locator(".contact-row").filter(has_text=HOSTILE)).to_contain_text(f"· {HOSTILE}")
+    open_gig(page, demo_office, gig["id"], "files")
+    page.get_by_label("Choose files…").set_input_files(
+        {"name": f"{HOSTILE}.txt", "mimeType": "text/plain", "buffer": b"x"}
+    )
+    expect(page.get_by_role("button", name=f"Download {HOSTILE}.txt")).to_have_text(f"{HOSTILE}.txt")
     open_gig(page, demo_office, gig["id"], "run-sheet")
     expect(page.get_by_role("button", name=f"Moment {HOSTILE}", exact=True)).to_have_text(HOSTILE)
     expect(page.locator(".song-title").filter(has_text=HOSTILE)).to_have_text(HOSTILE)
