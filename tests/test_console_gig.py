@@ -292,3 +292,25 @@ def test_journey_4_confirmed_then_cancelled_withdraws_pending_invitations(demo_o
     row = page.locator(".gig-row").filter(has=page.get_by_role("link", name=gig["title"], exact=True))
     expect(row.locator(".status")).to_have_text("Cancelled")
     expect(row.locator(".badge.pending")).to_have_count(0)
+
+
+def test_a_clash_is_said_in_words_with_a_link_to_the_other_gig(demo_office, signed_in):
+    booked = next(
+        (gig, rows[0])
+        for gig in upcoming(demo_office)
+        if (
+            rows := demo_office.api(query("/gig-equipment", **{"filter[gig_id]": gig["id"], "expand": "equipment"}))[
+                "data"
+            ]
+        )
+    )
+    other, taken = booked
+    body = {"gig_date": other["gig_date"], "title": "Second booking that night"}
+    gig = demo_office.api("/gigs", method="POST", body=body)["data"]
+    page = open_gig(signed_in(), demo_office, gig["id"], "equipment")
+    picker = page.get_by_role("combobox", name="Add equipment")
+    picker.fill(taken["equipment"]["name"])
+    page.get_by_role("option", name=re.compile(re.escape(taken["equipment"]["name"]))).first.click()
+    said = page.get_by_role("alert")
+    expect(said).to_contain_text("Not saved: The equipment is on another gig that date.")
+    expect(said.get_by_role("link")).to_have_attribute("href", f"/gigs/{other['id']}")
