@@ -184,7 +184,7 @@ def open_gigs_sql(today):
         "country", "timezone", "phone", "email", "website", "notes", "load_in_notes", "custom_fields",
     ]  # fmt: skip
     return (
-        "SELECT g.*, " + ", ".join(f"v.{c} AS venue_{c}" for c in venue) + " FROM gigs g "
+        "SELECT g.*, " + ", ".join(f"v.{c} AS venue__{c}" for c in venue) + " FROM gigs g "
         f"LEFT JOIN venues v ON v.id = g.venue_id WHERE g.gig_date >= '{first}' AND g.gig_date < '{after}' "
         "AND g.open_role_count > 0 ORDER BY g.gig_date, g.start_time, g.id LIMIT 50"
     )
