@@ -5,7 +5,6 @@ import datetime as dt
 import threading
 import zoneinfo
 
-import icalendar
 from peewee import JOIN
 
 from addresses import one_line
@@ -111,6 +110,8 @@ def products_by_gig(gig_ids):
 
 
 def new_calendar(name):
+    import icalendar  # here: some 3 MB, loaded by the first feed asked for, not by every server
+
     calendar = icalendar.Calendar()
     calendar.add("prodid", "-//Band Office//Band Office 1.0//EN")
     calendar.add("version", "2.0")
@@ -123,6 +124,8 @@ def gig_event(gig, products, default_timezone, details, uid):
     venue = gig.venue if gig.venue_id else None
     zone_name = (venue.timezone if venue else None) or default_timezone
     zone = zoneinfo.ZoneInfo(zone_name) if zone_name else None  # None: floating, the same wall-clock anywhere
+    import icalendar  # here: some 3 MB, loaded by the first feed asked for, not by every server
+
     event = icalendar.Event()
     event.add("uid", uid)
     event.add("summary", gig.title)

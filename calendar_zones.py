@@ -9,8 +9,6 @@ import functools
 import zoneinfo
 from typing import NamedTuple
 
-import icalendar
-
 STEP = 86400  # a zone may change and change back within a week (Gaza, around Ramadan); not within a day
 WEEKDAYS = ("MO", "TU", "WE", "TH", "FR", "SA", "SU")
 RULE_PREFERENCE = ("nth", "date", "from")  # "the last Sunday" before "the 25th" before "a Sunday from the 25th"
@@ -39,6 +37,8 @@ def vtimezone(zone_name, first_year, last_year):
     zone = zoneinfo.ZoneInfo(zone_name)
     start = dt.datetime(first_year - 1, 1, 1, tzinfo=dt.UTC)
     changes = changes_between(zone, start, start.replace(year=last_year + 2))
+    import icalendar  # here: some 3 MB, loaded by the first feed asked for, not by every server
+
     component = icalendar.Timezone()
     component.add("tzid", zone_name)
     if not changes or changes[0].utc.year >= first_year:  # nothing in force before the first event yet
@@ -121,6 +121,8 @@ def observance_of_run(run, open_ended):
 
 
 def observance(before, after, local):
+    import icalendar  # here: some 3 MB, loaded by the first feed asked for, not by every server
+
     component = icalendar.TimezoneDaylight() if after.is_dst else icalendar.TimezoneStandard()
     component.add("tzname", after.name)
     component.add("tzoffsetfrom", before.offset)

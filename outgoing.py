@@ -42,3 +42,31 @@ class Destinations:
             entry[1] -= 1
             if not entry[1]:
                 del self.sending[key]
+
+
+class ClientOnFirstUse:
+    """An httpx.AsyncClient made with `options` the first time it is used (any of its methods but `aclose`): a
+    server that sends nothing (no webhook, no push) never loads its TLS certificates and HTTP/2 machinery, some
+    6 MB (see the README's benchmark: a server's peak memory)."""
+
+    def __init__(self, limits, **options):
+        """`limits`: httpx.Limits' keywords; `options`: httpx.AsyncClient's others."""
+        self.limits, self.options, self.client = limits, options, None
+
+    def ready(self):
+        """The client, made now if it is not yet (on the event loop that sends): called before a request's timeout
+        starts, as making it takes a moment (longer than a short timeout on a busy machine)."""
+        if self.client is None:
+            import anyio  # here, as httpx: loaded with the first request sent, not with the server
+            import httpx
+
+            self.client = httpx.AsyncClient(limits=httpx.Limits(**self.limits), **self.options)
+            anyio.get_cancelled_exc_class()  # loads now what httpx's first connection would load in its timeout
+        return self.client
+
+    def __getattr__(self, name):
+        return getattr(self.ready(), name)
+
+    async def aclose(self):
+        if self.client is not None:
+            await self.client.aclose()

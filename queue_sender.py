@@ -15,6 +15,7 @@ import datetime as dt
 import logging
 import threading
 
+from dialects import dialect
 from models import db
 
 GATHER_SECONDS = 0.005  # after a claim, a moment for more jobs to end: one round records them all
@@ -178,7 +179,7 @@ def connected(function):
     """`function` as the executor runs it: on its thread's own connection."""
 
     def call(*args):
-        db.connect(reuse_if_open=True)
+        dialect.connect_in_background()
         return function(*args)
 
     return call

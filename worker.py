@@ -58,7 +58,7 @@ class Worker:
         while not self.stopping.is_set():
             try:
                 with self.app.app_context():
-                    db.connect(reuse_if_open=True)
+                    dialect.connect_in_background()
                     self.tick()
             except Exception:
                 log.exception("the worker's round failed; it tries again in %s s", interval)

@@ -11,7 +11,8 @@ What a dialect provides (a PostgreSQL module must offer the same names, with the
 - `NAME`: its migrations are `sql/<NAME>/NNNN_*.sql` or `.py`, numbered as the steps of every dialect.
 - `db`, `open_database(location, busy_timeout_seconds)` (answers `db`), `write_transaction()`,
   `without_waiting()`: the peewee database opened with its settings; a transaction that holds the write lock from
-  its start; writes that give up at once rather than wait.
+  its start; writes that give up at once rather than wait; `connect_in_background()`: this thread's connection
+  for the worker's and senders' work, keeping less in memory than a request thread's.
 - `schema_version()`, `set_schema_version(n)`, `statements(script)`: what migrations need.
 - `upsert(model, **values)`: a row, every column given, stored in place of the one with its primary key;
   `insert_if_absent(model, **values)`: stored unless its primary key is taken.

@@ -15,10 +15,8 @@ import asyncio
 import json
 import time
 
-import httpx
-
 from errors import ConfigError
-from outgoing import Destinations
+from outgoing import ClientOnFirstUse, Destinations
 from push.outcome import DEAD, FAILED, IDENTITY, RETRY, SENT, Outbound, PushResult
 from push.unifiedpush import UnifiedPush
 
@@ -54,10 +52,9 @@ class Gateways:
         # The whole of a send, its wait for its destination's turn included, is cut off at the timeout (below);
         # httpx's own, a little later, is a backstop. The pool holds as many connections as the caller may have
         # pushes on their way, so that a push waits for its own destination alone, never for a free connection.
-        limits = httpx.Limits(max_connections=connections, max_keepalive_connections=min(connections, 20))
-        self.client = httpx.AsyncClient(
-            timeout=self.timeout + 1, limits=limits, trust_env=False, headers={"user-agent": "Band-Office", **IDENTITY}
-        )
+        limits = {"max_connections": connections, "max_keepalive_connections": min(connections, 20)}
+        headers = {"user-agent": "Band-Office", **IDENTITY}
+        self.client = ClientOnFirstUse(limits, timeout=self.timeout + 1, trust_env=False, headers=headers)
         destinations = Destinations()
         outbound = Outbound(self.client, destinations)
         # A platform's libraries are loaded only when it is configured: together they weigh some 40 MB, a lot
@@ -101,6 +98,7 @@ class Gateways:
         if fitted is None:
             return PushResult(FAILED, f"The message's data alone is over {MESSAGE_BYTES} bytes.")
         gateway = self.gateways[platform]
+        self.client.ready()  # before the timeout counts
         try:
             return await asyncio.wait_for(gateway.send(token, environment, fitted), self.timeout)
         except TimeoutError:

@@ -6,10 +6,8 @@ outgoing.PER_DESTINATION at once to one destination, reading no more of an answe
 import datetime as dt
 from dataclasses import dataclass
 
-import httpx
-
 from backoff import retry_after_seconds
-from outgoing import Destinations
+from outgoing import ClientOnFirstUse, Destinations
 
 SENT, DEAD, RETRY, FAILED = "sent", "dead", "retry", "failed"
 EXCERPT_BYTES = 4096  # of an answer's body: room for any gateway's reason
@@ -27,7 +25,7 @@ class PushResult:
 class Outbound:
     """How the gateways POST: an HTTP client, and the turns each destination gives (outgoing.Destinations)."""
 
-    client: httpx.AsyncClient
+    client: ClientOnFirstUse  # or an httpx.AsyncClient of its own (APNs: HTTP/2)
     destinations: Destinations
 
     async def post(self, url, **request):
@@ -65,6 +63,8 @@ def answered(gateway, response, dead=False, reason=None):
 
 def unreachable(gateway, error):
     """The outcome of a request that got no answer: a refused connection, a timeout, a broken protocol."""
+    import httpx  # here: loaded by the first push (outgoing.ClientOnFirstUse)
+
     kinds = {
         httpx.ConnectError: "could not connect",
         httpx.TimeoutException: "timed out",

@@ -3,8 +3,6 @@ message is a plain POST of its JSON. Also how Web Push posts once it has encrypt
 
 import json
 
-import httpx
-
 from push import tokens
 from push.outcome import FAILED, PushResult, answered, unreachable
 
@@ -29,6 +27,8 @@ class UnifiedPush:
 
 async def post(outbound, name, endpoint, body, headers):
     """POST to a push endpoint: 404 and 410 mean the subscription is gone (RFC 8030)."""
+    import httpx  # here: loaded by the first push (outgoing.ClientOnFirstUse)
+
     try:
         response, _ = await outbound.post(endpoint, content=body, headers=headers)
     except httpx.TransportError as error:

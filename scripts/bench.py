@@ -2,6 +2,7 @@
 constant), on demo databases of 1 k and 100 k gigs, measured with wrk at 16 connections.
 
     .venv/bin/python scripts/bench.py [--sizes 1000,100000] [--seconds 10] [--connections 16] [--no-webhooks]
+                                      [--memory] [--datasette PATH]
 
 `--sizes ''` skips the runs per database size (the ceiling and the webhook part alone take about 85 s).
 
@@ -10,6 +11,11 @@ bench/cache/ and copied for each run. It prints requests/s and p50/p99 latency p
 ceiling, the 100 k / 1 k latency ratio, the cost of a deep page (offset 50 000), the p99 of 16 concurrent writers
 (POST /v1/teams), the server's peak memory, and whether each target is met. On a machine shared with other work the
 ratios to the ceiling can swing by half from run to run: compare runs made under the same conditions.
+
+`--memory` prints the server's memory at start and after each endpoint's load (VmRSS, VmHWM, threads), to find
+what holds it. `--datasette PATH` (a `datasette` executable installed apart from the project, e.g. in a venv under
+/tmp) adds "open gigs" answered by Datasette running the equivalent hand-written SQL on the same database, pinned
+as the service is, measured right after the service's own, with the target that the service answers more.
 
 The webhook part (SPEC §8, on by default) is in bench_webhooks.py; the helpers both use in bench_support.py.
 """
@@ -29,9 +35,12 @@ from bench_support import (
     clean_env,
     daily_questions,
     database,
+    datasette_query,
+    datasette_server,
     list_path,
     musician,
     office,
+    open_gigs_sql,
     post_teams_script,
     sample_ids,
     serve,
@@ -65,7 +74,8 @@ SEARCHES = ("q staff", "q gigs")  # and to the p50 of a search
 
 
 def measure_size(size, options, workdir):
-    """The service on a copy of the demo database of `size` gigs: {name: (requests/s, p50, p99)}, peak MB."""
+    """The service on a copy of the demo database of `size` gigs: {name: (requests/s, p50, p99)}, peak MB, and
+    [(moment, memory)] (see Server.memory) when `--memory` asks."""
     path = Path(workdir) / f"band-{size}.db"
     shutil.copy(database(size), path)
     env, key = office(path, workdir)
@@ -84,21 +94,34 @@ def measure_size(size, options, workdir):
     }
     if size >= 60_000:
         endpoints["page at 50000"] = ("/v1/gigs?limit=50&sort=-gig_date&offset=50000", key)
-    results = {}
+    results, memory = {}, [("at start", server.memory())]
     try:
         for name, (path_, bearer) in endpoints.items():
             results[name] = measure(server, path_, bearer, options)
+            memory.append((f"after {name}", server.memory()))
         results["create team"] = wrk(server.base + "/v1/teams", options.seconds, options.connections, key, script)
+        memory.append(("after create team", server.memory()))
         peak = server.peak_mb()
     finally:
         server.stop()
+    if options.datasette:
+        results["Datasette open gigs"] = measure_datasette(options, path)
     # What a page of a musician's own costs when it is worked out afresh (after any change), not remembered.
     afresh = Server(serve, {**env, "BAND_PAGE_MEMORY_KB": "0"}, "/v1/health")
     try:
         results["my gigs afresh"] = measure(afresh, "/v1/me/gigs", phone, options)
     finally:
         afresh.stop()
-    return results, peak
+    return results, peak, memory if options.memory else None
+
+
+def measure_datasette(options, path):
+    """ "open gigs" as Datasette answers the hand-written SQL on the same database (see `open_gigs_sql`)."""
+    server = datasette_server(options.datasette, path)
+    try:
+        return measure(server, datasette_query(path, open_gigs_sql(dt.date.today())), None, options)
+    finally:
+        server.stop()
 
 
 def measure(server, path, key, options):
@@ -115,7 +138,7 @@ def measure_ceiling(options):
         server.stop()
 
 
-def report(ceiling, by_size, peaks, webhooks, connections):
+def report(ceiling, by_size, peaks, webhooks, connections, memories):
     print(
         f"\nceiling (Flask + waitress, constant JSON): {ceiling[0]:.0f} req/s, p50 {ceiling[1]:.1f} ms, "
         f"p99 {ceiling[2]:.1f} ms"
@@ -125,6 +148,9 @@ def report(ceiling, by_size, peaks, webhooks, connections):
         print(f"  {'endpoint':<16}{'req/s':>9}{'p50 ms':>9}{'p99 ms':>9}{'x ceiling':>11}")
         for name, (rate, p50, p99) in results.items():
             print(f"  {name:<16}{rate:>9.0f}{p50:>9.1f}{p99:>9.1f}{rate / ceiling[0]:>11.2f}")
+        for moment, memory in memories.get(size) or ():
+            now, peak, threads = memory["now"], memory["peak"], memory["threads"]
+            print(f"  memory {moment:<24} now {now:5.1f} MB, peak {peak:5.1f} MB, {threads} threads")
     if webhooks:
         report_webhooks(ceiling, webhooks, connections)
     checks = targets(ceiling, by_size, peaks, connections) + (webhook_targets(webhooks) if webhooks else [])
@@ -161,6 +187,11 @@ def targets(ceiling, by_size, peaks, connections):
             checks.append(
                 (f"{name} p50 {largest} / {smallest} gigs: {ratio:.2f} (<= {SIZE_RATIO})", ratio <= SIZE_RATIO)
             )
+    for size, results in by_size.items():
+        if "Datasette open gigs" in results:
+            ours, theirs = results["open gigs"][0], results["Datasette open gigs"][0]
+            text = f"{size}: open gigs {ours:.0f} req/s against Datasette's hand-written SQL {theirs:.0f} (more)"
+            checks.append((text, ours > theirs))
     checks += [
         (f"{size}: server peak memory {peak:.0f} MB (<= {PEAK_MB})", peak <= PEAK_MB) for size, peak in peaks.items()
     ]
@@ -175,6 +206,8 @@ def main():
     parser.add_argument(
         "--webhooks", action=argparse.BooleanOptionalAction, default=True, help="the webhook part (SPEC §8)"
     )
+    parser.add_argument("--memory", action="store_true", help="the server's memory after each endpoint")
+    parser.add_argument("--datasette", metavar="PATH", help="a datasette executable: open gigs side by side")
     options = parser.parse_args()
     if shutil.which("wrk") is None:
         raise SystemExit("the benchmark needs wrk: apt-get install wrk")
@@ -183,13 +216,13 @@ def main():
         database(size)
     print(f"machine: {os.cpu_count()} cores, {platform()}", flush=True)
     ceiling = measure_ceiling(options)
-    by_size, peaks, webhooks = {}, {}, None
+    by_size, peaks, memories, webhooks = {}, {}, {}, None
     with tempfile.TemporaryDirectory(prefix="band-bench-") as workdir:
         for size in sizes:
-            by_size[size], peaks[size] = measure_size(size, options, workdir)
+            by_size[size], peaks[size], memories[size] = measure_size(size, options, workdir)
         if options.webhooks:
             webhooks = measure_webhooks(options, workdir)
-    met = report(ceiling, by_size, peaks, webhooks, options.connections)
+    met = report(ceiling, by_size, peaks, webhooks, options.connections, memories)
     print(json.dumps({"ceiling": ceiling, "sizes": by_size, "peak_mb": peaks, "webhooks": webhooks}))
     sys.exit(0 if met else 1)
 

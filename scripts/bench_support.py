@@ -147,12 +147,52 @@ class Server:
         raise SystemExit(f"{command} did not answer {health}")
 
     def peak_mb(self):
+        return self.memory()["peak"]
+
+    def memory(self):
+        """{peak, now: MB (VmHWM, VmRSS), threads} of the server process, from /proc."""
         status = Path(f"/proc/{self.process.pid}/status").read_text()
-        return int(re.search(r"VmHWM:\s+(\d+) kB", status)[1]) / 1024
+        mb = {name: int(re.search(rf"{field}:\s+(\d+) kB", status)[1]) / 1024 for name, field in MEMORY_FIELDS}
+        return {**mb, "threads": int(re.search(r"Threads:\s+(\d+)", status)[1])}
 
     def stop(self):
         self.process.send_signal(signal.SIGTERM)
         self.process.wait(15)
+
+
+MEMORY_FIELDS = (("peak", "VmHWM"), ("now", "VmRSS"))
+
+
+def datasette_server(datasette, path):
+    """Datasette (the executable `datasette`, installed apart from the project) serving the database at `path`,
+    pinned as the service is."""
+    base = [datasette, "serve", str(path), "--setting", "sql_time_limit_ms", "5000"]
+    return Server(lambda port: [*base, "--port", str(port)], clean_env(), "/-/versions.json")
+
+
+def datasette_query(path, sql):
+    """The URL path at which Datasette answers `sql` on the database at `path`: its rows, a JSON array of objects."""
+    return f"/{Path(path).stem}.json?sql={quote(sql)}&_shape=array"
+
+
+def open_gigs_sql(today):
+    """The hand-written SQL of "the gigs of next month with open roles, their venue beside them" (SPEC §11): what
+    `daily_questions`' "open gigs" asks the service, in its order, 50 rows, each gig's columns and its venue's."""
+    first, after = next_month(today)
+    venue = [
+        "id", "created_at", "updated_at", "name", "address_line1", "address_line2", "city", "region", "postal_code",
+        "country", "timezone", "phone", "email", "website", "notes", "load_in_notes", "custom_fields",
+    ]  # fmt: skip
+    return (
+        "SELECT g.*, " + ", ".join(f"v.{c} AS venue__{c}" for c in venue) + " FROM gigs g "
+        f"LEFT JOIN venues v ON v.id = g.venue_id WHERE g.gig_date >= '{first}' AND g.gig_date < '{after}' "
+        "AND g.open_role_count > 0 ORDER BY g.gig_date, g.start_time, g.id LIMIT 50"
+    )
+
+
+def next_month(today):
+    first = (today.replace(day=1) + dt.timedelta(days=32)).replace(day=1)
+    return first, (first + dt.timedelta(days=32)).replace(day=1)
 
 
 def wrk(url, seconds, connections, key=None, script=None):
@@ -187,8 +227,7 @@ def daily_questions(path, today):
     """The paths of the office's daily questions (SPEC §11) on the database at `path`: the gigs of next month with
     open roles (venue embedded), next month's open roles by gig date (gig and role embedded), and a `q` search of
     staff members (a surname) and of gigs (a couple's names, the second begun)."""
-    first = (today.replace(day=1) + dt.timedelta(days=32)).replace(day=1)
-    after = (first + dt.timedelta(days=32)).replace(day=1)
+    first, after = next_month(today)
     month = f"filter[gig_date][gte]={first}&filter[gig_date][lt]={after}"
     through = f"filter[gig.gig_date][gte]={first}&filter[gig.gig_date][lt]={after}"
     with sqlite3.connect(path) as c:

@@ -88,7 +88,16 @@ class BandChannel(HTTPChannel):
         return BandRequest(adj, self.server.body_limit, self.addr[0], self.via_proxy)
 
     def service(self):
+        """Answer this connection's request, then, on the same thread, each request of the same client that was
+        waiting for its turn (clients.Turns)."""
+        following = self.serve_in_turn()
+        while following is not None:
+            following = following.serve_in_turn()
+
+    def serve_in_turn(self):
+        """Answer the request; the connection whose request takes its client's turn next, if any."""
         request = self.requests[0] if self.requests else None  # none left when the server is stopping
+        turns, in_turn = self.server.turns, request is not None and request.in_turn
         try:
             if request is not None:
                 if self.gone():  # its client closed the connection for good: nobody waits for the answer
@@ -96,10 +105,13 @@ class BandChannel(HTTPChannel):
                 with self.outbuf_lock:
                     request.serving = True
                 super().service()
+        except BaseException:
+            if in_turn:
+                turns.leave(request.origin.client, self)  # the next is started on another thread
+            raise
         finally:
-            if request is not None and request.in_turn:
-                self.server.turns.leave(request.origin.client, self)
-        self.served_at = time.monotonic()
+            self.served_at = time.monotonic()
+        return turns.pass_turn(request.origin.client, self) if in_turn else None
 
     def gone(self):
         """Whether the client has closed the connection, leaving nothing to answer or nobody to answer it to.

@@ -160,6 +160,22 @@ def test_q_reads_the_search_index(app, name):
     assert any(step.endswith(f"_search VIRTUAL TABLE INDEX 0:M{len(BY_NAME[name].searched)}") for step in steps), steps
 
 
+def test_q_of_a_word_in_many_rows_walks_the_lists_order_and_of_a_rare_word_starts_from_its_matches(app):
+    titles = ["Wedding of the Smiths"] * 2100 + ["Gala night"] * 3
+    db.execute_sql("BEGIN")
+    for n, title in enumerate(titles):
+        db.execute_sql(
+            "INSERT INTO gigs (id, created_at, updated_at, gig_date, title, custom_fields) "
+            "VALUES (?, '', '', ?, ?, '{}')",
+            (str(uuid.uuid4()), f"{2027 + n % 5}-{1 + n % 12:02d}-{1 + n % 28:02d}", title),
+        )
+    db.execute_sql("COMMIT")
+    common = full_plan("gigs", q="wedding")
+    assert common[0].startswith("SCAN t1 USING") and common[0].endswith("INDEX gig_gig_date_start_time_id"), common
+    rare = full_plan("gigs", q="gala")
+    assert rare[0] == "SEARCH t1 USING INTEGER PRIMARY KEY (rowid=?)", rare
+
+
 MEMBER = "00000000-0000-4000-8000-000000000001"
 OWN_PAGES = {  # a musician's own lists: their scope, and the first step that must start from the member's rows
     "gigs": (own_work.GIG_COLUMNS, own_work.GIG_ORDER, Gig, [Gig.id.in_(own_work.gig_ids_of(MEMBER))]),

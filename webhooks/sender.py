@@ -6,12 +6,11 @@ and at least every `BAND_WORKER_INTERVAL` (for work another server queued)."""
 import asyncio
 import datetime as dt
 
-import httpx
-
 import backoff
 import events
 import writer
 from models import now
+from outgoing import ClientOnFirstUse
 from queue_sender import QueueSender
 from routes.webhooks import switch_off
 from webhooks import attempts, deliveries
@@ -26,10 +25,10 @@ class Sender(QueueSender):
         super().__init__(app, "webhooks", events.SENDERS)
 
     async def open(self):
-        timeout = httpx.Timeout(self.config["WEBHOOK_TIMEOUT"])
-        limits = httpx.Limits(max_connections=IN_FLIGHT, max_keepalive_connections=IN_FLIGHT)
+        limits = {"max_connections": IN_FLIGHT, "max_keepalive_connections": IN_FLIGHT}
         headers = {"user-agent": "Band-Office-Webhooks/1"}
-        self.client = httpx.AsyncClient(timeout=timeout, limits=limits, headers=headers, trust_env=False)
+        timeout = self.config["WEBHOOK_TIMEOUT"]
+        self.client = ClientOnFirstUse(limits, timeout=timeout, headers=headers, trust_env=False)
 
     async def close(self):
         await self.client.aclose()
@@ -54,6 +53,7 @@ class Sender(QueueSender):
         deliveries.release(jobs)
 
     async def attempt(self, attempt):
+        self.client.ready()
         attempted_at = now()
         try:
             return await asyncio.wait_for(self.post(attempt, attempted_at), self.config["WEBHOOK_TIMEOUT"])
@@ -88,6 +88,8 @@ class Sender(QueueSender):
 
 def describe(error):
     """An httpx error on one line, as the delivery log shows it."""
+    import httpx  # here: loaded by the first delivery (outgoing.ClientOnFirstUse)
+
     kind = {
         httpx.ConnectError: "Could not connect",
         httpx.TimeoutException: "Timed out",

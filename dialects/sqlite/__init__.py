@@ -6,6 +6,7 @@ from dialects.sqlite.budget import limit_statements, over_budget, without_budget
 from dialects.sqlite.bulk import compact, database_at, indexes_deferred, write_fast
 from dialects.sqlite.database import (
     ChangeWatch,
+    connect_in_background,
     db,
     insert_if_absent,
     is_busy,
@@ -71,6 +72,7 @@ __all__ = [
     "as_json",
     "caller_row",
     "compact",
+    "connect_in_background",
     "contains",
     "copy_database",
     "count_all_capability_holders",

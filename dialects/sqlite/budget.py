@@ -24,14 +24,24 @@ def limit_statements(milliseconds):
 
 
 def statement_starts():
-    """A statement of this thread begins: its budget counts from now."""
-    _budget.started = time.thread_time()
+    """A statement of this thread begins: its budget counts from its first look at the clock (`spent_its_budget`).
+
+    Not from a look now: reading a thread's CPU time is a system call, and a thread making one while it holds the
+    GIL is where the scheduler hands the CPU to another server thread that only waits for the GIL. Most statements
+    end before their first BUDGET_CHECK_STEPS; a costly one is charged all but those first steps (microseconds)."""
+    _budget.started = None
 
 
 def spent_its_budget():
     """SQLite's progress handler: true (interrupt the statement) once it has spent its budget."""
     seconds = getattr(_budget, "seconds", None)
-    if seconds is None or getattr(_budget, "exempt", 0) or time.thread_time() - _budget.started <= seconds:
+    if seconds is None or getattr(_budget, "exempt", 0):
+        return False
+    clock = time.thread_time()
+    if getattr(_budget, "started", None) is None:
+        _budget.started = clock
+        return False
+    if clock - _budget.started <= seconds:
         return False
     _budget.tripped = True
     return True

@@ -2,9 +2,10 @@
 
 import re
 
-from peewee import SQL, Column
+from peewee import SQL, Column, NodeList
 
 from dialects.sqlite.database import db
+from dialects.sqlite.pages import counted
 
 # Words split at anything but letters and digits, without case or accents: `müll` finds `Müller`.
 SEARCH_TOKENIZER = "unicode61 remove_diacritics 2"
@@ -35,12 +36,24 @@ def search_columns(table):
     return [row[1] for row in db.execute_sql(f'PRAGMA table_info("{search_table(table)}")')]
 
 
+# Matches from which a page is found by walking the list's order and keeping the rows that match, not by looking up
+# every match and sorting them all: `wedding` in 76 000 of 100 000 gigs took 60 ms the second way.
+COMMON_MATCHES = 2000
+
+
 def matching_words(model, words):
-    """The condition: every word begins a word of the record's searched fields (case and accents aside)."""
+    """The condition: every word begins a word of the record's searched fields (case and accents aside).
+
+    The planner would always start from the matches (a rowid each). Words found in many rows are better checked
+    row by row as the list's own index is walked in its order (the `+` keeps the rowid from driving the query):
+    how many match is counted once, and remembered until the database changes."""
     index = search_table(model._meta.table_name)
     query = " ".join(_phrase(word) for word in words)
     subquery = SQL(f'(SELECT rowid FROM "{index}" WHERE "{index}" MATCH ?)', [query])
-    return Column(model._meta.table, "rowid").in_(subquery)
+    rowid = Column(model._meta.table, "rowid")
+    if counted((f'SELECT count(*) FROM "{index}" WHERE "{index}" MATCH ?', [query])) >= COMMON_MATCHES:
+        rowid = NodeList((SQL("+"), rowid), glue="")
+    return rowid.in_(subquery)
 
 
 def _phrase(word):
