@@ -86,8 +86,10 @@ class DeviceSchema(RecordSchema):
         push_tokens.SUBSCRIPTION_BYTES,
         required=True,
         metadata={
-            "description": f"the push token; identifies the device. At most {push_tokens.TOKEN_BYTES} bytes (a `web` "
-            f"PushSubscription {push_tokens.SUBSCRIPTION_BYTES}), no control characters"
+            "description": f"the push token; identifies the device: at most {push_tokens.TOKEN_BYTES} bytes in UTF-8 "
+            f"(a `web` PushSubscription {push_tokens.SUBSCRIPTION_BYTES}), no control characters, of the platform's "
+            "shape",
+            "minLength": 1,
         },
     )
     platform = Enum(*PUSH_PLATFORMS, required=True)

@@ -90,12 +90,24 @@ class JSONField(TextField):
         return None if value is None else json.loads(value)
 
 
-class CountField(IntegerField):
-    """A count the database keeps (by triggers): read-only to the API, and left out of every save of its row, whose
+class Kept:
+    """A field the database keeps (by triggers): read-only to the API, and left out of every save of its row, whose
     loaded value may be behind the triggers' work in the same transaction."""
+
+
+class CountField(Kept, IntegerField):
+    """A count the database keeps."""
 
     def __init__(self, **kwargs):
         super().__init__(default=0, constraints=[SQL("DEFAULT 0")], **kwargs)
+
+
+class CopiedField(Kept, CharField):
+    """A value the database copies from another row (of `max_length` characters) for its own walks: no field of the
+    API."""
+
+    def __init__(self, max_length, **kwargs):
+        super().__init__(max_length=max_length, null=True, **kwargs)
 
 
 class EnumField(CharField):
@@ -124,11 +136,11 @@ class BaseModel(Model):
 
 @functools.cache
 def written_fields(model):
-    """The fields a save of `model` writes, when it has counts the database keeps (None: every field)."""
+    """The fields a save of `model` writes, when it has fields the database keeps (None: every field)."""
     fields = model._meta.sorted_fields
-    if not any(isinstance(field, CountField) for field in fields):
+    if not any(isinstance(field, Kept) for field in fields):
         return None
-    return [field for field in fields if not isinstance(field, CountField)]
+    return [field for field in fields if not isinstance(field, Kept)]
 
 
 class Record(BaseModel):
@@ -538,6 +550,10 @@ class GigRole(Record):
     pay_cents = IntegerField(null=True)
     notes = TextField(null=True)
     status = EnumField(("open", "filled"), default="open")
+    # the gig's date and the gig product's product, copied by the triggers of sql/sqlite/0012_gig_role_dates.sql: a
+    # pay sheet walks a member's roles of a period in one index holding all it reads of them (see the index below)
+    gig_date = CopiedField(10)
+    product_id = CopiedField(36)
 
 
 INVITATION_STATUSES = ("pending", "accepted", "declined", "withdrawn", "expired")
@@ -720,7 +736,7 @@ def index_every_sort(model):
     that SQLite knows each key names one record: a list sorted through a reference to `model` (`sort=gig.title`)
     walks these records in order and each one's referencing rows by id (see `index_references`), without a sort."""
     for field in model._meta.sorted_fields:
-        if not field.primary_key and not isinstance(field, JSONField):
+        if not field.primary_key and not isinstance(field, (JSONField, CopiedField)):
             model.add_index(model.index(field, model.id, unique=True))
 
 
@@ -742,6 +758,9 @@ index_references(GigEquipment, GigEquipment.equipment)
 for _field in (StaffMember.last_name, StaffMember.first_name, Equipment.name):
     _field.model.add_index(_field.model.index(_field, _field.model.id, unique=True))
 BUSY_TABLES = tuple(_model._meta.table_name for _model in (Gig, GigRole, GigRoleInvitation))
+# A period's pay sheet: a member's roles of the period, with all it reads of each (payroll.period_pay_sheet).
+_sheet = (GigRole.staff_member, GigRole.gig_date, GigRole.gig, GigRole.role, GigRole.product_id, GigRole.pay_cents)
+GigRole.add_index(GigRole.index(*_sheet, name="gigrole_staff_member_id_gig_date"))
 # The worker's look for pending invitations due to expire or to be recalled reads only those, not every pending one.
 GigRoleInvitation.add_index(GigRoleInvitation.index(GigRoleInvitation.status, GigRoleInvitation.expires_at))
 # The office's everyday list: the pending invitations, in the default order (`invitations.stored_statuses`).

@@ -4,7 +4,7 @@ No Flask here; a constant number of queries whatever the number of roles."""
 from peewee import JOIN, SQL, Query, fn
 
 from dialects import dialect
-from models import NOT_CANCELLED, Gig, GigProduct, GigRole, GigStatus, Rate, StaffMember, StaffMemberProductRate
+from models import NOT_CANCELLED, Gig, GigRole, GigStatus, Rate, StaffMember, StaffMemberProductRate
 
 
 class RateBook:
@@ -36,17 +36,10 @@ class RateBook:
         return None, "none"
 
 
-def roles_with_products(query):
-    """Gig roles with the product of their gig product (or None), as GigRole rows carrying `product_id`."""
-    return query.select_extend(GigProduct.product.alias("product_id")).join_from(
-        GigRole, GigProduct, JOIN.LEFT_OUTER, on=GigRole.gig_product == GigProduct.id
-    )
-
-
 def pay_of(gig_role, staff_member_id):
     """What `staff_member_id` earns on `gig_role` (a GigRole), in cents, in the order of RateBook.pay; None
     when nothing applies."""
-    found = roles_with_products(GigRole.select(GigRole).where(GigRole.id == gig_role.id)).objects().get()
+    found = GigRole.get_by_id(gig_role.id)  # its product_id is its gig product's (copied by the database)
     book = RateBook({found.role_id}, {found.product_id} - {None}, {staff_member_id})
     return book.pay(found.role_id, found.product_id, staff_member_id, found.pay_cents)[0]
 
@@ -54,7 +47,7 @@ def pay_of(gig_role, staff_member_id):
 def priced(query):
     """The gig roles `query` selects, each with what it pays and why: [(GigRole, amount_cents, source)], in its
     order; the rates that can apply are read in two queries."""
-    roles = list(roles_with_products(query).objects())
+    roles = list(query.objects())  # a role's product_id is its gig product's (copied by the database)
     book = RateBook({r.role_id for r in roles}, {r.product_id for r in roles}, {r.staff_member_id for r in roles})
     return [(role, *book.pay(role.role_id, role.product_id, role.staff_member_id, role.pay_cents)) for role in roles]
 
@@ -78,7 +71,7 @@ def member_pay_sheet(staff_member_id, first_date, last_date):
     """The staff member's own lines of the period pay sheet: one per gig role they filled on a gig not cancelled
     between the dates (inclusive), {gig_role_id, gig_id, gig_date, role_id, amount_cents, source}, by date."""
     query = (
-        GigRole.select(GigRole, Gig.gig_date)
+        GigRole.select(GigRole)
         .join(Gig)
         .join(GigStatus, JOIN.LEFT_OUTER)
         .where(GigRole.staff_member == staff_member_id, Gig.gig_date.between(first_date, last_date), NOT_CANCELLED)
@@ -101,52 +94,48 @@ def period_pay_sheet(first_date, last_date, limit, offset):
     """A page of the staff members with filled roles on gigs not cancelled (live or played) between the dates
     (inclusive), by last and first name, each {staff_member_id, first_name, last_name, gigs, total_cents}; and how
     many such members there are. The page's members are chosen first and only their roles are priced: a year of a
-    big agency is tens of thousands of roles, of which a page needs a few (read as the few fields needed, packed
-    by SQLite: see `dialect.packed_rows`)."""
-
-    def roles_in_period():
-        return (
-            GigRole.select(GigRole.staff_member)
-            .join(Gig)
-            .join(GigStatus, JOIN.LEFT_OUTER)
-            .where(Gig.gig_date.between(first_date, last_date), NOT_CANCELLED)
-        )
-
+    big agency is tens of thousands of roles, of which a page needs a few. A member's roles of the period are one
+    walk of an index that holds all the sheet reads of them (the gig's date and the product are copied onto the
+    role), and they are priced by kind (role, product, own pay) with how many there are of each, not one by one."""
+    in_period = GigRole.gig_date.between(first_date, last_date) & GigRole.gig.not_in(cancelled_gigs())
     paid = StaffMember.select(StaffMember.id, StaffMember.first_name, StaffMember.last_name).where(
-        fn.EXISTS(roles_in_period().where(GigRole.staff_member == StaffMember.id))
+        fn.EXISTS(GigRole.select(GigRole.id).where(GigRole.staff_member == StaffMember.id, in_period))
     )
-    counted = paid if long_period(first_date, last_date) else distinct_members(roles_in_period())
+    counted = paid if long_period(first_date, last_date) else distinct_members(roles_in_period(first_date, last_date))
     total = dialect.counted(counted.select_from(fn.COUNT(SQL("*"))))
     # the page from the members in name order, each looked up by its own roles until the page is full
     page = paid.order_by(StaffMember.last_name, StaffMember.first_name, StaffMember.id).limit(limit).offset(offset)
     members = {
-        member_id: {
-            "staff_member_id": member_id,
-            "first_name": first,
-            "last_name": last,
-            "gigs": set(),
-            "total_cents": 0,
-        }
+        member_id: {"staff_member_id": member_id, "first_name": first, "last_name": last, "gigs": 0, "total_cents": 0}
         for member_id, first, last in page.tuples()
     }
-    roles = roles_with_products(
-        GigRole.select(GigRole.staff_member, GigRole.gig, GigRole.role, GigRole.pay_cents)
+    if not members:
+        return [], total
+    theirs = in_period & dialect.one_of(GigRole.staff_member, members)
+    kind = (GigRole.staff_member, GigRole.role, GigRole.product_id, GigRole.pay_cents)
+    kinds = dialect.packed_rows(GigRole.select(*kind, fn.COUNT(SQL("*"))).where(theirs).group_by(*kind))
+    book = RateBook({row[1] for row in kinds}, {row[2] for row in kinds}, members)
+    for member_id, role_id, product_id, pay_cents, count in kinds:
+        members[member_id]["total_cents"] += (book.pay(role_id, product_id, member_id, pay_cents)[0] or 0) * count
+    gigs = GigRole.select(GigRole.staff_member, fn.COUNT(GigRole.gig.distinct())).where(theirs)
+    for member_id, count in dialect.packed_rows(gigs.group_by(GigRole.staff_member)):
+        members[member_id]["gigs"] = count
+    return list(members.values()), total
+
+
+def cancelled_gigs():
+    """The ids of the cancelled gigs: few, so that a role's gig is checked against them rather than looked up."""
+    return Gig.select(Gig.id).join(GigStatus).where(~NOT_CANCELLED)
+
+
+def roles_in_period(first_date, last_date):
+    """The roles on gigs not cancelled between the dates, found from the gigs of the period (by their date)."""
+    return (
+        GigRole.select(GigRole.staff_member)
         .join(Gig)
         .join(GigStatus, JOIN.LEFT_OUTER)
-        .where(
-            # the date cast, so that the page's members' roles are found by member, not the period's by date
-            Gig.gig_date.cast("TEXT").between(first_date, last_date),
-            NOT_CANCELLED,
-            dialect.one_of(GigRole.staff_member, members),
-        )
+        .where(Gig.gig_date.between(first_date, last_date), NOT_CANCELLED)
     )
-    rows = dialect.packed_rows(roles) if members else []
-    book = RateBook({row[2] for row in rows}, {row[4] for row in rows}, members)
-    for member_id, gig_id, role_id, pay_cents, product_id in rows:
-        line = members[member_id]
-        line["gigs"].add(gig_id)
-        line["total_cents"] += book.pay(role_id, product_id, member_id, pay_cents)[0] or 0
-    return [{**line, "gigs": len(line["gigs"])} for line in members.values()], total
 
 
 def distinct_members(roles):

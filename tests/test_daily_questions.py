@@ -250,3 +250,24 @@ def test_the_documented_pattern_of_q_is_what_the_service_takes(admin, document_q
 def document_q(anon):
     parameters = anon.get("/openapi.json").get_json()["paths"]["/gigs"]["get"]["parameters"]
     return next(p["schema"] for p in parameters if p["name"] == "q")
+
+
+def test_a_sort_through_a_reference_that_may_be_null_pages_as_one_order(admin, build, season):
+    """Roles without a member first (by id), then by the member's last name, the member and id; the same order
+    backwards, and page after page, filtered or not (the two walks it is read from merge into one order)."""
+    singer, gig = season["singer"], season["gigs"]["may"]
+    members = [build("staff-members", first_name=f"M{n}", last_name=name) for n, name in enumerate("BAB")]
+    roles = [build("gig-roles", gig_id=gig["id"], role_id=singer["id"], pay_cents=100 * n) for n in range(9)]
+    for role, member in zip(roles, [*members, *members]):
+        admin.patch(f"/gig-roles/{role['id']}", json={"staff_member_id": member["id"]})
+    listed = data(admin.get("/gig-roles?limit=200&expand=staff_member"))
+
+    def key(role):
+        member = role["staff_member"]
+        return (member is not None, member and member["last_name"], member and member["id"], role["id"])
+
+    for query in ("", "&filter[pay_cents][gte]=300"):
+        expected = [r["id"] for r in sorted(listed, key=key) if not query or r["pay_cents"] >= 300]
+        for sort, order in (("staff_member.last_name", expected), ("-staff_member.last_name", expected[::-1])):
+            pages = [data(admin.get(f"/gig-roles?sort={sort}&limit=2&offset={at}{query}")) for at in range(0, 14, 2)]
+            assert [r["id"] for page in pages for r in page] == order, (sort, query)

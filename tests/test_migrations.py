@@ -182,3 +182,45 @@ def test_a_new_database_says_nothing_of_the_staff_role(fresh, caplog):
     with fresh.app_context():
         migrations.upgrade()
     assert "staff access role" not in caplog.text
+
+
+GIG_SQL = "INSERT INTO gigs (id, created_at, updated_at, gig_date, title, custom_fields) VALUES (?, '', '', ?, ?, '{}')"
+PRODUCT_SQL = "INSERT INTO products (id, created_at, updated_at, name, active) VALUES (?, '', '', ?, 1)"
+GIG_PRODUCT_SQL = "INSERT INTO gig_products (id, created_at, updated_at, gig_id, product_id) VALUES (?, '', '', ?, ?)"
+ROLE_SQL = (
+    "INSERT INTO gig_roles (id, created_at, updated_at, gig_id, role_id, gig_product_id, status) "
+    "VALUES (?, '', '', ?, ?, ?, 'open')"
+)
+
+
+def ids(n):
+    return f"00000000-0000-4000-8000-{n:012d}"
+
+
+def test_gig_roles_carry_their_gigs_date_and_product_from_step_12_on_whatever_writes_them(tmp_path):
+    """Step 12 copies the gig's date and the gig product's product onto the roles there are; its triggers keep them
+    for a role written by any means, moved to another gig or gig product, or whose gig or gig product changes."""
+    app = create_app({"DB": str(tmp_path / "band.db")})
+    with app.app_context():
+        migrations.upgrade(migrations.steps()[:11])
+        db.execute_sql("INSERT INTO roles (id, created_at, updated_at, name) VALUES (?, '', '', 'Bass')", (ids(9),))
+        db.execute_sql(GIG_SQL, (ids(1), "2027-06-12", "June"))
+        db.execute_sql(GIG_SQL, (ids(2), "2027-07-03", "July"))
+        for product, name in ((ids(5), "Party"), (ids(6), "Ceremony")):
+            db.execute_sql(PRODUCT_SQL, (product, name))
+        db.execute_sql(GIG_PRODUCT_SQL, (ids(21), ids(1), ids(5)))
+        db.execute_sql(GIG_PRODUCT_SQL, (ids(22), ids(2), ids(6)))
+        db.execute_sql(ROLE_SQL, (ids(11), ids(1), ids(9), ids(21)))
+        migrations.upgrade()
+
+        def copies():
+            return {row[0]: row[1:] for row in db.execute_sql("SELECT id, gig_date, product_id FROM gig_roles")}
+
+        assert copies() == {ids(11): ("2027-06-12", ids(5))}
+        db.execute_sql(ROLE_SQL, (ids(12), ids(2), ids(9), None))
+        assert copies() == {ids(11): ("2027-06-12", ids(5)), ids(12): ("2027-07-03", None)}
+        db.execute_sql("UPDATE gig_roles SET gig_id = ?, gig_product_id = ? WHERE id = ?", (ids(2), ids(22), ids(11)))
+        db.execute_sql("UPDATE gigs SET gig_date = '2027-08-01' WHERE id = ?", (ids(2),))
+        db.execute_sql("UPDATE gig_products SET product_id = ? WHERE id = ?", (ids(5), ids(22)))
+        assert copies() == {ids(11): ("2027-08-01", ids(5)), ids(12): ("2027-08-01", None)}
+    db.close()

@@ -9,6 +9,7 @@ from werkzeug.datastructures import MultiDict
 import listing
 import own_work
 from dialects import dialect
+from dialects.sqlite import pages
 from models import BUSY_TABLES, Gig, GigRoleInvitation, Role, db
 from routes import RESOURCES
 from tests.support.database import count_queries
@@ -235,3 +236,15 @@ def test_the_pending_invitations_walk_their_own_index_in_the_default_order(app, 
     stored status by an index: the office's pending invitations are never a walk of every invitation."""
     steps = full_plan("gig-role-invitations", **{"filter[status]": "pending", "sort": sort})
     assert steps == ["SEARCH t1 USING INDEX gigroleinvitation_status_created_at_id (status=?)"], steps
+
+
+@pytest.mark.parametrize("sort", ["staff_member.last_name", "-staff_member.last_name", "staff_member.first_name"])
+def test_a_sort_through_a_reference_that_may_be_null_walks_indexes_and_sorts_no_rows(app, sort):
+    """A gig role's member may be null: the page is chosen from the roles without one (by the (staff_member_id, id)
+    index) merged with the members in the order of their index, each one's roles by (staff_member_id, id)."""
+    resource = BY_NAME["gig-roles"]
+    references = resource.documented_references()
+    page = listing.parse(MultiDict({"sort": sort}), resource.columns, resource.order, references=references)
+    sql, params = pages.page_choice(resource.model, page)
+    steps = [row[3] for row in db.execute_sql("EXPLAIN QUERY PLAN " + sql, params).fetchall()]
+    assert walks_an_index(steps) and not any("TEMP B-TREE" in step for step in steps), steps

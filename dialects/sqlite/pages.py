@@ -19,12 +19,12 @@ def page_query(model, page, scope=(), selection=None):
     return query.limit(page.limit).offset(page.offset)
 
 
-def _matching(query, model, page, scope, joins):
+def _matching(query, model, page, scope, joins, inner=None):
     """`query` of the records of `model` that match the page's filters within `scope`, joined to the referenced
-    records of `joins` (an inner join where the reference is never null, so that the planner may start from either
-    table)."""
+    records of `joins` (an inner join where the reference is never null, or is the `inner` one, so that the planner
+    may start from either table)."""
     for reference in joins:
-        kind = JOIN.INNER if reference.required else JOIN.LEFT_OUTER
+        kind = JOIN.INNER if reference.required or reference is inner else JOIN.LEFT_OUTER
         query = query.join_from(model, reference.alias, kind, on=(reference.alias.id == reference.column.expr))
     where = all_of([*scope, *page.where])
     return query if where is None else query.where(where)
@@ -153,14 +153,12 @@ def prepared_rows(build, order=()):
 
 def json_page(model, page, scope=()):
     """The page as JSON text, and the total that matches: a count is skipped when the page shows it."""
-    keys = [column.expr.alias(f"k{i}") for i, (column, _) in enumerate(page.order)]
     key = model._meta.primary_key
-    walked = _from_the_nearer_end(model, page, scope)
-    chosen, chosen_params = page_query(model, walked, scope, [key.alias("pid"), *keys]).sql()
+    chosen, chosen_params = page_choice(model, _from_the_nearer_end(model, page, scope), scope)
     # The page's rows are chosen (filtered, sorted, cut) first and written as JSON after: a sort never writes the
     # JSON (embedded records included) of the rows it leaves out. `as_json` reads the table as "t1".
     record = as_json(model, page.columns)
-    passed = ", ".join(f"p.k{i}" for i in range(len(keys)))
+    passed = ", ".join(f"p.k{i}" for i in range(len(page.order)))
     sql = (
         f"SELECT {record.sql} AS record, {passed} FROM ({chosen}) AS p "
         f'JOIN "{model._meta.table_name}" AS "t1" ON "t1"."{key.column_name}" = p.pid'
@@ -174,6 +172,31 @@ def json_page(model, page, scope=()):
     ).fetchone()
     text, shown = row or ("[]", 0)
     return text, page_total(model, page, scope, shown)
+
+
+def page_choice(model, page, scope=()):
+    """(sql, params) of the statement that chooses a page: its rows' ids (`pid`) and order keys (`k0`, `k1`...),
+    filtered, sorted and cut (what `json_page` writes as JSON)."""
+    pid = model._meta.primary_key.alias("pid")
+    keys = [column.expr.alias(f"k{i}") for i, (column, _) in enumerate(page.order)]
+    first = page.order[0][0].name
+    nullable = next((r for r in page.joins if not r.required and first.startswith(f"{r.name}.")), None)
+    if nullable is None:
+        return page_query(model, page, scope, [pid, *keys]).sql()
+    # Sorted first through a reference that may be null (`sort=staff_member.last_name` on gig roles): a left join
+    # has SQLite sort every row. So the page is two walks merged in order: the rows without the record, whose keys
+    # of it are null (the reference itself), by their own keys; and the rows with it, inner joined, walking the
+    # referenced records by an index on their key and each one's rows by (reference, id).
+    through = [column.name.startswith(f"{nullable.name}.") for column, _ in page.order]
+    null_keys = [
+        (nullable.column.expr if went else column.expr).alias(f"k{i}")
+        for i, ((column, _), went) in enumerate(zip(page.order, through))
+    ]
+    missing = [*scope, nullable.column.expr.is_null()]
+    without = _matching(model.select(pid, *null_keys), model, page, missing, page.joins)
+    with_it = _matching(model.select(pid, *keys), model, page, scope, page.joins, inner=nullable)
+    order = [SQL(f'"k{i}"').desc() if descending else SQL(f'"k{i}"') for i, (_, descending) in enumerate(page.order)]
+    return without.union_all(with_it).order_by(*order).limit(page.limit).offset(page.offset).sql()
 
 
 # An offset from which a page may be read from the list's end: below it, walking to it costs less than a count.

@@ -16,6 +16,9 @@
 - `uploads`: attachments uploaded as multipart/form-data, as the test client and as a browser sends them;
 - `feeds`: calendar feed URLs and their paths, feeds fetched and read back, the gigs and roles that fill them;
 - `queued`: people with devices in a served office, and notifications queued straight into its database;
+- `notified`: an office whose members are told of a gig, and the notification rows its rules make;
+- `gateways`: pushes sent through the push gateways to their local stand-ins, and fixtures starting those;
+- `webhook_office`: a served office with fast webhook schedules, and the calls its webhook tests make;
 - `receiver`, `smtp_server`, `push_servers`: local stand-ins for a webhook receiver, an SMTP server and the push
   gateways.
 """
