@@ -302,8 +302,9 @@ def test_serving_the_lan_links_to_the_lan_address_and_warns_of_a_localhost_sende
     assert link.hostname in addresses if addresses else link.hostname == "127.0.0.1"
     assert "LAN address" in output
     assert "BAND_MAIL_FROM is office@localhost" in output
-    # the first-day hint names the database, so that it works pasted into a shell
-    hint = re.search(r"create the first with  (.+?)  then", output)[1]
+    # the first-day hint for scripts names the database, so that it works pasted into a shell
+    assert re.search(r"one-time setup link within 60 minutes:  http://\S+/setup#token=\S+  ", output)
+    hint = re.search(r"from a script instead: (.+? --role admin)\)", output)[1]
     assert f"BAND_DB={shlex.quote(str(tmp_path / 'band.db'))} " in hint
     env = {k: v for k, v in server.env.items() if k != "BAND_DB"}
     command = hint.replace("YOU@EXAMPLE.COM", "ada@example.com")
