@@ -136,7 +136,7 @@ function ShownOnce({ extra, next }) {
 function InUse({ error, doc, collection, id }) {
   const users = Object.entries(error.details?.referenced_by || {});
   return html`<div class="error" role="alert">
-    <p>${error.message} It is still used by:</p>
+    <p>${error.message} What still uses it:</p>
     <ul>${users.map(([table, count]) => {
       const name = table.replace(/_/g, "-");
       const field = doc.referringField(name, collection.name);
@@ -174,9 +174,11 @@ export function RecordForm({ collection, doc, id, me, api, basePath }) {
   const [loaded, loadError] = useLoaded(collection, doc, id, me, api);
   const creating = !id;
   const editableNames = new Set(((creating ? collection.createFields : collection.mayChange(me) ? collection.patchFields : []) || []).map((f) => f.name));
-  const fields = (creating ? collection.createFields || [] : collection.fields).filter(
-    (field) => editableNames.has(field.name) && field.kind !== "custom",
-  );
+  // required is what a create needs: a record's schema marks every field it always carries as required
+  const requiredNames = new Set((collection.createFields || []).filter((f) => f.required).map((f) => f.name));
+  const fields = (creating ? collection.createFields || [] : collection.fields)
+    .filter((field) => editableNames.has(field.name) && field.kind !== "custom")
+    .map((field) => ({ ...field, required: requiredNames.has(field.name) }));
   const readOnly = creating ? [] : collection.fields.filter((field) => !editableNames.has(field.name) && !STAMPS.includes(field.name));
   const custom = loaded && (editableNames.has("custom_fields") ? loaded.custom : []);
   const [values, setValues] = useState(null);
