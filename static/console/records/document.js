@@ -10,7 +10,7 @@
 //
 // A field: {name, label, kind, nullable, readOnly, enum, reference, description, maxLength, itemKind}; its kind is
 // one of text, longtext, email, url, date, time, timestamp, integer, number, boolean, enum, reference, list,
-// custom (the custom fields, §4.7), object.
+// custom (the custom fields, §4.7), object; `opaque` marks an id of nothing the document names (no column shows it).
 
 import { can } from "../me.js";
 
