@@ -6,7 +6,8 @@
 //   <${ReferencePicker} collection="teams" value=${teamId} onChange=${(id) => setTeamId(id)} label="Team" />
 //
 // Optional: `id` (the input's, for an outside <label for>), `required`, `invalid` and `describedBy` (an error's
-// id, for aria-describedby).
+// id, for aria-describedby), `chosenRecord` (the record `value` names, when the caller has it already: an
+// expanded reference; otherwise the picker reads it to show its name).
 
 import { api, ApiError } from "../api.js";
 import { html, useEffect, useRef, useState } from "../lib.js";
@@ -28,8 +29,8 @@ async function search(collection, text) {
   }
 }
 
-function useChosenLabel(collection, value) {
-  const [chosen, setChosen] = useState({ id: null, label: "" });
+function useChosenLabel(collection, value, known) {
+  const [chosen, setChosen] = useState(known && known.id === value ? { id: value, label: recordLabel(known) } : { id: null, label: "" });
   useEffect(() => {
     if (!value) return setChosen({ id: null, label: "" });
     if (chosen.id === value) return;
@@ -41,10 +42,10 @@ function useChosenLabel(collection, value) {
   return [chosen, setChosen];
 }
 
-export function ReferencePicker({ collection, value, onChange, label, id, required, invalid, describedBy }) {
+export function ReferencePicker({ collection, value, onChange, label, id, required, invalid, describedBy, chosenRecord }) {
   const own = useRef(`picker-${++pickers}`).current;
   const inputId = id || `${own}-input`;
-  const [chosen, setChosen] = useChosenLabel(collection, value);
+  const [chosen, setChosen] = useChosenLabel(collection, value, chosenRecord);
   const [text, setText] = useState(null); // null: not typing, the chosen record's name is shown
   const [choices, setChoices] = useState([]);
   const [open, setOpen] = useState(false);

@@ -28,8 +28,9 @@ export function toJson(field, held) {
 
 const INPUT_TYPES = { date: "date", time: "time", email: "email", url: "url", integer: "number", number: "number" };
 
-/** The control of `field`, holding `value`; onChange(newValue). */
-export function FieldInput({ field, value, onChange, id, invalid, describedBy }) {
+/** The control of `field`, holding `value`; onChange(newValue). `record` (the stored one, read with its references
+ * expanded) gives a picker the referenced record's name. */
+export function FieldInput({ field, value, onChange, id, invalid, describedBy, record }) {
   const common = {
     id,
     "aria-invalid": invalid ? "true" : null,
@@ -38,7 +39,8 @@ export function FieldInput({ field, value, onChange, id, invalid, describedBy })
   };
   if (field.kind === "reference") {
     return html`<${ReferencePicker} collection=${field.reference} value=${value || null} id=${id} label=${field.label}
-      required=${field.required} invalid=${invalid} describedBy=${describedBy} onChange=${(chosen) => onChange(chosen || "")} />`;
+      required=${field.required} invalid=${invalid} describedBy=${describedBy} chosenRecord=${record && record[field.name.slice(0, -3)]}
+      onChange=${(chosen) => onChange(chosen || "")} />`;
   }
   if (field.kind === "boolean") {
     return html`<input ...${common} type="checkbox" checked=${Boolean(value)} onChange=${(event) => onChange(event.currentTarget.checked)} />`;

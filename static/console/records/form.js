@@ -104,14 +104,14 @@ function fieldErrors(error, shownNames) {
   return { atFields, elsewhere };
 }
 
-function Field({ field, value, onChange, errors }) {
+function Field({ field, value, onChange, errors, record }) {
   const id = `field-${field.name.replace(/[^a-z0-9_]/gi, "-")}`;
   const errorId = `${id}-error`;
   const invalid = Boolean(errors && errors.length);
   const hint = field.description ? html`<span class="field-hint">${field.description}</span>` : null;
   return html`<div class=${`form-field kind-${field.kind}${invalid ? " invalid" : ""}`}>
     <label for=${id}>${field.label}${field.required ? html`<span class="required" aria-hidden="true"> *</span>` : null}</label>
-    <${FieldInput} field=${field} value=${value} onChange=${onChange} id=${id} invalid=${invalid} describedBy=${invalid ? errorId : null} />
+    <${FieldInput} field=${field} value=${value} onChange=${onChange} id=${id} invalid=${invalid} describedBy=${invalid ? errorId : null} record=${record} />
     ${invalid ? html`<p class="field-error" id=${errorId}>${errors.join(" ")}</p>` : hint}
   </div>`;
 }
@@ -233,7 +233,7 @@ export function RecordForm({ collection, doc, id, me, api, basePath }) {
             : error
               ? html`<p class="error" role="alert">${error.message} See the fields marked below.</p>`
               : null}
-          ${fields.map((field) => html`<${Field} field=${field} value=${values[field.name]} onChange=${setValue(field.name)} errors=${atFields[field.name]} />`)}
+          ${fields.map((field) => html`<${Field} field=${field} value=${values[field.name]} onChange=${setValue(field.name)} errors=${atFields[field.name]} record=${loaded.record} />`)}
           ${custom.length > 0
             ? html`<fieldset class="custom-fields"><legend>Custom fields</legend>
                 ${custom.map((field) => html`<${Field} field=${field} value=${values[field.name]} onChange=${setValue(field.name)} errors=${atFields[field.name]} />`)}
