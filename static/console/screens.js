@@ -16,4 +16,6 @@ export const SCREENS = [
   ["/admin/webhooks", () => import("./screens/admin-webhooks.js")],
   ["/admin/webhooks/:id", () => import("./screens/admin-webhook.js")],
   ["/admin/notifications", () => import("./screens/admin-notifications.js")],
+  ["/gigs/new", () => import("./screens/gig/new.js")],
+  ["/gigs/:id", () => import("./screens/gig/index.js")],
 ].map(([pattern, load]) => ({ pattern, load, compiled: compile(pattern) }));

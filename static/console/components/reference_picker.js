@@ -1,124 +1,106 @@
-// A reference as a searchable picker (SPEC §12: "references as searchable pickers"): a combobox that shows the
-// chosen record by name and, as one types, the records of `collection` whose words match (the list's `q`; a
-// collection without `q` is searched among its first 100 records by name). Keyboard: ↓/↑ move through the
-// choices, Enter takes one, Escape closes; "Clear" empties a reference that may be empty.
+// A searchable picker for a reference (venue_id, gig_status_id, product_id…): a combobox that asks the referenced
+// collection with `q` as the person types (all of it, by `sort`, before they type), keyboard usable (arrows,
+// Enter picks, Esc closes), and optionally a last option "New venue…" that opens a small form to create one.
 //
-//   <${ReferencePicker} collection="teams" value=${teamId} onChange=${(id) => setTeamId(id)} label="Team" />
+//   <${ReferencePicker} id="venue" label="Venue" collection="venues" value=${venue}
+//     text=${(venue) => venue.name} onChange=${(venue) => save({venue_id: venue ? venue.id : null})}
+//     create=${{label: "New venue…", Form: NewVenue}} />
 //
-// Optional: `id` (the input's, for an outside <label for>), `required`, `invalid` and `describedBy` (an error's
-// id, for aria-describedby), `chosenRecord` (the record `value` names, when the caller has it already: an
-// expanded reference; otherwise the picker reads it to show its name).
+// value:    the record picked (or null); it is only read for its text
+// text:     record -> the words shown for it (default: its name)
+// query:    extra query parameters (fields, filter[…]…); sort: the order before anything is typed ("name")
+// optional: true to offer "None" (onChange(null))
+// create:   {label, Form}: Form gets {text (what was typed), onCreated(record), onCancel}
+// autoFocus, onCancel (Esc on a closed list): for pickers shown in place of a value while it is edited
 
-import { api, ApiError } from "../api.js";
+import { api } from "../api.js";
 import { html, useEffect, useRef, useState } from "../lib.js";
-import { recordLabel } from "../records/label.js";
+import { searchable } from "../search.js";
 
+const DEBOUNCE_MS = 200;
 const SHOWN = 10;
-let pickers = 0;
 
-async function search(collection, text) {
-  const words = text.trim();
-  if (words.length < 2) return (await api.get(`/${collection}`, { limit: SHOWN })).data;
-  try {
-    return (await api.get(`/${collection}`, { q: words, limit: SHOWN })).data;
-  } catch (error) {
-    if (!(error instanceof ApiError && error.status === 400)) throw error;
-    const folded = words.toLocaleLowerCase();
-    const all = (await api.get(`/${collection}`, { limit: 100 })).data;
-    return all.filter((record) => recordLabel(record).toLocaleLowerCase().includes(folded)).slice(0, SHOWN);
-  }
-}
-
-function useChosenLabel(collection, value, known) {
-  const [chosen, setChosen] = useState(known && known.id === value ? { id: value, label: recordLabel(known) } : { id: null, label: "" });
+function useOptions(collection, text, open, query, sort) {
+  const [found, setFound] = useState({ records: [], error: null });
+  const q = searchable(text);
   useEffect(() => {
-    if (!value) return setChosen({ id: null, label: "" });
-    if (chosen.id === value) return;
-    api.get(`/${collection}/${encodeURIComponent(value)}`).then(
-      (answer) => setChosen({ id: value, label: recordLabel(answer.data) }),
-      () => setChosen({ id: value, label: `#${value.slice(0, 8)}` }),
-    );
-  }, [collection, value]);
-  return [chosen, setChosen];
+    if (!open) return;
+    const aborter = new AbortController();
+    const ask = { ...query, limit: SHOWN, ...(q ? { q } : { sort }) };
+    const timer = setTimeout(() => {
+      api.get(`/${collection}`, ask, { signal: aborter.signal }).then(
+        ({ data }) => setFound({ records: data, error: null }),
+        (error) => error.name !== "AbortError" && setFound({ records: [], error }),
+      );
+    }, q ? DEBOUNCE_MS : 0);
+    return () => {
+      clearTimeout(timer);
+      aborter.abort();
+    };
+  }, [collection, q, open]);
+  return found;
 }
 
-export function ReferencePicker({ collection, value, onChange, label, id, required, invalid, describedBy, chosenRecord }) {
-  const own = useRef(`picker-${++pickers}`).current;
-  const inputId = id || `${own}-input`;
-  const [chosen, setChosen] = useChosenLabel(collection, value, chosenRecord);
-  const [text, setText] = useState(null); // null: not typing, the chosen record's name is shown
-  const [choices, setChoices] = useState([]);
+export function ReferencePicker(props) {
+  const { id, label, collection, value, onChange, onCancel, create, optional, autoFocus } = props;
+  const text = props.text || ((record) => record.name);
+  const shownText = value ? text(value) : "";
+  const [typed, setTyped] = useState(shownText);
   const [open, setOpen] = useState(false);
-  const [active, setActive] = useState(-1);
-  const [failure, setFailure] = useState(null);
-  const asked = useRef(0);
-
-  function look(words) {
-    const number = ++asked.current;
-    search(collection, words).then(
-      (found) => {
-        if (number !== asked.current) return; // an older answer, overtaken by the typing
-        setChoices(found);
-        setActive(found.length ? 0 : -1);
-        setOpen(true);
-        setFailure(null);
-      },
-      (error) => setFailure(error.message),
-    );
-  }
-
-  useEffect(() => {
-    if (text === null) return;
-    const timer = setTimeout(() => look(text), 200);
-    return () => clearTimeout(timer);
-  }, [text]);
-
-  function take(record) {
-    setChosen({ id: record.id, label: recordLabel(record) });
-    setText(null);
+  const [active, setActive] = useState(0);
+  const [creating, setCreating] = useState(null);
+  const input = useRef(null);
+  const { records, error } = useOptions(collection, typed === shownText ? "" : typed, open, props.query, props.sort || "name");
+  useEffect(() => setTyped(shownText), [shownText]);
+  useEffect(() => autoFocus && input.current && input.current.focus(), []);
+  const options = [
+    ...(optional ? [{ kind: "none", label: "None" }] : []),
+    ...records.map((record) => ({ kind: "record", record, label: text(record) })),
+    ...(create ? [{ kind: "create", label: create.label }] : []),
+  ];
+  const pick = (option) => {
     setOpen(false);
-    onChange(record.id);
-  }
-
-  function onKeyDown(event) {
+    if (option.kind === "create") return setCreating(typed === shownText ? "" : typed);
+    onChange(option.kind === "none" ? null : option.record);
+  };
+  const onKeyDown = (event) => {
     if (event.key === "ArrowDown" || event.key === "ArrowUp") {
       event.preventDefault();
-      if (!open) return look(text || "");
+      if (!open) return setOpen(true);
       const step = event.key === "ArrowDown" ? 1 : -1;
-      setActive((now) => (choices.length ? (now + step + choices.length) % choices.length : -1));
-    } else if (event.key === "Enter" && open) {
+      setActive((now) => (now + step + options.length) % Math.max(options.length, 1));
+    } else if (event.key === "Enter" && open && options[active]) {
       event.preventDefault();
-      if (choices[active]) take(choices[active]);
-    } else if (event.key === "Escape" && open) {
+      pick(options[active]);
+    } else if (event.key === "Escape") {
       event.preventDefault();
-      setOpen(false);
-      setText(null);
+      event.stopPropagation();
+      if (open) setOpen(false);
+      else if (onCancel) onCancel();
+      setTyped(shownText);
     }
-  }
-
-  const listId = `${own}-list`;
-  const optionId = (i) => `${own}-option-${i}`;
-  return html`<div class="reference-picker">
-    ${label && !id ? html`<label for=${inputId}>${label}</label>` : null}
-    <div class="picker-row">
-      <input id=${inputId} type="text" role="combobox" autocomplete="off" aria-autocomplete="list"
-        aria-expanded=${open ? "true" : "false"} aria-controls=${listId} required=${required}
-        aria-invalid=${invalid ? "true" : null} aria-describedby=${describedBy || null}
-        aria-activedescendant=${open && active >= 0 ? optionId(active) : null}
-        placeholder="Type to search…" value=${text === null ? chosen.label : text}
-        onInput=${(event) => setText(event.currentTarget.value)} onKeyDown=${onKeyDown}
-        onBlur=${() => setTimeout(() => { setOpen(false); setText(null); }, 150)} />
-      ${value && !required
-        ? html`<button type="button" class="quiet" aria-label=${`Clear ${label || "the choice"}`}
-            onClick=${() => { setChosen({ id: null, label: "" }); onChange(null); }}>Clear</button>`
-        : null}
-    </div>
-    <ul id=${listId} role="listbox" class="picker-choices" hidden=${!open} aria-label=${label || collection}>
-      ${choices.length === 0 ? html`<li class="picker-none">Nothing found.</li>` : null}
-      ${choices.map((record, i) => html`<li id=${optionId(i)} role="option" aria-selected=${i === active ? "true" : "false"}
-          class=${i === active ? "active" : null} onMouseDown=${(event) => { event.preventDefault(); take(record); }}>
-          ${recordLabel(record)}</li>`)}
-    </ul>
-    ${failure ? html`<p class="field-error">${failure}</p>` : null}
+  };
+  const listId = `${id}-options`;
+  const optionId = (i) => `${id}-option-${i}`;
+  return html`<div class="picker">
+    <label for=${id} class=${props.hideLabel ? "visually-hidden" : ""}>${label}</label>
+    <input id=${id} ref=${input} type="text" role="combobox" autocomplete="off" aria-autocomplete="list"
+      aria-expanded=${open ? "true" : "false"} aria-controls=${listId}
+      aria-activedescendant=${open && options[active] ? optionId(active) : undefined}
+      value=${typed} placeholder="Type to search…"
+      onInput=${(event) => { setTyped(event.target.value); setActive(0); setOpen(true); }}
+      onFocus=${() => setOpen(true)} onClick=${() => setOpen(true)}
+      onBlur=${() => setTimeout(() => setOpen(false), 150)}
+      onKeyDown=${onKeyDown} />
+    ${open && options.length > 0 ? html`<ul id=${listId} role="listbox" aria-label=${label} class="picker-options">
+      ${options.map((option, i) => html`<li id=${optionId(i)} role="option" aria-selected=${i === active ? "true" : "false"}
+        class=${`picker-option ${option.kind}`} onMouseDown=${(event) => { event.preventDefault(); pick(option); }}>${option.label}</li>`)}
+    </ul>` : null}
+    ${open && error ? html`<p class="error">${error.message}</p>` : null}
+    ${creating !== null && create
+      ? html`<${create.Form} text=${creating}
+          onCreated=${(record) => { setCreating(null); onChange(record); }}
+          onCancel=${() => { setCreating(null); input.current && input.current.focus(); }} />`
+      : null}
   </div>`;
 }

@@ -16,6 +16,7 @@ import { can } from "../me.js";
 
 const TIME_PATTERN = "^([01][0-9]|2[0-3]):[0-5][0-9]$";
 const LONG_TEXT = 1000; // longer strings than this are edited in a text area
+const LABEL_SORTS = ["name", "title", "last_name", "label", "url", "gig_date", "created_at"]; // a picker's order
 let loading = null;
 
 export function loadDocument(api) {
@@ -118,6 +119,11 @@ class Document {
       .filter(([path]) => this.schemaOwners[this.itemSchemaOf(document.paths[path].get)] === path.slice(1))
       .map(([path, item]) => this.describe(path, item, document.paths[`${path}/{id}`]))
       .sort((a, b) => a.name.localeCompare(b.name));
+    for (const collection of this.collections) {
+      for (const field of [...collection.fields, ...(collection.createFields || []), ...(collection.patchFields || [])]) {
+        if (field.reference) field.referenceSort = this.collection(field.reference)?.labelSort;
+      }
+    }
   }
 
   collection(name) {
@@ -163,6 +169,7 @@ class Document {
       expandable: namesIn(parameters.expand?.schema.pattern),
       filters: filtersOf(parameters.filter),
       searchable: Boolean(parameters.q),
+      labelSort: LABEL_SORTS.find((name) => namesIn(parameters.sort?.schema.pattern).includes(name)),
       searchHint: parameters.q?.description || "",
       mayView: (me) => !item.get["x-capability"] || can(me, item.get["x-capability"]),
       mayCreate: (me) => Boolean(create) && can(me, item.post["x-capability"]),

@@ -2,9 +2,10 @@
 // searchable pickers, native date and time inputs, booleans as checkboxes, lists one item a line. A field is as
 // document.js describes it; a form keeps each value as its control holds it and turns it into JSON with toJson.
 
+import { api } from "../api.js";
 import { ReferencePicker } from "../components/reference_picker.js";
 import { date, moment, money } from "../format.js";
-import { html } from "../lib.js";
+import { html, useEffect, useState } from "../lib.js";
 import { recordPath } from "../paths.js";
 import { recordLabel } from "./label.js";
 
@@ -38,8 +39,7 @@ export function FieldInput({ field, value, onChange, id, invalid, describedBy, r
     required: field.required && field.kind !== "boolean",
   };
   if (field.kind === "reference") {
-    return html`<${ReferencePicker} collection=${field.reference} value=${value || null} id=${id} label=${field.label}
-      required=${field.required} invalid=${invalid} describedBy=${describedBy} chosenRecord=${record && record[field.name.slice(0, -3)]}
+    return html`<${ReferenceInput} field=${field} value=${value || null} id=${id} chosenRecord=${record && record[field.name.slice(0, -3)]}
       onChange=${(chosen) => onChange(chosen || "")} />`;
   }
   if (field.kind === "boolean") {
@@ -59,6 +59,27 @@ export function FieldInput({ field, value, onChange, id, invalid, describedBy, r
   const placeholder = field.kind === "timestamp" ? "2027-06-12T14:00:00Z" : null;
   return html`<input ...${common} type=${type} value=${value} placeholder=${placeholder} step=${field.kind === "number" ? "any" : null}
     onInput=${(event) => onChange(event.currentTarget.value)} />`;
+}
+
+/** A reference held as an id (a form's value, a filter in the address) in the shared picker, which holds the
+ * record: the record comes from the expanded read (`chosenRecord`) or is read once. The picker's label is the
+ * field's (a required one marked with *). */
+export function ReferenceInput({ field, value, id, chosenRecord, onChange }) {
+  const [record, setRecord] = useState(chosenRecord && chosenRecord.id === value ? chosenRecord : null);
+  useEffect(() => {
+    if (!value) return setRecord(null);
+    if (record && record.id === value) return;
+    api.get(`/${field.reference}/${encodeURIComponent(value)}`).then(
+      (answer) => setRecord(answer.data),
+      () => setRecord({ id: value }),
+    );
+  }, [value]);
+  const choose = (chosen) => {
+    setRecord(chosen);
+    onChange(chosen ? chosen.id : null);
+  };
+  return html`<${ReferencePicker} id=${id} label=${field.required ? `${field.label} *` : field.label} collection=${field.reference} value=${record}
+    text=${recordLabel} sort=${field.referenceSort} optional=${!field.required} onChange=${choose} />`;
 }
 
 /** A stored value as words; a reference as the referenced record's name (when embedded), linked. */

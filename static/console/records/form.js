@@ -109,8 +109,10 @@ function Field({ field, value, onChange, errors, record }) {
   const errorId = `${id}-error`;
   const invalid = Boolean(errors && errors.length);
   const hint = field.description ? html`<span class="field-hint">${field.description}</span>` : null;
-  return html`<div class=${`form-field kind-${field.kind}${invalid ? " invalid" : ""}`}>
-    <label for=${id}>${field.label}${field.required ? html`<span class="required" aria-hidden="true"> *</span>` : null}</label>
+  return html`<div class=${`record-field kind-${field.kind}${invalid ? " invalid" : ""}`}>
+    ${field.kind === "reference"
+      ? null
+      : html`<label for=${id}>${field.label}${field.required ? html`<span class="required" aria-hidden="true"> *</span>` : null}</label>`}
     <${FieldInput} field=${field} value=${value} onChange=${onChange} id=${id} invalid=${invalid} describedBy=${invalid ? errorId : null} record=${record} />
     ${invalid ? html`<p class="field-error" id=${errorId}>${errors.join(" ")}</p>` : hint}
   </div>`;

@@ -7,10 +7,9 @@
 //   <${RecordList} collection=${described} me=${me} api=${api} query=${query} basePath="/records/teams" />
 
 import { ErrorMessage, Loading } from "../components.js";
-import { ReferencePicker } from "../components/reference_picker.js";
 import { html, useEffect, useState } from "../lib.js";
 import { navigate } from "../router.js";
-import { FieldText } from "./fields.js";
+import { FieldText, ReferenceInput } from "./fields.js";
 import { recordLabel } from "./label.js";
 
 const PAGE = 50;
@@ -96,8 +95,8 @@ function FilterControl({ control, values, setValue }) {
   const { field, keys } = control;
   const id = (key) => `filter-${key.replace(/[^a-z0-9_]/gi, "-")}`;
   if (control.kind === "reference") {
-    return html`<div class="filter"><label for=${id(keys[0])}>${field.label}</label>
-      <${ReferencePicker} collection=${field.reference} id=${id(keys[0])} label=${field.label} value=${values[keys[0]] || null}
+    return html`<div class="filter">
+      <${ReferenceInput} field=${{ ...field, required: false }} id=${id(keys[0])} value=${values[keys[0]] || null}
         onChange=${(chosen) => setValue(keys[0], chosen || "")} /></div>`;
   }
   if (control.kind === "choice") {
