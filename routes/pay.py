@@ -23,6 +23,7 @@ RESOURCES = [
 
 @blueprint.get("/gigs/<id>/pay-sheet")
 @operation(
+    capability="pay.view",
     response=PayLineSchema,
     listing="paged",
     errors=(400, 404),
@@ -58,7 +59,7 @@ def period_of(args):
 
 
 @blueprint.get("/pay-sheet")
-@operation(response=StaffPaySchema, listing="paged", errors=(400,), params=PERIOD)
+@operation(capability="pay.view", response=StaffPaySchema, listing="paged", errors=(400,), params=PERIOD)
 def period_pay_sheet():
     """Per staff member, the pay of their filled roles on gigs not cancelled from `from` to `to` (inclusive)."""
     require("pay", "view")

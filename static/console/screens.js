@@ -7,6 +7,15 @@ import { compile } from "./router.js";
 
 export const SCREENS = [
   ["/agenda", () => import("./screens/agenda.js")],
+  ["/records", () => import("./screens/records.js")],
+  ["/records/:collection", () => import("./screens/record-list.js")],
+  ["/records/:collection/new", () => import("./screens/record.js")],
+  ["/records/:collection/:id", () => import("./screens/record.js")],
+  ["/admin", () => import("./screens/admin.js")],
+  ["/admin/api-keys", () => import("./screens/admin-api-keys.js")],
+  ["/admin/webhooks", () => import("./screens/admin-webhooks.js")],
+  ["/admin/webhooks/:id", () => import("./screens/admin-webhook.js")],
+  ["/admin/notifications", () => import("./screens/admin-notifications.js")],
   ["/gigs/new", () => import("./screens/gig/new.js")],
   ["/gigs/:id", () => import("./screens/gig/index.js")],
 ].map(([pattern, load]) => ({ pattern, load, compiled: compile(pattern) }));
