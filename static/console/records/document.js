@@ -89,13 +89,12 @@ function namesIn(pattern) {
   return found ? found[1].split("|").map((name) => name.replace(/\\/g, "")) : [];
 }
 
-/** {field: Set(operators)} of a list's `filter` parameter, from the key patterns it documents. */
+/** {field: Set(operators)} of a list's `filter` parameter, from the key pattern it documents (its property
+ * names: `^(filter\\[(a|b\\.c)\\]\\[(eq|ne)\\]|...)$`). */
 function filtersOf(parameter) {
   const filters = {};
-  const keys = parameter ? Object.keys(parameter.schema.patternProperties || {}) : [];
-  for (const key of keys) {
-    const found = /^\^filter\\\[\(([^)]*)\)\\\]\\\[\(([^)]*)\)\\\]\$$/.exec(key);
-    if (!found) continue;
+  const pattern = parameter?.schema?.propertyNames?.pattern || "";
+  for (const found of pattern.matchAll(/filter\\\[\(([^)]*)\)\\\]\\\[\(([^)]*)\)\\\]/g)) {
     for (const field of found[1].split("|").map((name) => name.replace(/\\/g, ""))) {
       if (field.includes(".")) continue; // through a reference: the referenced record's own list has it
       filters[field] = filters[field] || new Set();
@@ -137,10 +136,15 @@ class Document {
   }
 
   itemSchemaOf(operation) {
-    const schema = operation.responses?.["200"]?.content?.["application/json"]?.schema;
+    const schema = this.resolved(operation.responses?.["200"]?.content?.["application/json"]?.schema);
     const items = schema?.properties?.data?.items;
     if (!items || !schema.properties.meta) return null;
     return refName(items.anyOf ? items.anyOf[0] : items);
+  }
+
+  /** A schema, or the component its `$ref` names (answers are shared components: `GigPage`, `GigAnswer`). */
+  resolved(node) {
+    return node && node.$ref ? this.schemas[refName(node)] : node;
   }
 
   bodySchemaOf(operation) {
