@@ -100,7 +100,7 @@ META = {
         "total_cents": {"type": "integer", "description": "pay sheets: the sum over every line"},
         "currency": {
             "type": "string",
-            "description": "a gig's pay sheet and a gig role's candidates: the currency of their amounts (BAND_CURRENCY)",
+            "description": "a gig's pay sheet and a gig role's candidates: their amounts' currency (BAND_CURRENCY)",
         },
     },
 }
