@@ -7,4 +7,5 @@ import { compile } from "./router.js";
 
 export const SCREENS = [
   ["/agenda", () => import("./screens/agenda.js")],
+  ["/staffing", () => import("./screens/staffing.js")],
 ].map(([pattern, load]) => ({ pattern, load, compiled: compile(pattern) }));
