@@ -8,4 +8,6 @@ import { compile } from "./router.js";
 export const SCREENS = [
   ["/agenda", () => import("./screens/agenda.js")],
   ["/staffing", () => import("./screens/staffing.js")],
+  ["/gigs/new", () => import("./screens/gig/new.js")],
+  ["/gigs/:id", () => import("./screens/gig/index.js")],
 ].map(([pattern, load]) => ({ pattern, load, compiled: compile(pattern) }));

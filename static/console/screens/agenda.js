@@ -4,6 +4,7 @@
 import { ErrorMessage, Loading, StatusBadge } from "../components.js";
 import { date, monthBounds, monthName, shiftMonth, thisMonth, timeRange } from "../format.js";
 import { html, useEffect, useState } from "../lib.js";
+import { can } from "../me.js";
 import { recordPath } from "../paths.js";
 
 const MONTH_RE = /^\d{4}-(0[1-9]|1[0-2])$/;
@@ -59,7 +60,7 @@ function MonthNavigation({ month }) {
   </nav>`;
 }
 
-export default function Agenda({ query, api }) {
+export default function Agenda({ query, me, api }) {
   const month = monthOf(query);
   const [answer, setAnswer] = useState(null);
   const [error, setError] = useState(null);
@@ -72,6 +73,7 @@ export default function Agenda({ query, api }) {
     <header class="screen-header">
       <h1>${monthLabel(month)}</h1>
       <${MonthNavigation} month=${month} />
+      ${can(me, "gigs.edit") ? html`<a class="button new-gig-link" href="/gigs/new">New gig</a>` : null}
     </header>
     <${ErrorMessage} error=${error} />
     ${!answer && !error ? html`<${Loading} />` : null}
