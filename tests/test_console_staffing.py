@@ -1,0 +1,245 @@
+"""SPEC §12 screens 2 and 3: the gig page's Staffing and Pay tabs and the Staffing board, served from the demo
+office and opened in Chromium. Journey 3 (a blocked-out member refused, then put on with "allow conflicts"),
+journey 2 (a new gig staffed from its page, an invitee accepting from their mail), withdraw and accept on a
+member's behalf, Generate roles, no amount for a user without pay.view, axe at both widths, hostile names as
+text. Each test takes an open role of its own (one office serves the module)."""
+
+import datetime as dt
+import re
+import urllib.parse
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.support import console
+from tests.support.console import DESKTOP, PHONE, serious_accessibility_violations
+
+pytestmark = pytest.mark.browser
+demo_office, browser, signed_in = console.demo_office, console.browser, console.signed_in
+
+HOSTILE = "<img src=x onerror=alert(1)> \u202eevil"
+LONG_NAME = "x" * 100  # a name's most (str(100))
+# each test its own open role of a live upcoming gig: the nth such gig, counted from the far end
+USES = {"journey3": 0, "answers": 1, "pay_view": 2, "axe": 3, "hostile": 4, "board": 5, "pay": 6}
+AMOUNT = re.compile(r"€|\d+\.\d\d")
+
+
+def query(path, **params):
+    return f"{path}?{urllib.parse.urlencode(params)}"
+
+
+def post(office, path, body, **params):
+    return office.api(query(path, **params) if params else path, method="POST", body=body)["data"]
+
+
+def open_roles_by_gig(office):
+    """{gig id: [open gig roles with gig and role]} of live upcoming gigs, latest gigs first."""
+    path = query(
+        "/gig-roles",
+        **{
+            "filter[status]": "open",
+            "filter[gig.gig_date][gte]": dt.date.today().isoformat(),
+            "sort": "-gig.gig_date",
+            "expand": "gig,role",
+            "limit": 200,
+        },
+    )
+    by_gig = {}
+    for role in office.api(path)["data"]:
+        by_gig.setdefault(role["gig_id"], []).append(role)
+    return by_gig
+
+
+def role_for(office, use, available=1):
+    """An open role of the nth gig (USES), the only open one of its name there (the page names it by its role),
+    with at least `available` free candidates: (role, free candidates)."""
+    gigs = list(open_roles_by_gig(office).values())
+    for role in gigs[USES[use] % len(gigs)] + [r for roles in gigs for r in roles]:
+        if [r["role_id"] for r in open_roles_by_gig(office)[role["gig_id"]]].count(role["role_id"]) > 1:
+            continue
+        free = [c for c in candidates_of(office, role) if c["available"]]
+        if len(free) >= available:
+            return role, free
+    raise AssertionError("no open role with enough free candidates")
+
+
+def candidates_of(office, role):
+    return office.api(f"/gig-roles/{role['id']}/candidates?limit=200")["data"]
+
+
+def name_of(person):
+    return f"{person['first_name']} {person['last_name']}"
+
+
+def staffing_tab(page, office, gig_id, tab="staffing"):
+    page.goto(office.url(f"/gigs/{gig_id}?tab={tab}"))
+    expect(page.get_by_role("heading", level=2, name="Staffing" if tab == "staffing" else "Pay")).to_be_visible()
+    return page
+
+
+def find_someone(page, role):
+    page.get_by_role("button", name=f"Find someone for {role['role']['name']}").first.click()
+    group = page.get_by_role("group", name=f"Candidates for {role['role']['name']}")
+    expect(group.locator(".candidate").first).to_be_visible()
+    return group
+
+
+def test_journey_3_a_blocked_out_member_is_refused_in_words_then_put_on_with_allow_conflicts(demo_office, signed_in):
+    role, free = role_for(demo_office, "journey3")
+    member = free[0]
+    blockout = {"staff_member_id": member["staff_member_id"], "reason": "Holiday"}
+    blockout.update(start_date=role["gig"]["gig_date"], end_date=role["gig"]["gig_date"])
+    post(demo_office, "/staff-member-blockouts", blockout)
+    page = staffing_tab(signed_in(), demo_office, role["gig_id"])
+    candidates = find_someone(page, role)
+    row = candidates.locator(".candidate").filter(has_text=name_of(member))
+    expect(row).to_contain_text("unavailable: blocked out on this day")
+
+    row.get_by_role("checkbox").check()
+    candidates.get_by_role("button", name=re.compile(r"^Invite")).click()
+    refusal = candidates.locator(".refusal")
+    expect(refusal).to_contain_text(f"{name_of(member)}: not invited, blocked out on this day")
+    expect(refusal).to_contain_text("Holiday")
+    refusal.get_by_role("button", name="Allow conflicts…").click()
+    expect(refusal.get_by_role("alert")).to_contain_text("Put them on this role anyway?")
+    refusal.get_by_role("button", name=f"Put {name_of(member)} on the role despite the conflict").click()
+
+    expect(page.locator(".warning")).to_contain_text(f"{name_of(member)} is on the role despite a conflict")
+    filled = page.locator(".gig-role.filled").filter(has_text=name_of(member))
+    expect(filled.get_by_role("link", name=name_of(member))).to_be_visible()
+    on_gig = query(
+        "/gig-roles", **{"filter[gig_id]": role["gig_id"], "filter[staff_member_id]": member["staff_member_id"]}
+    )
+    assert [r["role_id"] for r in demo_office.api(on_gig)["data"]] == [role["role_id"]]
+
+
+def test_an_invitation_is_withdrawn_and_another_accepted_on_the_member_s_behalf(demo_office, signed_in):
+    role, free = role_for(demo_office, "answers", available=2)
+    first, second = free[:2]
+    for member in (first, second):
+        post(
+            demo_office,
+            "/gig-role-invitations",
+            {"gig_role_id": role["id"], "staff_member_id": member["staff_member_id"]},
+        )
+    page = staffing_tab(signed_in(), demo_office, role["gig_id"])
+    pending = page.locator(".pending-invitations")
+    expect(pending.locator(".invitation").filter(has_text=name_of(first))).to_contain_text(
+        re.compile(r"2 days|1 day|h left")
+    )
+
+    pending.get_by_role("button", name=f"Withdraw the invitation of {name_of(first)}").first.click()
+    expect(pending.get_by_role("button", name=f"Withdraw the invitation of {name_of(first)}")).to_have_count(0)
+    pending.get_by_role("button", name=f"Accept for {name_of(second)}").first.click()
+    filled = page.locator(".gig-role.filled").filter(has_text=name_of(second))
+    expect(filled.first).to_be_visible()
+    invitations = demo_office.api(
+        query("/gig-role-invitations", **{"filter[gig_role_id]": role["id"], "sort": "created_at"})
+    )
+    states = {i["staff_member_id"]: i["status"] for i in invitations["data"]}
+    assert (states[first["staff_member_id"]], states[second["staff_member_id"]]) == ("withdrawn", "accepted")
+
+
+def booker_key(office):
+    """A user whose access role staffs gigs without pay.view (the demo's office and viewer both hold it)."""
+    grants = ["gigs.*", "catalog.view", "staffing.*", "people.view", "production.view"]
+    post(office, "/access-roles", {"name": "booker", "grants": grants, "description": "Staffs gigs; no pay."})
+    post(office, "/users", {"email": "booker@band.example", "name": "Bea Booker", "roles": ["booker"]})
+    return office.keys["booker@band.example"]
+
+
+def test_a_user_without_pay_view_sees_no_amount_and_no_pay_tab(demo_office, signed_in):
+    role, _ = role_for(demo_office, "pay_view")
+    assert demo_office.api(f"/gigs/{role['gig_id']}/pay-sheet")["meta"]["total_cents"] > 0  # there is pay to hide
+    page = staffing_tab(signed_in("booker@band.example", token=booker_key(demo_office)), demo_office, role["gig_id"])
+    find_someone(page, role)
+    expect(page.locator(".gig-role.filled").first).to_be_visible()
+    assert not AMOUNT.search(page.locator(".gig-staffing").inner_text())
+    expect(page.get_by_role("link", name="Pay", exact=True)).to_have_count(0)
+    page.goto(demo_office.url("/staffing?weeks=26"))
+    find_someone(page, role_on_board(page))
+    assert not AMOUNT.search(page.locator("main").inner_text())
+
+
+def role_on_board(page):
+    """The first open role of the staffing board, as find_someone takes it."""
+    button = page.get_by_role("button", name=re.compile(r"^Find someone for ")).first
+    name = button.get_attribute("aria-label").removeprefix("Find someone for ").split(" at ")[0]
+    return {"role": {"name": name}}
+
+
+def test_the_pay_tab_shows_each_role_s_pay_its_source_in_words_and_the_total(demo_office, signed_in):
+    role, _ = role_for(demo_office, "pay")
+    sheet = demo_office.api(f"/gigs/{role['gig_id']}/pay-sheet?limit=200")
+    page = staffing_tab(signed_in(), demo_office, role["gig_id"], tab="pay")
+    rows = page.locator(".pay-sheet tbody tr")
+    expect(rows).to_have_count(len(sheet["data"]))
+    expect(page.locator(".pay-sheet tfoot")).to_contain_text(f"€{sheet['meta']['total_cents'] / 100:,.2f}")
+    expect(page.locator(".pay-sheet tbody")).to_contain_text(re.compile("the role's default rate|set on this gig"))
+
+
+def test_generate_roles_says_what_it_made_and_then_that_nothing_is_left(demo_office, signed_in):
+    ensemble = demo_office.api("/product-ensembles?limit=1")["data"][0]
+    day = (dt.date.today() + dt.timedelta(days=300)).isoformat()
+    gig = post(demo_office, "/gigs", {"gig_date": day, "title": "Roles to generate"})
+    body = {"gig_id": gig["id"], "product_id": ensemble["product_id"], "ensemble_id": ensemble["ensemble_id"]}
+    post(demo_office, "/gig-products", body)
+    page = staffing_tab(signed_in(), demo_office, gig["id"])
+    expect(page.get_by_text("No roles yet.")).to_be_visible()
+    page.get_by_role("button", name="Generate roles").click()
+    said = page.get_by_role("status").filter(has_text="made:")
+    expect(said).to_be_visible()
+    made = demo_office.api(query("/gig-roles", **{"filter[gig_id]": gig["id"], "expand": "role"}))["data"]
+    assert len(made) > 1
+    expect(said).to_contain_text(f"{len(made)} roles made: {made[0]['role']['name']}")
+    expect(page.locator(".gig-role.open")).to_have_count(len(made))
+    page.get_by_role("button", name="Generate roles").click()
+    expect(page.get_by_role("status").filter(has_text="No roles to make")).to_be_visible()
+
+
+def test_the_board_groups_open_roles_by_gig_and_invites_from_there(demo_office, signed_in):
+    page = signed_in()
+    page.goto(demo_office.url("/staffing?weeks=26"))
+    expect(page.get_by_role("heading", level=1, name="Staffing")).to_be_visible()
+    first_gig = page.locator(".board-gig").first
+    expect(first_gig.get_by_role("heading", level=2)).to_be_visible()
+    role = role_on_board(page)
+    candidates = find_someone(page, role)
+    free = candidates.locator(".candidate:not(.unavailable)").first
+    who = free.locator(".candidate-name").inner_text()
+    free.get_by_role("checkbox").check()
+    candidates.get_by_label("Expires in").select_option(label="1 week")
+    candidates.get_by_role("button", name="Invite 1").click()
+    expect(candidates.get_by_role("status")).to_have_text("1 invitation sent.")
+    expect(candidates.locator(".candidate").filter(has_text=who)).to_contain_text("already invited")
+    expect(page.get_by_role("heading", name=re.compile("Invitations expiring within"))).to_be_visible()
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_the_staffing_and_pay_tabs_and_the_board_pass_axe(demo_office, signed_in, viewport):
+    role, _ = role_for(demo_office, "axe")
+    page = staffing_tab(signed_in(viewport=viewport), demo_office, role["gig_id"])
+    find_someone(page, role)
+    assert serious_accessibility_violations(page) == []
+    staffing_tab(page, demo_office, role["gig_id"], tab="pay")
+    expect(page.locator(".pay-sheet")).to_be_visible()
+    assert serious_accessibility_violations(page) == []
+    page.goto(demo_office.url("/staffing?weeks=26"))
+    find_someone(page, role_on_board(page))
+    assert serious_accessibility_violations(page) == []
+
+
+def test_hostile_names_render_as_text(demo_office, signed_in):
+    role, _ = role_for(demo_office, "hostile")
+    member = post(demo_office, "/staff-members", {"first_name": HOSTILE, "last_name": LONG_NAME})
+    post(demo_office, "/staff-member-roles", {"staff_member_id": member["id"], "role_id": role["role_id"]})
+    soon = (dt.datetime.now(dt.timezone.utc) + dt.timedelta(hours=20)).isoformat()
+    invitation = {"gig_role_id": role["id"], "staff_member_id": member["id"], "expires_at": soon}
+    post(demo_office, "/gig-role-invitations", invitation)
+    page = staffing_tab(signed_in(), demo_office, role["gig_id"])
+    expect(page.locator(".pending-invitations .invitation-who").filter(has_text=HOSTILE)).to_contain_text(LONG_NAME)
+    candidates = find_someone(page, role)
+    expect(candidates.locator(".candidate-name").filter(has_text=HOSTILE)).to_be_visible()
+    page.goto(demo_office.url("/staffing?weeks=26"))
+    expect(page.locator(".invitation-who").filter(has_text=HOSTILE).first).to_be_visible()
+    assert page.locator("img").count() == 0
