@@ -233,7 +233,7 @@ def test_hostile_names_render_as_text(demo_office, signed_in):
     role, _ = role_for(demo_office, "hostile")
     member = post(demo_office, "/staff-members", {"first_name": HOSTILE, "last_name": LONG_NAME})
     post(demo_office, "/staff-member-roles", {"staff_member_id": member["id"], "role_id": role["role_id"]})
-    soon = (dt.datetime.now(dt.timezone.utc) + dt.timedelta(hours=20)).isoformat()
+    soon = (dt.datetime.now(dt.UTC) + dt.timedelta(hours=20)).isoformat()
     invitation = {"gig_role_id": role["id"], "staff_member_id": member["id"], "expires_at": soon}
     post(demo_office, "/gig-role-invitations", invitation)
     page = staffing_tab(signed_in(), demo_office, role["gig_id"])
