@@ -51,7 +51,7 @@ function ContactRow({ row, editable, reload }) {
           onClick=${() => change(api.patch(`/gig-contacts/${row.id}`, { is_primary: true }))}>Make primary</button>`
       : null}
     ${editable
-      ? html`<button type="button" class="quiet" aria-label=${`Remove ${name} from the gig`}
+      ? html`<button type="button" class="quiet remove" aria-label=${`Remove ${name} from the gig`}
           onClick=${() => change(api.delete(`/gig-contacts/${row.id}`))}>Remove</button>`
       : null}
   </li>`;

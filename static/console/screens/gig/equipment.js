@@ -96,7 +96,7 @@ export default function Equipment({ gig, me }) {
               <span class="muted">${[typeNames[item.equipment_type_id], item.serial_number].filter(Boolean).join(" · ")}</span>
               <${InPlace} id=${`gig-equipment-${row.id}-notes`} field="notes" label="Notes" type="text" value=${row.notes}
                 editable=${editable} onSave=${(value) => api.patch(`/gig-equipment/${row.id}`, { notes: value }).then(reload)} />
-              ${editable ? html`<button type="button" class="quiet" aria-label=${`Remove ${name}`} onClick=${() => remove(row)}>Remove</button>` : null}
+              ${editable ? html`<button type="button" class="quiet remove" aria-label=${`Remove ${name}`} onClick=${() => remove(row)}>Remove</button>` : null}
             </li>`;
           })}
         </ul>`

@@ -95,7 +95,7 @@ function FileRow({ row, editable, reload, onError }) {
     <${InPlace} id=${`attachment-${row.id}-description`} field="description" label="Description" type="text"
       value=${row.description} editable=${editable}
       onSave=${(value) => api.patch(`/attachments/${row.id}`, { description: value }).then(reload)} />
-    ${editable ? html`<button type="button" class="quiet" aria-label=${`Delete ${name}`} onClick=${remove}>Delete</button>` : null}
+    ${editable ? html`<button type="button" class="quiet remove" aria-label=${`Delete ${name}`} onClick=${remove}>Delete</button>` : null}
   </li>`;
 }
 

@@ -138,18 +138,18 @@ export function InPlace(props) {
       <span class="field-value"><${Shown} text=${text} /></span></div>`;
   }
   if (!editing) {
-    return html`<div class="field in-place"><span class="field-label" id=${`${id}-label`}>${label}</span>
+    return html`<div class=${`field in-place ${props.wide ? "wide-on-phone" : ""}`}><span class="field-label" id=${`${id}-label`}>${label}</span>
       <button type="button" class="field-value edit" aria-labelledby=${`${id}-label ${id}-shown`} onClick=${open}>
-        <span id=${`${id}-shown`}><${Shown} text=${text} placeholder="Add…" /></span>
+        <span id=${`${id}-shown`}><${Shown} text=${text} placeholder=${props.placeholder || "Add…"} /></span>
       </button>${notes}</div>`;
   }
   if (type === "reference") {
-    return html`<div class="field in-place editing">
+    return html`<div class=${`field in-place editing ${props.wide ? "wide-on-phone" : ""}`}>
       <${ReferencePicker} ...${props.picker} id=${id} label=${label} value=${props.record} autoFocus=${true}
         onChange=${(record) => save(record ? record.id : null)} onCancel=${cancel} />
       ${notes}</div>`;
   }
-  return html`<div class="field in-place editing">
+  return html`<div class=${`field in-place editing ${props.wide ? "wide-on-phone" : ""}`}>
     <label for=${id} class="field-label">${label}</label>
     <${Editor} props=${props} draft=${draft} setDraft=${setDraft} finish=${finish} cancel=${cancel}
       describedBy=${error || changedElsewhere ? messageId : undefined} />

@@ -38,9 +38,10 @@ function Fields({ gig, editable, save }) {
     html`<${InPlace} id=${name} label=${label} type=${type} value=${gig[name]} editable=${editable}
       onSave=${(value) => save({ [name]: value })} ...${extra} />`;
   return html`<div class="fields">
-    ${field("title", "Title", "text")}
+    ${field("title", "Title", "text", { wide: true })}
     ${field("gig_date", "Date", "date", { display: date(gig.gig_date) })}
     ${field("venue_id", "Venue", "reference", {
+      wide: true,
       display: gig.venue ? venueText(gig.venue) : "",
       record: gig.venue,
       picker: { collection: "venues", text: venueText, optional: true, create: { label: "New venue…", Form: NewVenue } },

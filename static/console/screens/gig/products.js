@@ -74,7 +74,7 @@ function ProductRow({ row, currency, editable, reload }) {
       onSave=${(value) => save({ start_time: value })} />
     <${InPlace} id=${`${id}-end`} field="end_time" label="End" type="time" value=${row.end_time} editable=${editable}
       onSave=${(value) => save({ end_time: value })} />
-    ${editable ? html`<button type="button" class="quiet" onClick=${remove}
+    ${editable ? html`<button type="button" class="quiet remove" onClick=${remove}
       aria-label=${`Remove ${row.product ? row.product.name : "the product"}`}>Remove</button>` : null}
   </li>`;
 }

@@ -97,12 +97,14 @@ function Moment({ moment, editable, save, remove }) {
   return html`<div class="moment">
     <div class="moment-line">
       <${InPlace} id=${`${id}-time`} field="time" label="Time" type="time" value=${moment.time} display=${time(moment.time)}
+        placeholder="Time…"
         editable=${editable} onSave=${(value) => save({ time: value })} />
       <${InPlace} id=${`${id}-name`} field="name" label="Moment" type="text" value=${moment.name} editable=${editable}
         onSave=${(value) => save({ name: value })} />
       ${editable ? html`<button type="button" class="quiet remove" aria-label=${`Remove ${moment.name}`} onClick=${remove}>Remove</button>` : null}
     </div>
     <${InPlace} id=${`${id}-notes`} field="notes" label="Notes" type="textarea" value=${moment.notes} editable=${editable}
+      placeholder="Add notes…"
       onSave=${(value) => save({ notes: value })} />
   </div>`;
 }
