@@ -241,7 +241,9 @@ def test_hostile_strings_render_as_text(demo_office, signed_in):
     expect(page.get_by_role("button", name=f"Moment {HOSTILE}", exact=True)).to_have_text(HOSTILE)
     expect(page.locator(".song-title").filter(has_text=HOSTILE)).to_have_text(HOSTILE)
     open_gig(page, demo_office, gig["id"], "history")
-    expect(page.locator(".history-words").filter(has_text="the moment")).to_contain_text(f"added the moment “{HOSTILE}”")
+    expect(page.locator(".history-words").filter(has_text="the moment")).to_contain_text(
+        f"added the moment “{HOSTILE}”"
+    )
     assert page.locator("img[src='x']").count() == 0
 
 
@@ -255,7 +257,9 @@ def pending_invitations(office, gig_id):
 
 
 def test_journey_4_confirmed_then_cancelled_withdraws_pending_invitations(demo_office, signed_in):
-    gig = next(g for g in upcoming(demo_office) if g["pending_invitation_count"] > 0 and g["gig_status"]["kind"] != "confirmed")
+    gig = next(
+        g for g in upcoming(demo_office) if g["pending_invitation_count"] > 0 and g["gig_status"]["kind"] != "confirmed"
+    )
     pending = gig["pending_invitation_count"]
     assert pending_invitations(demo_office, gig["id"]).count("pending") == pending
     page = open_gig(signed_in(), demo_office, gig["id"])

@@ -5,6 +5,8 @@ member's behalf, Generate roles, no amount for a user without pay.view, axe at b
 text. Each test takes an open role of its own (one office serves the module)."""
 
 import datetime as dt
+import email
+import email.policy
 import re
 import urllib.parse
 
@@ -12,10 +14,23 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.support import console
-from tests.support.console import DESKTOP, PHONE, serious_accessibility_violations
+from tests.support.console import DESKTOP, PHONE, DemoOffice, open_context, serious_accessibility_violations
+from tests.support.waiting import SLOW_MACHINE_SECONDS, wait_for
 
 pytestmark = pytest.mark.browser
-demo_office, browser, signed_in = console.demo_office, console.browser, console.signed_in
+browser, signed_in = console.browser, console.signed_in
+ANSWER_LINK = re.compile(r"https?://\S+/answer\S*")
+
+
+@pytest.fixture(scope="module")
+def demo_office(tmp_path_factory):
+    """The demo office mailing into a directory (each .eml a mail as sent), invitations mailed at once."""
+    made = tmp_path_factory.mktemp("staffing")
+    office = DemoOffice(made, BAND_MAIL_URL=f"file:{made / 'outbox'}", BAND_NOTIFY_DELAY_SECONDS="0.1")
+    office.outbox = made / "outbox"
+    yield office
+    office.service.stop()
+
 
 HOSTILE = "<img src=x onerror=alert(1)> \u202eevil"
 LONG_NAME = "x" * 100  # a name's most (str(100))
@@ -243,3 +258,105 @@ def test_hostile_names_render_as_text(demo_office, signed_in):
     page.goto(demo_office.url("/staffing?weeks=26"))
     expect(page.locator(".invitation-who").filter(has_text=HOSTILE).first).to_be_visible()
     assert page.locator("img").count() == 0
+
+
+def answer_link_mailed_to(office, address):
+    """The answer link of the invitation mailed to `address` (waited for: the worker sends it)."""
+
+    def mailed():
+        for path in sorted(office.outbox.glob("*.eml")) if office.outbox.exists() else []:
+            message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+            if address in message["To"]:
+                found = ANSWER_LINK.search(message.get_body(("plain",)).get_content())
+                if found:
+                    return found[0]
+        return None
+
+    return wait_for(mailed, timeout=SLOW_MACHINE_SECONDS)
+
+
+def create_gig_with_a_new_client_and_venue(page, office, title):
+    page.goto(office.url("/agenda"))
+    page.get_by_role("link", name="New gig").click()
+    page.get_by_label("Date (required)").fill((dt.date.today() + dt.timedelta(days=250)).isoformat())
+    page.get_by_label("Title (required)").fill(title)
+    venue = page.get_by_role("combobox", name="Venue")
+    venue.fill("Gut Oberstockstall")
+    page.get_by_role("option", name="New venue…").click()
+    page.get_by_label("City").fill("Kirchberg am Wagram")
+    page.get_by_role("button", name="Create", exact=True).click()
+    expect(venue).to_have_value("Gut Oberstockstall, Kirchberg am Wagram")
+    client = page.get_by_role("combobox", name="Client")
+    client.fill("Hedwig")
+    page.get_by_role("option", name="New contact…").click()
+    page.get_by_label("Last name").fill("Brautmutter")
+    page.get_by_role("button", name="Create", exact=True).click()
+    expect(client).to_have_value(re.compile("Hedwig Brautmutter"))
+    page.get_by_role("button", name="Create the gig").click()
+    expect(page).to_have_url(re.compile(r"/gigs/[0-9a-f-]{36}$"))
+    return page.url.rsplit("/", 1)[1]
+
+
+def add_product(page, product):
+    picker = page.get_by_role("combobox", name="Add a product")
+    picker.fill(product["name"])
+    page.get_by_role("option", name=product["name"], exact=True).click()
+    page.get_by_role("button", name=f"Add {product['name']}").click()
+    expect(page.locator(".product-row").filter(has_text=product["name"])).to_be_visible()
+
+
+def priced_products(office, count):
+    """`count` products with a catalog price and an ensemble offered (so that roles can be generated)."""
+    offered = {pe["product_id"] for pe in office.api("/product-ensembles?limit=200")["data"]}
+    priced = {p["product_id"] for p in office.api("/prices?limit=200")["data"]}
+    products = office.api("/products?limit=200&filter[active]=true")["data"]
+    return [p for p in products if p["id"] in offered & priced][:count]
+
+
+def test_journey_2_a_new_gig_is_staffed_and_the_first_invitee_accepts_from_their_mail(demo_office, signed_in, browser):
+    page = signed_in()
+    gig_id = create_gig_with_a_new_client_and_venue(page, demo_office, "Hochzeit im Weingut")
+    page.get_by_label("Change the status").select_option(label="Inquiry")
+    expect(page.get_by_role("status").filter(has_text="now Inquiry")).to_be_visible()
+    for product in priced_products(demo_office, 2):
+        add_product(page, product)
+    products = demo_office.api(query("/gig-products", **{"filter[gig_id]": gig_id}))["data"]
+    assert len(products) == 2 and all(p["price_cents"] is not None for p in products)
+
+    page.goto(demo_office.url(f"/gigs/{gig_id}?tab=staffing"))
+    page.get_by_role("button", name="Generate roles").click()
+    expect(page.get_by_role("status").filter(has_text="roles made:")).to_be_visible()
+    role = demo_office.api(query("/gig-roles", **{"filter[gig_id]": gig_id, "expand": "role", "limit": 1}))["data"][0]
+    candidates = find_someone(page, role)
+    free = [c for c in candidates_of(demo_office, role) if c["available"]][:2]
+    for candidate in free:
+        candidates.locator(".candidate").filter(has_text=name_of(candidate)).get_by_role("checkbox").check()
+    candidates.get_by_role("button", name="Invite 2").click()
+    expect(candidates.get_by_role("status")).to_have_text("2 invitations sent.")
+
+    first, second = free
+    address = demo_office.api(f"/staff-members/{first['staff_member_id']}")["data"]["email"]
+    musician = open_context(browser, viewport=PHONE)
+    try:
+        answer = musician.new_page()
+        answer.goto(answer_link_mailed_to(demo_office, address))
+        answer.get_by_role("button", name="Accept").click()
+        expect(answer.locator("#outcome")).to_contain_text("Accepted.")
+        assert musician.problems.unexpected() == []
+    finally:
+        musician.close()
+
+    page.goto(demo_office.url(f"/gigs/{gig_id}?tab=staffing"))
+    filled = page.locator(".gig-role.filled").filter(has_text=name_of(first))
+    expect(filled.get_by_role("link", name=name_of(first))).to_be_visible()
+    page.goto(demo_office.url(f"/gigs/{gig_id}?tab=history"))
+    history = page.locator(".history-list li")
+    # a member without a user of their own answers through the link as nobody the API can name (actor null)
+    accepted = rf"({name_of(first)} accepted the invitation|accepted the invitation on behalf of {name_of(first)})"
+    for said in (
+        f"invited {name_of(first)}",
+        f"invited {name_of(second)}",
+        accepted,
+        f"withdrew the invitation to {name_of(second)}",
+    ):
+        expect(history.filter(has_text=re.compile(said))).to_have_count(1)
