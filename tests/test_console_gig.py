@@ -7,6 +7,7 @@ text, and journey 4: a gig confirmed then cancelled withdraws its pending invita
 import datetime as dt
 import re
 import urllib.parse
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -160,7 +161,7 @@ def test_a_file_is_uploaded_chosen_or_dropped_downloaded_and_deleted(demo_office
     with page.expect_download() as downloading:
         download_button.click()
     assert downloading.value.suggested_filename == "set list.txt"
-    assert open(downloading.value.path(), "rb").read() == b"First dance: Perfect"
+    assert Path(downloading.value.path()).read_bytes() == b"First dance: Perfect"
 
     dropped = page.evaluate_handle(
         """() => { const files = new DataTransfer();
