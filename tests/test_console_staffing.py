@@ -35,7 +35,7 @@ def demo_office(tmp_path_factory):
 HOSTILE = "<img src=x onerror=alert(1)> \u202eevil"
 LONG_NAME = "x" * 100  # a name's most (str(100))
 # each test its own open role of a live upcoming gig: the nth such gig, counted from the far end
-USES = {"journey3": 0, "answers": 1, "pay_view": 2, "axe": 3, "hostile": 4, "board": 5, "pay": 6}
+USES = {"journey3": 0, "answers": 1, "pay_view": 2, "axe": 3, "hostile": 4, "board": 5, "pay": 6, "double": 7}
 AMOUNT = re.compile(r"€|\d+\.\d\d")
 
 
@@ -126,6 +126,17 @@ def test_journey_3_a_blocked_out_member_is_refused_in_words_then_put_on_with_all
         "/gig-roles", **{"filter[gig_id]": role["gig_id"], "filter[staff_member_id]": member["staff_member_id"]}
     )
     assert [r["role_id"] for r in demo_office.api(on_gig)["data"]] == [role["role_id"]]
+
+
+def test_a_double_booked_member_is_said_to_play_the_other_gig_at_its_time(demo_office, signed_in):
+    role, free = role_for(demo_office, "double")
+    member = free[0]
+    other = post(demo_office, "/gigs", {"gig_date": role["gig"]["gig_date"], "title": "Firmenfeier Brunner"})
+    busy = {"gig_id": other["id"], "role_id": role["role_id"], "staff_member_id": member["staff_member_id"]}
+    post(demo_office, "/gig-roles", busy, allow_conflicts="true")
+    page = staffing_tab(signed_in(), demo_office, role["gig_id"])
+    row = find_someone(page, role).locator(".candidate").filter(has_text=name_of(member))
+    expect(row).to_contain_text("unavailable: plays Firmenfeier Brunner that day")
 
 
 def test_an_invitation_is_withdrawn_and_another_accepted_on_the_member_s_behalf(demo_office, signed_in):

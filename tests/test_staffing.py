@@ -225,8 +225,24 @@ def test_candidates_say_who_is_free_why_not_and_what_they_would_earn(band, build
         "available": True,
         "reasons": [],
         "amount_cents": 30000,
+        "busy_with": None,
     }
     assert body["data"][1]["staff_member_id"] == zoe["id"]
+    assert body["data"][3]["busy_with"] == {
+        "gig_id": kim_busy["id"],
+        "title": "Other gig",
+        "gig_date": "2027-06-12",
+        "start_time": "19:00",
+        "end_time": "21:00",
+    }
+
+
+def test_a_candidate_s_other_gig_is_hidden_from_a_caller_without_gigs_view(band, signed_in, role):
+    band.put(band.gig_on("2027-06-12", "19:00", "21:00"), band.kim)
+    role("staffing-only", "staffing.view")
+    found = signed_in("staffing-only").get(f"/gig-roles/{band.role['id']}/candidates").get_json()["data"]
+    kim = next(c for c in found if c["staff_member_id"] == band.kim["id"])
+    assert (kim["reasons"], kim["busy_with"]) == (["double_booked"], None)
 
 
 def test_candidates_show_invited_and_declined(band):

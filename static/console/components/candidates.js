@@ -9,7 +9,7 @@ import { money } from "../format.js";
 import { html, useEffect, useState } from "../lib.js";
 import { can } from "../me.js";
 import { recordPath } from "../paths.js";
-import { REASON_WORDS, conflictWords } from "./staffing_words.js";
+import { candidateReasons, conflictWords } from "./staffing_words.js";
 
 export const EXPIRY_CHOICES = [
   [24, "24 h"],
@@ -30,7 +30,7 @@ function inHours(hours) {
 
 function Candidate({ candidate, checked, onToggle, me, currency }) {
   const id = `candidate-${candidate.staff_member_id}`;
-  const words = candidate.reasons.map((reason) => REASON_WORDS[reason] || reason);
+  const words = candidateReasons(candidate);
   const showPay = can(me, "pay.view") && candidate.amount_cents !== null;
   return html`<li class=${candidate.available ? "candidate" : "candidate unavailable"}>
     <input type="checkbox" id=${id} checked=${checked} onChange=${() => onToggle(candidate.staff_member_id)} />

@@ -1,7 +1,7 @@
 // Staffing's codes in words (SPEC §5.2, §5.3): why a candidate is not free, and why the API refused to invite
 // someone or put them on a role. The one table of each: a screen never shows a code.
 
-import { date } from "../format.js";
+import { date, timeRange } from "../format.js";
 
 /** A candidate's `reasons` (GET /gig-roles/{id}/candidates). */
 export const REASON_WORDS = {
@@ -10,6 +10,17 @@ export const REASON_WORDS = {
   invited: "already invited",
   declined: "declined before",
 };
+
+/** A candidate's reasons in words; double booked names the other gig when the API shows it (`busy_with`):
+ * "plays Seidl party 19:00–23:00". */
+export function candidateReasons(candidate) {
+  const busy = candidate.busy_with;
+  return candidate.reasons.map((reason) =>
+    reason === "double_booked" && busy
+      ? `plays ${busy.title}${busy.start_time ? ` ${timeRange(busy.start_time, busy.end_time)}` : " that day"}`
+      : REASON_WORDS[reason] || reason,
+  );
+}
 
 /** A refusal's `details.reason` (409 conflict) or its `code` when it has none. */
 const REFUSAL_WORDS = {
