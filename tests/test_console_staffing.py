@@ -35,7 +35,18 @@ def demo_office(tmp_path_factory):
 HOSTILE = "<img src=x onerror=alert(1)> \u202eevil"
 LONG_NAME = "x" * 100  # a name's most (str(100))
 # each test its own open role of a live upcoming gig: the nth such gig, counted from the far end
-USES = {"journey3": 0, "answers": 1, "pay_view": 2, "axe": 3, "hostile": 4, "board": 5, "pay": 6, "double": 7}
+USES = {
+    "journey3": 0,
+    "answers": 1,
+    "pay_view": 2,
+    "axe": 3,
+    "hostile": 4,
+    "board": 5,
+    "pay": 6,
+    "double": 7,
+    "follow": 8,
+}
+FOLLOW_MS = 30_000  # SPEC §12: within 30 s
 AMOUNT = re.compile(r"€|\d+\.\d\d")
 
 
@@ -172,6 +183,17 @@ def booker_key(office):
     post(office, "/access-roles", {"name": "booker", "grants": grants, "description": "Staffs gigs; no pay."})
     post(office, "/users", {"email": "booker@band.example", "name": "Bea Booker", "roles": ["booker"]})
     return office.keys["booker@band.example"]
+
+
+def test_an_invitation_made_elsewhere_appears_without_a_reload(demo_office, signed_in):
+    role, free = role_for(demo_office, "follow")
+    page = staffing_tab(signed_in(), demo_office, role["gig_id"])
+    expect(page.locator(".pending-invitations")).to_be_visible()
+    post(
+        demo_office, "/gig-role-invitations", {"gig_role_id": role["id"], "staff_member_id": free[0]["staff_member_id"]}
+    )
+    invitation = page.locator(".pending-invitations .invitation").filter(has_text=name_of(free[0]))
+    expect(invitation).to_contain_text(role["role"]["name"], timeout=FOLLOW_MS)
 
 
 def test_a_user_without_pay_view_sees_no_amount_and_no_pay_tab(demo_office, signed_in):

@@ -74,15 +74,15 @@ export default function Staffing({ gig, me, reload }) {
   const [notice, setNotice] = useState(null);
   const [placed, setPlaced] = useState(null);
   const load = () => loadStaffing(api, gig, me).then(setData, setError);
+  // the page refetches the gig when someone changes it (follow.js): its counts moving means the staffing did
   useEffect(() => {
     load();
-  }, [gig.id]);
+  }, [gig.id, gig.role_count, gig.open_role_count, gig.pending_invitation_count]);
   const changed = (change = {}) => {
     if (change.placed) {
       setPlaced(change.placed);
       setOpenRole(null);
     }
-    load();
     reload();
   };
   const made = async (created) => {
