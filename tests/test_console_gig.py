@@ -231,6 +231,10 @@ def test_hostile_strings_render_as_text(demo_office, signed_in):
     )
     demo_office.api("/gig-moments", method="POST", body={"gig_id": gig["id"], "name": HOSTILE, "position": 99})
     demo_office.api("/gig-songs", method="POST", body={"gig_id": gig["id"], "title": HOSTILE, "position": 99})
+    on_gig = {c["contact_id"] for c in demo_office.api(query("/gig-contacts", **{"filter[gig_id]": gig["id"]}))["data"]}
+    contact = next(c for c in demo_office.api("/contacts?limit=50")["data"] if c["id"] not in on_gig)
+    body = {"gig_id": gig["id"], "contact_id": contact["id"], "relationship": HOSTILE}
+    demo_office.api("/gig-contacts", method="POST", body=body)
     page = signed_in()
     page.on("dialog", lambda dialog: pytest.fail(f"a dialog opened: {dialog.message}"))
     open_gig(page, demo_office, gig["id"])
@@ -238,6 +242,12 @@ def test_hostile_strings_render_as_text(demo_office, signed_in):
     notes = page.get_by_role("button", name=re.compile(r"^Notes"))
     expect(notes).to_contain_text(LONG_HOSTILE)
     expect(page.get_by_role("button", name=re.compile(r"^Parking"))).to_contain_text(LONG_HOSTILE)
+    expect(page.locator(".contact-row").filter(has_text=HOSTILE)).to_contain_text(f"· {HOSTILE}")
+    open_gig(page, demo_office, gig["id"], "files")
+    page.get_by_label("Choose files…").set_input_files(
+        {"name": f"{HOSTILE}.txt", "mimeType": "text/plain", "buffer": b"x"}
+    )
+    expect(page.get_by_role("button", name=f"Download {HOSTILE}.txt")).to_have_text(f"{HOSTILE}.txt")
     open_gig(page, demo_office, gig["id"], "run-sheet")
     expect(page.get_by_role("button", name=f"Moment {HOSTILE}", exact=True)).to_have_text(HOSTILE)
     expect(page.locator(".song-title").filter(has_text=HOSTILE)).to_have_text(HOSTILE)
@@ -282,3 +292,25 @@ def test_journey_4_confirmed_then_cancelled_withdraws_pending_invitations(demo_o
     row = page.locator(".gig-row").filter(has=page.get_by_role("link", name=gig["title"], exact=True))
     expect(row.locator(".status")).to_have_text("Cancelled")
     expect(row.locator(".badge.pending")).to_have_count(0)
+
+
+def test_a_clash_is_said_in_words_with_a_link_to_the_other_gig(demo_office, signed_in):
+    booked = next(
+        (gig, rows[0])
+        for gig in upcoming(demo_office)
+        if (
+            rows := demo_office.api(query("/gig-equipment", **{"filter[gig_id]": gig["id"], "expand": "equipment"}))[
+                "data"
+            ]
+        )
+    )
+    other, taken = booked
+    body = {"gig_date": other["gig_date"], "title": "Second booking that night"}
+    gig = demo_office.api("/gigs", method="POST", body=body)["data"]
+    page = open_gig(signed_in(), demo_office, gig["id"], "equipment")
+    picker = page.get_by_role("combobox", name="Add equipment")
+    picker.fill(taken["equipment"]["name"])
+    page.get_by_role("option", name=re.compile(re.escape(taken["equipment"]["name"]))).first.click()
+    said = page.get_by_role("alert")
+    expect(said).to_contain_text("Not saved: The equipment is on another gig that date.")
+    expect(said.get_by_role("link")).to_have_attribute("href", f"/gigs/{other['id']}")

@@ -1,6 +1,7 @@
 // A failed save said in words (SPEC §12): a 409 names the record it clashed with and links to it, a 422 is said
 // at its field (the caller shows details[field]), anything else by its message.
 
+import { date } from "../../format.js";
 import { html } from "../../lib.js";
 import { recordPath } from "../../paths.js";
 
@@ -9,7 +10,7 @@ export function clashOf(details) {
   for (const [key, value] of Object.entries(details || {})) {
     if (!value || typeof value !== "object") continue;
     if (value.gig_id) {
-      const words = [value.gig_date, value.gig_title].filter(Boolean).join(" · ") || "the other gig";
+      const words = [date(value.gig_date), value.gig_title].filter(Boolean).join(" · ") || "the other gig";
       return { path: recordPath("gigs", value.gig_id), words };
     }
     if (key === "blockout" && value.staff_member_id) {

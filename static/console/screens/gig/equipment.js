@@ -92,9 +92,12 @@ export default function Equipment({ gig, me }) {
             const item = row.equipment || {};
             const name = item.name || "Equipment no longer listed";
             return html`<li key=${row.id}>
-              <span class="equipment-name">${name}</span>
-              <span class="muted">${[typeNames[item.equipment_type_id], item.serial_number].filter(Boolean).join(" · ")}</span>
+              <div class="equipment-what">
+                <span class="equipment-name">${name}</span>
+                <span class="muted">${[typeNames[item.equipment_type_id], item.serial_number].filter(Boolean).join(" · ")}</span>
+              </div>
               <${InPlace} id=${`gig-equipment-${row.id}-notes`} field="notes" label="Notes" type="text" value=${row.notes}
+                placeholder="Add notes…"
                 editable=${editable} onSave=${(value) => api.patch(`/gig-equipment/${row.id}`, { notes: value }).then(reload)} />
               ${editable ? html`<button type="button" class="quiet remove" aria-label=${`Remove ${name}`} onClick=${() => remove(row)}>Remove</button>` : null}
             </li>`;

@@ -4,7 +4,7 @@
 
 import { api } from "../../api.js";
 import { ReferencePicker } from "../../components/reference_picker.js";
-import { date, time } from "../../format.js";
+import { time } from "../../format.js";
 import { html, useState } from "../../lib.js";
 import { can } from "../../me.js";
 import { SaveError } from "./conflict.js";
@@ -152,7 +152,6 @@ export default function RunSheet({ gig, me }) {
   return html`<div class="run-sheet">
     <div class="run-sheet-head">
       <h2>Run sheet</h2>
-      <p class="print-only">${date(gig.gig_date)} · ${gig.title}</p>
       <button type="button" class="quiet no-print" onClick=${() => window.print()}>Print</button>
     </div>
     <${SaveError} error=${error} id="run-sheet-error" />
