@@ -106,6 +106,10 @@ META = {
         "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT},
         "offset": {"type": "integer", "minimum": 0},
         "total_cents": {"type": "integer", "description": "pay sheets: the sum over every line"},
+        "currency": {
+            "type": "string",
+            "description": "a gig's pay sheet and a gig role's candidates: their amounts' currency (BAND_CURRENCY)",
+        },
     },
 }
 

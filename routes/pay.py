@@ -1,6 +1,6 @@
 """The pay group: what each role earns (by default, per product, per staff member) and the pay sheets."""
 
-from flask import Blueprint, request
+from flask import Blueprint, current_app, request
 
 import listing
 import payroll
@@ -29,10 +29,13 @@ RESOURCES = [
     errors=(400, 404),
 )
 def gig_pay_sheet(id):
-    """What each gig role of the gig pays, and where the amount comes from; meta.total_cents sums them."""
+    """What each gig role of the gig pays, and where the amount comes from; meta.total_cents sums them, in
+    meta.currency."""
     require("pay", "view")
     page = listing.parse_paging(request.args)
-    return sheet_answer(payroll.gig_pay_sheet(GIGS.get(id).id), page)
+    body = sheet_answer(payroll.gig_pay_sheet(GIGS.get(id).id), page)
+    body["meta"]["currency"] = current_app.config["CURRENCY"]
+    return body
 
 
 def sheet_answer(lines, page):

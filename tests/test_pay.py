@@ -87,7 +87,7 @@ def test_pay_is_resolved_in_the_documented_order(admin, setting):
     assert admin.delete(f"/rates/{rates['role_default_rate']}").status_code == 204
     body = sheet(admin, gig)
     assert body["data"] == [line(role, None, "none")]
-    assert body["meta"] == {"total": 1, "limit": 50, "offset": 0, "total_cents": 0}
+    assert body["meta"] == {"total": 1, "limit": 50, "offset": 0, "total_cents": 0, "currency": "EUR"}
 
 
 def test_a_gig_role_pay_of_zero_wins_over_the_rates(admin, setting):
@@ -152,7 +152,7 @@ def test_the_gig_pay_sheet_has_a_line_per_gig_role_and_their_total(admin, busy_g
     gig, lines = busy_gig
     body = sheet(admin, gig)
     assert by_role(body["data"]) == by_role(lines)
-    assert body["meta"] == {"total": 5, "limit": 50, "offset": 0, "total_cents": 110000}
+    assert body["meta"] == {"total": 5, "limit": 50, "offset": 0, "total_cents": 110000, "currency": "EUR"}
 
 
 def test_a_paged_gig_pay_sheet_totals_every_line(admin, busy_gig):
@@ -161,17 +161,20 @@ def test_a_paged_gig_pay_sheet_totals_every_line(admin, busy_gig):
     pages = []
     for offset in (0, 2, 4):
         body = sheet(admin, gig, f"?limit=2&offset={offset}")
-        assert body["meta"] == {"total": 5, "limit": 2, "offset": offset, "total_cents": 110000}
+        assert body["meta"] == {"total": 5, "limit": 2, "offset": offset, "total_cents": 110000, "currency": "EUR"}
         assert body["data"] == everything[offset : offset + 2]
         pages += body["data"]
     assert pages == everything
     body = sheet(admin, gig, "?offset=10")
-    assert body == {"data": [], "meta": {"total": 5, "limit": 50, "offset": 10, "total_cents": 110000}}
+    assert body == {
+        "data": [],
+        "meta": {"total": 5, "limit": 50, "offset": 10, "total_cents": 110000, "currency": "EUR"},
+    }
 
 
 def test_a_gig_without_roles_has_an_empty_pay_sheet(admin, build):
     body = sheet(admin, build.id("gigs"))
-    assert body == {"data": [], "meta": {"total": 0, "limit": 50, "offset": 0, "total_cents": 0}}
+    assert body == {"data": [], "meta": {"total": 0, "limit": 50, "offset": 0, "total_cents": 0, "currency": "EUR"}}
 
 
 @pytest.mark.parametrize(

@@ -16,6 +16,7 @@ export const SCREENS = [
   ["/admin/webhooks", () => import("./screens/admin-webhooks.js")],
   ["/admin/webhooks/:id", () => import("./screens/admin-webhook.js")],
   ["/admin/notifications", () => import("./screens/admin-notifications.js")],
+  ["/staffing", () => import("./screens/staffing.js")],
   ["/gigs/new", () => import("./screens/gig/new.js")],
   ["/gigs/:id", () => import("./screens/gig/index.js")],
 ].map(([pattern, load]) => ({ pattern, load, compiled: compile(pattern) }));
