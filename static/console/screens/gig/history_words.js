@@ -97,6 +97,8 @@ function invitationWords(verb, actor, event, context) {
   if (verb === "withdrawn") return `${actor} withdrew the invitation to ${member}`;
   if (verb === "expired") return `The invitation to ${member} expired`;
   const answer = verb === "accepted" ? "accepted" : "declined";
+  // an answer with no signed-in actor came through the link of the invitation itself: the member's own
+  if (!event.actor) return `${member} ${answer} the invitation from its link`;
   return actor === member ? `${member} ${answer} the invitation` : `${actor} ${answer} the invitation on behalf of ${member}`;
 }
 
