@@ -98,6 +98,7 @@ META = {
         "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT},
         "offset": {"type": "integer", "minimum": 0},
         "total_cents": {"type": "integer", "description": "pay sheets: the sum over every line"},
+        "currency": {"type": "string", "description": "pay sheets: the ISO 4217 currency of the amounts"},
     },
 }
 
