@@ -7,4 +7,8 @@ import { compile } from "./router.js";
 
 export const SCREENS = [
   ["/agenda", () => import("./screens/agenda.js")],
+  ["/people", () => import("./screens/people.js")],
+  ["/people/staff-members/:id", () => import("./screens/staff-member.js")],
+  ["/people/contacts/:id", () => import("./screens/contact.js")],
+  ["/pay", () => import("./screens/pay.js")],
 ].map(([pattern, load]) => ({ pattern, load, compiled: compile(pattern) }));
