@@ -69,7 +69,7 @@ function PeopleTable({ caption, columns, rows, collection }) {
 const STAFF_COLUMNS = [
   ["E-mail", (person) => person.email || ""],
   ["Phone", (person) => person.phone || ""],
-  ["Active", (person) => (person.active ? "Yes" : "No")],
+  ["Status", (person) => (person.active ? "Active" : "Inactive")],
 ];
 const CONTACT_COLUMNS = [
   ["Company", (person) => person.company || ""],

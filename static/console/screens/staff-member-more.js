@@ -40,8 +40,7 @@ export function PayRates({ member, api }) {
     ${rates.answer && rates.answer.data.length > 0
       ? html`<ul class="plain-list">
           ${rates.answer.data.map(
-            (rate) => html`<li key=${rate.id}>${rate.product ? rate.product.name : "A product"}:
-              <strong>${money(rate.amount_cents, rate.currency)}</strong></li>`,
+            (rate) => html`<li key=${rate.id}>${`${rate.product ? rate.product.name : "A product"}: `}<strong>${money(rate.amount_cents, rate.currency)}</strong></li>`,
           )}
         </ul>`
       : null}
