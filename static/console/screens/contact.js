@@ -1,7 +1,9 @@
-// A client's contact (SPEC §12, screen 4): their fields, edited in place with people.edit. One API call.
+// A client's contact (SPEC §12, screen 4): their fields, edited in place with people.edit (others' changes
+// followed). One API call.
 
 import { ErrorMessage, Loading } from "../components.js";
 import { EditableField } from "../components/editable.js";
+import { useFollow } from "../follow.js";
 import { html, useEffect, useState } from "../lib.js";
 import { can } from "../me.js";
 import { fullName } from "./people.js";
@@ -22,6 +24,7 @@ export default function Contact({ params, me, api }) {
   useEffect(() => {
     api.get(path).then((answer) => setContact(answer.data), setError);
   }, [params.id]);
+  useFollow({ subject_collection: "contacts", subject_id: params.id }, () => api.get(path).then((answer) => setContact(answer.data)), [params.id]);
   const canEdit = can(me, "people.edit");
   return html`<section class="screen person">
     <header class="screen-header">

@@ -1,9 +1,10 @@
 // A staff member (SPEC §12, screen 4): their fields edited in place (people.edit), the roles they play and their
-// upcoming gigs (three API calls); their pay rates (pay.view), blockouts and calendar link load when their section
+// upcoming gigs (three API calls), following others' changes to their fields; their pay rates (pay.view), blockouts and calendar link load when their section
 // is opened.
 
 import { ErrorMessage, Loading } from "../components.js";
 import { EditableCheckbox, EditableField } from "../components/editable.js";
+import { useFollow } from "../follow.js";
 import { date, timeRange } from "../format.js";
 import { html, useEffect, useState } from "../lib.js";
 import { can } from "../me.js";
@@ -83,6 +84,10 @@ export default function StaffMember({ params, me, api }) {
   useEffect(() => {
     load(api, params.id).then(([member, roles, gigRoles]) => setLoaded({ member: member.data, roles, gigRoles }), setError);
   }, [params.id]);
+  // another person's change to the member's fields shows within the poll's interval (SPEC §12)
+  const reloadMember = () =>
+    api.get(`/staff-members/${encodeURIComponent(params.id)}`).then((answer) => setLoaded((before) => before && { ...before, member: answer.data }));
+  useFollow({ subject_collection: "staff_members", subject_id: params.id }, reloadMember, [params.id]);
   const member = loaded && loaded.member;
   const canEdit = can(me, "people.edit");
   const onSaved = (saved) => setLoaded((before) => ({ ...before, member: saved }));
