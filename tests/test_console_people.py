@@ -341,3 +341,17 @@ def test_journey_6_an_office_user_without_pay_view_sees_no_amount_and_no_pay_men
         text = page.locator("main").inner_text()
         assert not MONEY_RE.search(text), (path, MONEY_RE.search(text))
         assert page.locator("summary", has_text="Pay rates").count() == 0
+
+
+def test_each_screen_costs_at_most_three_api_calls(demo_office, signed_in):
+    page = signed_in()
+    calls = []
+    page.on("request", lambda request: calls.append(urllib.parse.urlsplit(request.url).path))
+    shell = ("/v1/me", "/v1/me/staff-member", "/v1/events")
+    for name, path, _, _ in screens_of(demo_office):
+        calls.clear()
+        page.goto(demo_office.url(path.split("&member=")[0]))  # a member's gigs are asked for when opened
+        page.wait_for_load_state("networkidle")
+        expect(page.locator("main .loading")).to_have_count(0)
+        api_calls = [call for call in calls if call.startswith("/v1/") and call not in shell]
+        assert 1 <= len(api_calls) <= 3, (name, api_calls)
