@@ -121,6 +121,16 @@ def test_a_staff_member_s_page_shows_roles_rates_upcoming_gigs_and_blockouts_are
     assert [(b["start_date"], b["end_date"], b["reason"]) for b in theirs["data"]] == [(day, day, "Sabbatical day")]
     row.get_by_role("button", name=re.compile("^Remove")).click()
     expect(row).to_have_count(0)
+    end = (dt.date.today() + dt.timedelta(days=303)).isoformat()
+    form.get_by_label("From").fill(day)
+    form.get_by_label("To (empty: one day)").fill(end)
+    form.get_by_label("Reason").fill("Tour")
+    form.get_by_role("button", name="Add").click()
+    expect(page.locator(".blockouts li", has_text="Tour")).to_contain_text(" – ")
+    ranges = demo_office.api(f"/staff-member-blockouts?filter[staff_member_id]={member['id']}&filter[start_date]={day}")
+    assert [(b["start_date"], b["end_date"]) for b in ranges["data"]] == [(day, end)]
+    page.locator(".blockouts li", has_text="Tour").get_by_role("button", name=re.compile("^Remove")).click()
+    expect(page.locator(".blockouts li", has_text="Tour")).to_have_count(0)
     theirs = demo_office.api(f"/staff-member-blockouts?filter[staff_member_id]={member['id']}&filter[start_date]={day}")
     assert theirs["data"] == []
 
