@@ -365,3 +365,14 @@ def test_each_screen_costs_at_most_three_api_calls(demo_office, signed_in):
         expect(page.locator("main .loading")).to_have_count(0)
         api_calls = [call for call in calls if call.startswith("/v1/") and call not in shell]
         assert 1 <= len(api_calls) <= 3, (name, api_calls)
+
+
+def test_a_staff_member_s_page_shows_another_person_s_change_within_30_seconds(demo_office, signed_in):
+    member = member_named(demo_office, "Auer")
+    page = signed_in()
+    page.goto(demo_office.url(f"/people/staff-members/{member['id']}"))
+    expect(page.get_by_role("button", name=re.compile(r"^Phone: "))).to_be_visible()
+    demo_office.api(
+        f"/staff-members/{member['id']}", email="office@band.example", method="PATCH", body={"phone": "+43 999"}
+    )
+    expect(page.get_by_role("button", name="Phone: +43 999. Edit")).to_be_visible(timeout=30000)
