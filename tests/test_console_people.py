@@ -246,7 +246,7 @@ def test_journey_5_last_month_s_pay_sheet_matches_the_api_and_downloads_as_csv(d
     expect(page.get_by_role("heading", level=1)).to_have_text("Pay sheet")
     expect(page.get_by_label("From", exact=True)).to_have_value(first)
     expect(page.get_by_label("To", exact=True)).to_have_value(last)
-    rows = page.locator("table.pay-sheet tbody tr")
+    rows = page.locator("table.period-pay-sheet tbody tr")
     expect(rows).to_have_count(len(sheet["data"]))
     shown = [
         [cell.strip() for cell in row]
@@ -293,7 +293,7 @@ def test_journey_5_last_month_s_pay_sheet_matches_the_api_and_downloads_as_csv(d
     page.emulate_media(media="print")
     for hidden in (".menu", ".topbar", "form.period", "text=Download CSV"):
         expect(page.locator(hidden)).to_be_hidden()
-    expect(page.locator("table.pay-sheet")).to_be_visible()
+    expect(page.locator("table.period-pay-sheet")).to_be_visible()
     shot(page, "pay-print")
     page.emulate_media(media="screen")
 

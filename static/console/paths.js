@@ -11,3 +11,8 @@ export function recordPath(collection, id) {
   const shown = SHOWN_AT[collection];
   return shown ? shown(encodeURIComponent(id)) : `/records/${collection}/${encodeURIComponent(id)}`;
 }
+
+/** The staffing of a gig: its page's staffing tab. */
+export function staffingPath(gigId) {
+  return `${recordPath("gigs", gigId)}?tab=staffing`;
+}

@@ -49,10 +49,10 @@ class Keys(dict):
 
 class DemoOffice:
     """`app.py demo` served on a free port; `keys[email]`, an API key of a demo user, is made when first asked for
-    (each is a process of its own: a second or two on a busy machine)."""
+    (each is a process of its own: a second or two on a busy machine). `settings` are BAND_* variables of the server."""
 
-    def __init__(self, tmp_path):
-        self.service = Service(tmp_path, BAND_WORKER_INTERVAL="0.2")
+    def __init__(self, tmp_path, **settings):
+        self.service = Service(tmp_path, **{"BAND_WORKER_INTERVAL": "0.2", **settings})
         made = self.service.run("demo", str(tmp_path / "band.db"))
         assert made.returncode == 0, made.stderr
         self.keys = Keys(self)

@@ -79,15 +79,15 @@ export function EditableField(props) {
     body = html`<button type="button" class="editable" aria-label=${`${label}: ${shown}. Edit`} onClick=${() => setEditing(true)}>
       ${shown}
     </button>`;
-  else body = html`<span class="field-value">${shown}</span>`;
-  return html`<div class="field"><dt>${label}</dt><dd>${body}</dd></div>`;
+  else body = html`<span class="person-field-text">${shown}</span>`;
+  return html`<div class="person-field"><dt>${label}</dt><dd>${body}</dd></div>`;
 }
 
 /** A yes/no field: a checkbox saved as soon as it changes (with people.edit), else the word. */
 export function EditableCheckbox({ label, name, value, canEdit, save, onSaved }) {
   const [problem, setProblem] = useState(null);
   const id = `field-${name}`;
-  if (!canEdit) return html`<div class="field"><dt>${label}</dt><dd>${value ? "Yes" : "No"}</dd></div>`;
+  if (!canEdit) return html`<div class="person-field"><dt>${label}</dt><dd>${value ? "Yes" : "No"}</dd></div>`;
   async function change(event) {
     const checked = event.target.checked;
     try {
@@ -98,7 +98,7 @@ export function EditableCheckbox({ label, name, value, canEdit, save, onSaved })
       setProblem(reasonOf(error, name));
     }
   }
-  return html`<div class="field"><dt><label for=${id}>${label}</label></dt><dd>
+  return html`<div class="person-field"><dt><label for=${id}>${label}</label></dt><dd>
     <input type="checkbox" id=${id} checked=${Boolean(value)} onChange=${change} />
     ${problem ? html`<p class="field-problem error" role="alert">${problem}</p>` : null}
   </dd></div>`;

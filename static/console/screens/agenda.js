@@ -1,86 +1,128 @@
-// Agenda (SPEC §12, screen 1): the gigs of a month (?month=2026-11, this month by default) as a list: date,
-// title, times, venue, status by kind, open roles and pending invitations.
+// Agenda (SPEC §12, screen 1; the office's home): the gigs of a month as a list or a month grid, or of the next
+// days; filtered by status kind, gig type, a search and open roles. Its state is the URL (agenda/query.js).
+// One GET /gigs a page (each gig with its status, venue and counts); the filter's gig types once a session.
 
-import { ErrorMessage, Loading, StatusBadge } from "../components.js";
-import { date, monthBounds, monthName, shiftMonth, thisMonth, timeRange } from "../format.js";
-import { html, useEffect, useState } from "../lib.js";
-import { recordPath } from "../paths.js";
+import { ErrorMessage, Loading } from "../components.js";
+import { monthName, shiftMonth } from "../format.js";
+import { html, useEffect, useMemo, useState } from "../lib.js";
+import { Filters } from "./agenda/filters.js";
+import { GigList, MonthGrid } from "./agenda/gigs.js";
+import { PAGE_SIZE, agendaOf, agendaUrl, gigsQuery } from "./agenda/query.js";
 
-const MONTH_RE = /^\d{4}-(0[1-9]|1[0-2])$/;
-const FIELDS = "id,gig_date,title,start_time,end_time,gig_status,venue,open_role_count,pending_invitation_count";
-
-function monthOf(query) {
-  return MONTH_RE.test(query.month || "") ? query.month : thisMonth();
-}
-
-function gigsOfMonth(api, month) {
-  const [first, last] = monthBounds(month);
-  return api.get("/gigs", {
-    "filter[gig_date][gte]": first,
-    "filter[gig_date][lte]": last,
-    sort: "gig_date,start_time",
-    expand: "gig_status,venue",
-    fields: FIELDS,
-    limit: 200,
-  });
-}
-
-function Badges({ gig }) {
-  const open = gig.open_role_count;
-  const pending = gig.pending_invitation_count;
-  return html`<span class="badges">
-    ${open > 0 ? html`<span class="badge open-roles">${open} open</span>` : null}
-    ${pending > 0 ? html`<span class="badge pending">${pending} pending</span>` : null}
-  </span>`;
-}
-
-function GigRow({ gig }) {
-  return html`<li class="gig-row">
-    <span class="gig-date">${date(gig.gig_date, { weekday: "short", day: "numeric" })}</span>
-    <a class="gig-title" href=${recordPath("gigs", gig.id)}>${gig.title}</a>
-    <span class="gig-place">${[gig.venue && gig.venue.name, timeRange(gig.start_time, gig.end_time)].filter(Boolean).join(" · ")}</span>
-    <${StatusBadge} status=${gig.gig_status} />
-    <${Badges} gig=${gig} />
-  </li>`;
-}
+const UPCOMING_DAYS = 30;
 
 function monthLabel(month) {
   const [year, number] = month.split("-").map(Number);
   return monthName(year, number);
 }
 
-function MonthNavigation({ month }) {
-  const before = shiftMonth(month, -1);
-  const after = shiftMonth(month, 1);
+function titleOf(agenda) {
+  if (!agenda.days) return monthLabel(agenda.month);
+  return `Next ${agenda.days} days${agenda.open ? " with open roles" : ""}`;
+}
+
+/** The gigs of `agenda` a page at a time: {gigs, total, error, loading, more()}. A change of the agenda drops
+ * what was loaded and aborts a request still under way. The request starts while the screen is first drawn, not
+ * in an effect: Preact runs effects after the next paint, and a busy machine paints late. */
+function useGigs(api, agenda) {
+  const keyText = JSON.stringify(gigsQuery(agenda));
+  const [state, setState] = useState({ key: keyText, gigs: null, total: 0, error: null });
+  const [offset, setOffset] = useState(0);
+  const shownOffset = state.key === keyText ? offset : 0;
+  const request = useMemo(() => {
+    const control = new AbortController();
+    return { control, answer: api.get("/gigs", gigsQuery(agenda, shownOffset), { signal: control.signal }) };
+  }, [keyText, shownOffset]);
+  useEffect(() => {
+    request.answer.then(
+      (answer) =>
+        setState((before) => ({
+          key: keyText,
+          gigs: shownOffset === 0 || before.key !== keyText ? answer.data : [...(before.gigs || []), ...answer.data],
+          total: answer.meta.total,
+          error: null,
+        })),
+      (error) => error.name !== "AbortError" && setState({ key: keyText, gigs: null, total: 0, error }),
+    );
+    return () => request.control.abort();
+  }, [request]);
+  if (state.key !== keyText) {
+    if (offset !== 0) setOffset(0);
+    return { gigs: null, total: 0, error: null, loading: true, more: () => {} };
+  }
+  const loading = !state.error && (state.gigs === null || state.gigs.length < Math.min(state.total, offset + PAGE_SIZE));
+  return { ...state, loading, more: () => setOffset((state.gigs || []).length) };
+}
+
+function MonthNavigation({ agenda }) {
+  const before = shiftMonth(agenda.month, -1);
+  const after = shiftMonth(agenda.month, 1);
+  const today = agendaOf({});
   return html`<nav class="month-navigation" aria-label="Months">
-    <a href=${`/agenda?month=${before}`} aria-label=${`Previous month, ${monthLabel(before)}`}>◂</a>
-    <a href="/agenda">Today</a>
-    <a href=${`/agenda?month=${after}`} aria-label=${`Next month, ${monthLabel(after)}`}>▸</a>
+    <a href=${agendaUrl(agenda, { month: before, days: null })} aria-label=${`Previous month, ${monthLabel(before)}`}>◂</a>
+    <a href=${agendaUrl(agenda, { month: today.month, days: null })}>Today</a>
+    <a href=${agendaUrl(agenda, { month: after, days: null })} aria-label=${`Next month, ${monthLabel(after)}`}>▸</a>
   </nav>`;
 }
 
-export default function Agenda({ query, api }) {
-  const month = monthOf(query);
-  const [answer, setAnswer] = useState(null);
-  const [error, setError] = useState(null);
-  useEffect(() => {
-    setAnswer(null);
-    setError(null);
-    gigsOfMonth(api, month).then(setAnswer, setError);
-  }, [month]);
-  return html`<section class="screen agenda">
+function ViewToggle({ agenda }) {
+  const views = [
+    ["list", "List"],
+    ["grid", "Month"],
+  ];
+  return html`<nav class="view-toggle" aria-label="View">
+    ${views.map(
+      ([view, label]) => html`<a key=${view} href=${agendaUrl(agenda, { view, days: null })}
+        aria-current=${agenda.view === view && !agenda.days ? "page" : null}>${label}</a>`,
+    )}
+  </nav>`;
+}
+
+function UpcomingLink({ agenda }) {
+  const shown = agenda.days === UPCOMING_DAYS && agenda.open;
+  return html`<a class="upcoming" href=${agendaUrl({ ...agendaOf({}), days: UPCOMING_DAYS, open: true })}
+    aria-current=${shown ? "page" : null}>Next ${UPCOMING_DAYS} days with open roles</a>`;
+}
+
+function Summary({ gigs, total, loading, more }) {
+  if (gigs.length >= total) return null;
+  return html`<p class="more">
+    ${gigs.length} of ${total} gigs shown.
+    <button type="button" class="quiet" onClick=${more} disabled=${loading}>${loading ? "Loading…" : "Show more"}</button>
+  </p>`;
+}
+
+function Gigs({ agenda, found }) {
+  const { gigs, total, error, loading, more } = found;
+  if (gigs === null) return error ? null : html`<${Loading} />`;
+  if (gigs.length === 0) return html`<p class="empty">No gigs ${agenda.days ? "in these days" : "this month"}${filtered(agenda) ? " match the filters" : ""}.</p>`;
+  return html`
+    <p class="visually-hidden" role="status">${total} ${total === 1 ? "gig" : "gigs"}</p>
+    ${agenda.view === "grid"
+      ? html`<${MonthGrid} agenda=${agenda} gigs=${gigs} complete=${gigs.length >= total} />`
+      : html`<${GigList} gigs=${gigs} />`}
+    <${Summary} gigs=${gigs} total=${total} loading=${loading} more=${more} />
+  `;
+}
+
+function filtered(agenda) {
+  return Boolean(agenda.kind || agenda.type || agenda.q || agenda.open);
+}
+
+export default function Agenda({ query, api, me }) {
+  const agenda = agendaOf(query);
+  const found = useGigs(api, agenda);
+  const title = titleOf(agenda);
+  useEffect(() => void (document.title = `${title} · Band Office`), [title]);
+  return html`<section class=${`screen agenda view-${agenda.view}`}>
     <header class="screen-header">
-      <h1>${monthLabel(month)}</h1>
-      <${MonthNavigation} month=${month} />
+      <h1>${title}</h1>
+      <${MonthNavigation} agenda=${agenda} />
+      <${ViewToggle} agenda=${agenda} />
+      <${UpcomingLink} agenda=${agenda} />
     </header>
-    <${ErrorMessage} error=${error} />
-    ${!answer && !error ? html`<${Loading} />` : null}
-    ${answer && answer.data.length === 0 ? html`<p>No gigs this month.</p>` : null}
-    ${answer && answer.data.length > 0
-      ? html`<ul class="gig-list" aria-label="Gigs">${answer.data.map((gig) => html`<${GigRow} key=${gig.id} gig=${gig} />`)}</ul>`
-      : null}
-    ${answer && answer.meta.total > answer.data.length
-      ? html`<p class="more">${answer.data.length} of ${answer.meta.total} gigs shown.</p>`
-      : null}
+    <${Filters} agenda=${agenda} api=${api} me=${me} />
+    <${ErrorMessage} error=${found.error} />
+    <${Gigs} agenda=${agenda} found=${found} />
   </section>`;
 }

@@ -35,7 +35,7 @@ export default function Contact({ params, me, api }) {
     <${ErrorMessage} error=${error} />
     ${!contact && !error ? html`<${Loading} />` : null}
     ${contact
-      ? html`<dl class="fields">
+      ? html`<dl class="person-fields">
           ${FIELDS.map(
             ([label, name, options]) => html`<${EditableField} key=${name} label=${label} name=${name} value=${contact[name]}
               canEdit=${canEdit} save=${(value) => api.patch(path, { [name]: value })} onSaved=${setContact} ...${options} />`,

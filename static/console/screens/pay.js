@@ -63,7 +63,7 @@ function Sheet({ answer, query, api, from, to }) {
   const currency = meta.currency;
   const sum = data.reduce((total, line) => total + line.total_cents, 0);
   const whole = meta.total <= data.length;
-  return html`<div class="table-wrap"><table class="pay-sheet">
+  return html`<div class="table-wrap"><table class="period-pay-sheet">
     <caption class="visually-hidden">Pay per staff member, ${date(from)} to ${date(to)}</caption>
     <thead><tr><th scope="col">Staff member</th><th scope="col" class="number">Gigs</th>
       <th scope="col" class="number">Total</th><th scope="col" class="no-print"><span class="visually-hidden">Details</span></th></tr></thead>

@@ -44,7 +44,7 @@ const FIELDS = [
 
 function Details({ member, canEdit, api, onSaved }) {
   const save = (name) => (value) => api.patch(`/staff-members/${encodeURIComponent(member.id)}`, { [name]: value });
-  return html`<dl class="fields">
+  return html`<dl class="person-fields">
     ${FIELDS.map(
       ([label, name, options]) => html`<${EditableField} key=${name} label=${label} name=${name} value=${member[name]}
         canEdit=${canEdit} save=${save(name)} onSaved=${onSaved} ...${options} />`,
@@ -64,7 +64,7 @@ function Roles({ roles }) {
 
 function UpcomingGigs({ gigRoles }) {
   if (gigRoles.data.length === 0) return html`<p>No upcoming gigs.</p>`;
-  return html`<ul class="upcoming">
+  return html`<ul class="upcoming-gigs">
     ${gigRoles.data.map(
       (gigRole) => html`<li key=${gigRole.id}>
         <span class="gig-date">${gigRole.gig ? date(gigRole.gig.gig_date) : ""}</span>

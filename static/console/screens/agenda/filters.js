@@ -1,0 +1,88 @@
+// The agenda's filters: status kind, gig type, a search and "open roles only", each a change of the URL (so back
+// restores the one before). The gig types are asked for once a session, and only of a user who may read them.
+
+import { can } from "../../me.js";
+import { html, useEffect, useState } from "../../lib.js";
+import { navigate } from "../../router.js";
+import { KINDS, agendaUrl } from "./query.js";
+
+const KIND_NAMES = {
+  inquiry: "Inquiry",
+  tentative: "Tentative",
+  confirmed: "Confirmed",
+  completed: "Completed",
+  cancelled: "Cancelled",
+};
+
+let gigTypes = null; // the promise of [{id, name}], kept for the session
+
+function loadGigTypes(api) {
+  if (!gigTypes) {
+    gigTypes = api.get("/gig-types", { fields: "id,name", sort: "name", limit: 200 }).then(
+      (answer) => answer.data,
+      (error) => {
+        gigTypes = null; // asked again next time
+        throw error;
+      },
+    );
+  }
+  return gigTypes;
+}
+
+function useGigTypes(api, allowed) {
+  const [types, setTypes] = useState([]);
+  useEffect(() => {
+    if (!allowed) return undefined;
+    let shown = true;
+    loadGigTypes(api).then(
+      (loaded) => shown && setTypes(loaded),
+      () => shown && setTypes([]), // the filter is only missing its choices: the agenda itself still works
+    );
+    return () => (shown = false);
+  }, [allowed]);
+  return types;
+}
+
+function change(agenda, changes) {
+  navigate(agendaUrl(agenda, changes));
+}
+
+function Choice({ label, value, options, onChange }) {
+  return html`<label class="filter">
+    <span>${label}</span>
+    <select value=${value} onChange=${(event) => onChange(event.target.value)}>
+      ${options.map(([key, name]) => html`<option key=${key} value=${key}>${name}</option>`)}
+    </select>
+  </label>`;
+}
+
+function Search({ agenda }) {
+  const [text, setText] = useState(agenda.q);
+  useEffect(() => setText(agenda.q), [agenda.q]);
+  const submit = (event) => {
+    event.preventDefault();
+    if (text.trim() !== agenda.q) change(agenda, { q: text.trim() });
+  };
+  return html`<form class="filter filter-search" role="search" onSubmit=${submit}>
+    <label for="agenda-q">Find</label>
+    <input id="agenda-q" type="search" value=${text} maxlength="200" placeholder="Title, couple, venue…"
+      onInput=${(event) => setText(event.target.value)} onChange=${submit} />
+  </form>`;
+}
+
+export function Filters({ agenda, api, me }) {
+  const types = useGigTypes(api, can(me, "catalog.view"));
+  return html`<div class="agenda-filters">
+    <${Choice} label="Status" value=${agenda.kind} onChange=${(kind) => change(agenda, { kind })}
+      options=${[["", "Any status"], ...KINDS.map((kind) => [kind, KIND_NAMES[kind]])]} />
+    ${types.length > 0 || agenda.type
+      ? html`<${Choice} label="Type" value=${agenda.type} onChange=${(type) => change(agenda, { type })}
+          options=${[["", "Any type"], ...types.map((type) => [type.id, type.name])]} />`
+      : null}
+    <${Search} agenda=${agenda} />
+    <label class="filter filter-check">
+      <input type="checkbox" checked=${agenda.open} onChange=${(event) => change(agenda, { open: event.target.checked })} />
+      Open roles only
+    </label>
+  </div>`;
+}
