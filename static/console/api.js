@@ -67,13 +67,19 @@ function retryAfterMs(response, attempt) {
   return stated > 0 ? Math.min(stated, 30) * 1000 : RETRY_DELAYS_MS[Math.min(attempt, RETRY_DELAYS_MS.length - 1)];
 }
 
-async function send(method, url, body, signal) {
+/** The Authorization header's value: the one place the bearer is read. Without a session, back to sign-in. */
+function bearer() {
   const session = readSession();
-  if (!session) {
-    signInAgain();
-    return new Promise(() => {}); // the page is leaving
-  }
-  const headers = { Accept: "application/json", Authorization: `Bearer ${session.token}` };
+  if (!session) signInAgain();
+  return session ? `Bearer ${session.token}` : null;
+}
+
+const LEAVING = () => new Promise(() => {}); // the page is going back to sign-in
+
+async function send(method, url, body, signal) {
+  const authorization = bearer();
+  if (!authorization) return LEAVING();
+  const headers = { Accept: "application/json", Authorization: authorization };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   return fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
 }
@@ -96,7 +102,7 @@ export async function request(method, path, { query, body, signal } = {}) {
       if (response && response.status === 401) {
         forgetSession();
         signInAgain();
-        return new Promise(() => {});
+        return LEAVING();
       }
       if (response && response.status !== 503) {
         if (!response.ok) throw await errorOf(response);
@@ -118,4 +124,56 @@ export const api = {
   patch: (path, body, options) => request("PATCH", path, { ...options, body }),
   put: (path, body, options) => request("PUT", path, { ...options, body }),
   delete: (path, options) => request("DELETE", path, options),
+  upload: (path, form, onProgress) => upload(path, form, onProgress),
+  download: (path, filename) => download(path, filename),
 };
+
+/** POST a multipart `form` (FormData) to `path`, calling onProgress(sent, total) as the bytes go; resolves to the
+ * parsed answer or rejects with an ApiError, as request() does (XMLHttpRequest: fetch reports no upload progress).
+ * Not retried: the upload may have been stored. */
+export function upload(path, form, onProgress) {
+  const authorization = bearer();
+  if (!authorization) return LEAVING();
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open("POST", urlOf(path));
+    xhr.setRequestHeader("Authorization", authorization);
+    xhr.setRequestHeader("Accept", "application/json");
+    xhr.upload.onprogress = (event) => onProgress && onProgress(event.loaded, event.total);
+    xhr.onerror = () => reject(new ApiError(0, "offline", "The server cannot be reached."));
+    xhr.onload = () => {
+      if (xhr.status === 401) {
+        forgetSession();
+        signInAgain();
+        return;
+      }
+      let answer = null;
+      try {
+        answer = JSON.parse(xhr.responseText);
+      } catch {
+        // not JSON: said below by the status
+      }
+      if (xhr.status >= 200 && xhr.status < 300) return resolve(answer);
+      const error = answer && answer.error;
+      reject(error ? new ApiError(error.status, error.code, error.message, error.details)
+        : new ApiError(xhr.status, "http_error", `The server answered ${xhr.status}.`));
+    };
+    xhr.send(form);
+  });
+}
+
+/** The bytes at `path` (e.g. /attachments/{id}/content) saved as `filename` by the browser. */
+export async function download(path, filename) {
+  const authorization = bearer();
+  if (!authorization) return LEAVING();
+  const response = await fetch(urlOf(path), { headers: { Authorization: authorization } });
+  if (!response.ok) throw await errorOf(response);
+  const url = URL.createObjectURL(await response.blob());
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = filename;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}

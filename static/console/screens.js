@@ -7,6 +7,8 @@ import { compile } from "./router.js";
 
 export const SCREENS = [
   ["/agenda", () => import("./screens/agenda.js")],
+  ["/gigs/new", () => import("./screens/gig/new.js")],
+  ["/gigs/:id", () => import("./screens/gig/index.js")],
   ["/people", () => import("./screens/people.js")],
   ["/people/staff-members/:id", () => import("./screens/staff-member.js")],
   ["/people/contacts/:id", () => import("./screens/contact.js")],

@@ -5,6 +5,7 @@
 import { ErrorMessage, Loading } from "../components.js";
 import { monthName, shiftMonth } from "../format.js";
 import { html, useEffect, useMemo, useState } from "../lib.js";
+import { can } from "../me.js";
 import { Filters } from "./agenda/filters.js";
 import { GigList, MonthGrid } from "./agenda/gigs.js";
 import { PAGE_SIZE, agendaOf, agendaUrl, gigsQuery } from "./agenda/query.js";
@@ -120,6 +121,7 @@ export default function Agenda({ query, api, me }) {
       <${MonthNavigation} agenda=${agenda} />
       <${ViewToggle} agenda=${agenda} />
       <${UpcomingLink} agenda=${agenda} />
+      ${can(me, "gigs.edit") ? html`<a class="button new-gig-link" href="/gigs/new">New gig</a>` : null}
     </header>
     <${Filters} agenda=${agenda} api=${api} me=${me} />
     <${ErrorMessage} error=${found.error} />

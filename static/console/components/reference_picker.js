@@ -1,0 +1,106 @@
+// A searchable picker for a reference (venue_id, gig_status_id, product_id…): a combobox that asks the referenced
+// collection with `q` as the person types (all of it, by `sort`, before they type), keyboard usable (arrows,
+// Enter picks, Esc closes), and optionally a last option "New venue…" that opens a small form to create one.
+//
+//   <${ReferencePicker} id="venue" label="Venue" collection="venues" value=${venue}
+//     text=${(venue) => venue.name} onChange=${(venue) => save({venue_id: venue ? venue.id : null})}
+//     create=${{label: "New venue…", Form: NewVenue}} />
+//
+// value:    the record picked (or null); it is only read for its text
+// text:     record -> the words shown for it (default: its name)
+// query:    extra query parameters (fields, filter[…]…); sort: the order before anything is typed ("name")
+// optional: true to offer "None" (onChange(null))
+// create:   {label, Form}: Form gets {text (what was typed), onCreated(record), onCancel}
+// autoFocus, onCancel (Esc on a closed list): for pickers shown in place of a value while it is edited
+
+import { api } from "../api.js";
+import { html, useEffect, useRef, useState } from "../lib.js";
+import { searchable } from "../search.js";
+
+const DEBOUNCE_MS = 200;
+const SHOWN = 10;
+
+function useOptions(collection, text, open, query, sort) {
+  const [found, setFound] = useState({ records: [], error: null });
+  const q = searchable(text);
+  useEffect(() => {
+    if (!open) return;
+    const aborter = new AbortController();
+    const ask = { ...query, limit: SHOWN, ...(q ? { q } : { sort }) };
+    const timer = setTimeout(() => {
+      api.get(`/${collection}`, ask, { signal: aborter.signal }).then(
+        ({ data }) => setFound({ records: data, error: null }),
+        (error) => error.name !== "AbortError" && setFound({ records: [], error }),
+      );
+    }, q ? DEBOUNCE_MS : 0);
+    return () => {
+      clearTimeout(timer);
+      aborter.abort();
+    };
+  }, [collection, q, open]);
+  return found;
+}
+
+export function ReferencePicker(props) {
+  const { id, label, collection, value, onChange, onCancel, create, optional, autoFocus } = props;
+  const text = props.text || ((record) => record.name);
+  const shownText = value ? text(value) : "";
+  const [typed, setTyped] = useState(shownText);
+  const [open, setOpen] = useState(false);
+  const [active, setActive] = useState(0);
+  const [creating, setCreating] = useState(null);
+  const input = useRef(null);
+  const { records, error } = useOptions(collection, typed === shownText ? "" : typed, open, props.query, props.sort || "name");
+  useEffect(() => setTyped(shownText), [shownText]);
+  useEffect(() => autoFocus && input.current && input.current.focus(), []);
+  const options = [
+    ...(optional ? [{ kind: "none", label: "None" }] : []),
+    ...records.map((record) => ({ kind: "record", record, label: text(record) })),
+    ...(create ? [{ kind: "create", label: create.label }] : []),
+  ];
+  const pick = (option) => {
+    setOpen(false);
+    if (option.kind === "create") return setCreating(typed === shownText ? "" : typed);
+    onChange(option.kind === "none" ? null : option.record);
+  };
+  const onKeyDown = (event) => {
+    if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+      event.preventDefault();
+      if (!open) return setOpen(true);
+      const step = event.key === "ArrowDown" ? 1 : -1;
+      setActive((now) => (now + step + options.length) % Math.max(options.length, 1));
+    } else if (event.key === "Enter" && open && options[active]) {
+      event.preventDefault();
+      pick(options[active]);
+    } else if (event.key === "Escape") {
+      event.preventDefault();
+      event.stopPropagation();
+      if (open) setOpen(false);
+      else if (onCancel) onCancel();
+      setTyped(shownText);
+    }
+  };
+  const listId = `${id}-options`;
+  const optionId = (i) => `${id}-option-${i}`;
+  return html`<div class="picker">
+    <label for=${id} class=${props.hideLabel ? "visually-hidden" : ""}>${label}</label>
+    <input id=${id} ref=${input} type="text" role="combobox" autocomplete="off" aria-autocomplete="list"
+      aria-expanded=${open ? "true" : "false"} aria-controls=${listId}
+      aria-activedescendant=${open && options[active] ? optionId(active) : undefined}
+      value=${typed} placeholder="Type to search…"
+      onInput=${(event) => { setTyped(event.target.value); setActive(0); setOpen(true); }}
+      onFocus=${() => setOpen(true)} onClick=${() => setOpen(true)}
+      onBlur=${() => setTimeout(() => setOpen(false), 150)}
+      onKeyDown=${onKeyDown} />
+    ${open && options.length > 0 ? html`<ul id=${listId} role="listbox" aria-label=${label} class="picker-options">
+      ${options.map((option, i) => html`<li id=${optionId(i)} role="option" aria-selected=${i === active ? "true" : "false"}
+        class=${`picker-option ${option.kind}`} onMouseDown=${(event) => { event.preventDefault(); pick(option); }}>${option.label}</li>`)}
+    </ul>` : null}
+    ${open && error ? html`<p class="error">${error.message}</p>` : null}
+    ${creating !== null && create
+      ? html`<${create.Form} text=${creating}
+          onCreated=${(record) => { setCreating(null); onChange(record); }}
+          onCancel=${() => { setCreating(null); input.current && input.current.focus(); }} />`
+      : null}
+  </div>`;
+}

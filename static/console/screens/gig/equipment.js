@@ -1,0 +1,109 @@
+// The gig page's Equipment tab: the equipment on the gig (each with its type and notes), added by a picker or by
+// "Generate equipment" (POST /gigs/{id}/generate-equipment, SPEC §5.4): what it assigned and what is short, in
+// words. A clash (in repair, on another gig that night) is said in words with a link to the other gig.
+
+import { api } from "../../api.js";
+import { ReferencePicker } from "../../components/reference_picker.js";
+import { html, useEffect, useState } from "../../lib.js";
+import { can } from "../../me.js";
+import { SaveError } from "./conflict.js";
+import { InPlace } from "./in_place.js";
+import { useRows } from "./rows.js";
+
+let types = null; // equipment types by id, asked once per page load
+
+function useTypes() {
+  const [known, setKnown] = useState(types || {});
+  useEffect(() => {
+    if (types) return;
+    api.get("/equipment-types", { limit: 200, fields: "id,name" }).then(({ data }) => {
+      types = Object.fromEntries(data.map((type) => [type.id, type.name]));
+      setKnown(types);
+    });
+  }, []);
+  return known;
+}
+
+function generatedWords({ assigned, shortages }, typeNames) {
+  const added = assigned.length === 0 ? "Nothing new assigned" : `${assigned.length} ${assigned.length === 1 ? "item" : "items"} assigned`;
+  if (shortages.length === 0) return [`${added}; nothing is short.`];
+  return [
+    `${added}; short of:`,
+    ...shortages.map((short) => `${short.missing} × ${typeNames[short.equipment_type_id] || "equipment of a type no longer listed"}`),
+  ];
+}
+
+function Generate({ gig, typeNames, onDone }) {
+  const [result, setResult] = useState(null);
+  const [error, setError] = useState(null);
+  const generate = async () => {
+    setError(null);
+    try {
+      const { data } = await api.post(`/gigs/${encodeURIComponent(gig.id)}/generate-equipment`);
+      setResult(data);
+      onDone();
+    } catch (failure) {
+      setError(failure);
+    }
+  };
+  const words = result ? generatedWords(result, typeNames) : [];
+  return html`<div class="generate">
+    <button type="button" onClick=${generate}>Generate equipment</button>
+    <div role="status" class="generated">
+      ${words.length > 0 ? html`<p>${words[0]}</p>` : null}
+      ${words.length > 1 ? html`<ul class="shortages">${words.slice(1).map((line) => html`<li>${line}</li>`)}</ul>` : null}
+    </div>
+    <${SaveError} error=${error} id="generate-error" />
+  </div>`;
+}
+
+function AddEquipment({ gig, onAdded }) {
+  const [error, setError] = useState(null);
+  const add = async (equipment) => {
+    setError(null);
+    if (!equipment) return;
+    try {
+      await api.post("/gig-equipment", { gig_id: gig.id, equipment_id: equipment.id });
+      onAdded();
+    } catch (failure) {
+      setError(failure);
+    }
+  };
+  return html`<div class="add-row" role="group" aria-label="Add equipment">
+    <${ReferencePicker} id="add-equipment" label="Add equipment" collection="equipment" value=${null}
+      text=${(item) => [item.name, item.serial_number].filter(Boolean).join(" · ")} onChange=${add} />
+    <${SaveError} error=${error} id="add-equipment-error" />
+  </div>`;
+}
+
+export default function Equipment({ gig, me }) {
+  const editable = can(me, "production.edit");
+  const typeNames = useTypes();
+  const { rows, error, reload } = useRows("/gig-equipment", gig.id, { expand: "equipment" });
+  const remove = (row) => api.delete(`/gig-equipment/${row.id}`).then(reload);
+  return html`<div class="equipment">
+    <h2>Equipment</h2>
+    ${editable ? html`<${Generate} gig=${gig} typeNames=${typeNames} onDone=${reload} />` : null}
+    <${SaveError} error=${error} id="equipment-error" />
+    ${rows && rows.length === 0 ? html`<p class="muted">No equipment on this gig yet.</p>` : null}
+    ${rows && rows.length > 0
+      ? html`<ul class="equipment-list">
+          ${rows.map((row) => {
+            const item = row.equipment || {};
+            const name = item.name || "Equipment no longer listed";
+            return html`<li key=${row.id}>
+              <div class="equipment-what">
+                <span class="equipment-name">${name}</span>
+                <span class="muted">${[typeNames[item.equipment_type_id], item.serial_number].filter(Boolean).join(" · ")}</span>
+              </div>
+              <${InPlace} id=${`gig-equipment-${row.id}-notes`} field="notes" label="Notes" type="text" value=${row.notes}
+                placeholder="Add notes…"
+                editable=${editable} onSave=${(value) => api.patch(`/gig-equipment/${row.id}`, { notes: value }).then(reload)} />
+              ${editable ? html`<button type="button" class="quiet remove" aria-label=${`Remove ${name}`} onClick=${() => remove(row)}>Remove</button>` : null}
+            </li>`;
+          })}
+        </ul>`
+      : null}
+    ${editable ? html`<${AddEquipment} gig=${gig} onAdded=${reload} />` : null}
+  </div>`;
+}

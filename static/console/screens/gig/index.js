@@ -1,0 +1,112 @@
+// Gig page (SPEC §12, screen 2): the header (back to the agenda, date · title, venue and times, the status with
+// its change control and the counts) over the tabs of tabs.js, the open one kept in the URL as ?tab=. Other
+// people's changes to the gig arrive within 30 s (useFollow) and are shown without a reload.
+
+import { ApiError } from "../../api.js";
+import { ErrorMessage, Loading } from "../../components.js";
+import { follow } from "../../follow.js";
+import { date, timeRange } from "../../format.js";
+import { html, useEffect, useState } from "../../lib.js";
+import { can } from "../../me.js";
+import { StatusControl } from "./status.js";
+import { tabsFor } from "./tabs.js";
+
+export const GIG_EXPAND = "gig_status,venue,gig_type";
+const loaded = new Map(); // tab id -> its component, once its module is loaded
+
+function useGig(api, id) {
+  const [gig, setGig] = useState(null);
+  const [error, setError] = useState(null);
+  const reload = () =>
+    api.get(`/gigs/${encodeURIComponent(id)}`, { expand: GIG_EXPAND }).then(
+      ({ data }) => setGig(data),
+      (failure) => setError(failure),
+    );
+  useEffect(() => {
+    setGig(null);
+    setError(null);
+    reload();
+    return follow({ gig_id: id }, () => reload());
+  }, [id]);
+  return { gig, error, reload };
+}
+
+function useTab(tab) {
+  const [component, setComponent] = useState(() => loaded.get(tab.id) || null);
+  const [error, setError] = useState(null);
+  useEffect(() => {
+    if (loaded.has(tab.id)) return setComponent(() => loaded.get(tab.id));
+    setComponent(null);
+    tab.load().then(
+      (module) => {
+        loaded.set(tab.id, module.default);
+        setComponent(() => module.default);
+      },
+      () => setError(new ApiError(0, "not_loaded", `The ${tab.label} tab could not be loaded. Reload the page to try again.`)),
+    );
+  }, [tab.id]);
+  return { Tab: component, error };
+}
+
+function agendaOf(gig) {
+  return `/agenda?month=${gig.gig_date.slice(0, 7)}`;
+}
+
+function Counts({ gig }) {
+  const words = [
+    `${gig.role_count} ${gig.role_count === 1 ? "role" : "roles"}`,
+    `${gig.open_role_count} open`,
+    `${gig.pending_invitation_count} pending ${gig.pending_invitation_count === 1 ? "invitation" : "invitations"}`,
+  ];
+  return html`<p class="gig-counts">${words.join(" · ")}</p>`;
+}
+
+function Header({ gig, me, reload }) {
+  const venue = gig.venue ? [gig.venue.name, gig.venue.city].filter(Boolean).join(", ") : "No venue yet";
+  return html`<header class="gig-header">
+    <a class="back" href=${agendaOf(gig)}>‹ Agenda</a>
+    <h1>${date(gig.gig_date)} · ${gig.title}</h1>
+    <p class="gig-where">${[venue, timeRange(gig.start_time, gig.end_time)].filter(Boolean).join(" · ")}</p>
+    <div class="gig-state">
+      <${StatusControl} gig=${gig} editable=${can(me, "gigs.edit")} reload=${reload} />
+      <${Counts} gig=${gig} />
+    </div>
+  </header>`;
+}
+
+function Tabs({ tabs, current, id }) {
+  return html`<nav class="gig-tabs" aria-label="Parts of the gig">
+    ${tabs.map(
+      (tab) => html`<a href=${tab.id === "overview" ? `/gigs/${encodeURIComponent(id)}` : `/gigs/${encodeURIComponent(id)}?tab=${tab.id}`}
+        aria-current=${tab.id === current.id ? "page" : undefined}>${tab.label}</a>`,
+    )}
+  </nav>`;
+}
+
+function OpenTab({ tab, gig, me, reload }) {
+  const { Tab, error } = useTab(tab);
+  if (error) return html`<${ErrorMessage} error=${error} />`;
+  if (!Tab) return html`<${Loading} />`;
+  return html`<${Tab} gig=${gig} me=${me} reload=${reload} />`;
+}
+
+export default function GigPage({ params, query, me, api }) {
+  const { gig, error, reload } = useGig(api, params.id);
+  const tabs = tabsFor(me);
+  const tab = tabs.find((one) => one.id === query.tab) || tabs[0];
+  if (error) {
+    const missing = error.status === 404;
+    return html`<section class="screen gig">
+      <h1>${missing ? "No such gig" : "The gig could not be shown"}</h1>
+      ${missing ? html`<p>It may have been deleted. <a href="/agenda">Back to the agenda</a></p>` : html`<${ErrorMessage} error=${error} />`}
+    </section>`;
+  }
+  if (!gig) return html`<section class="screen gig"><h1>Gig</h1><${Loading} /></section>`;
+  return html`<section class="screen gig">
+    <${Header} gig=${gig} me=${me} reload=${reload} />
+    <${Tabs} tabs=${tabs} current=${tab} id=${gig.id} />
+    <div class="gig-tab" id="gig-tab">
+      <${OpenTab} key=${tab.id} tab=${tab} gig=${gig} me=${me} reload=${reload} />
+    </div>
+  </section>`;
+}

@@ -1,0 +1,87 @@
+// The gig page's Overview tab: every field of the gig edited in place (a PATCH of the one field that changed),
+// the references (venue, type) as searchable pickers, the office's custom fields (SPEC §4.7), then the gig's
+// products with their prices and its contacts.
+
+import { api } from "../../api.js";
+import { date } from "../../format.js";
+import { html, useEffect, useState } from "../../lib.js";
+import { can } from "../../me.js";
+import { Contacts } from "./contacts.js";
+import { InPlace } from "./in_place.js";
+import { NewVenue, venueText } from "./new_records.js";
+import { Products } from "./products.js";
+
+const CUSTOM_TYPES = { text: "text", number: "number", boolean: "checkbox", date: "date", select: "select" };
+let definitions = null; // the gigs' custom fields, asked once per page load
+
+function useDefinitions() {
+  const [list, setList] = useState(definitions);
+  useEffect(() => {
+    if (definitions) return;
+    api.get("/custom-fields", { "filter[resource]": "gigs", sort: "position", limit: 100 }).then(({ data }) => {
+      definitions = data;
+      setList(data);
+    });
+  }, []);
+  return list || [];
+}
+
+function patcher(gig, reload) {
+  return async (changes) => {
+    await api.patch(`/gigs/${encodeURIComponent(gig.id)}`, changes);
+    await reload();
+  };
+}
+
+function Fields({ gig, editable, save }) {
+  const field = (name, label, type, extra = {}) =>
+    html`<${InPlace} id=${name} label=${label} type=${type} value=${gig[name]} editable=${editable}
+      onSave=${(value) => save({ [name]: value })} ...${extra} />`;
+  return html`<div class="fields">
+    ${field("title", "Title", "text", { wide: true })}
+    ${field("gig_date", "Date", "date", { display: date(gig.gig_date) })}
+    ${field("venue_id", "Venue", "reference", {
+      wide: true,
+      display: gig.venue ? venueText(gig.venue) : "",
+      record: gig.venue,
+      picker: { collection: "venues", text: venueText, optional: true, create: { label: "New venue…", Form: NewVenue } },
+    })}
+    ${field("gig_type_id", "Type", "reference", {
+      display: gig.gig_type ? gig.gig_type.name : "",
+      record: gig.gig_type,
+      picker: { collection: "gig-types", optional: true },
+    })}
+    ${field("load_in_time", "Load-in", "time")}
+    ${field("start_time", "Start", "time")}
+    ${field("end_time", "End", "time")}
+    ${field("guest_count", "Guests", "number")}
+    <div class="wide">${field("notes", "Notes", "textarea")}</div>
+  </div>`;
+}
+
+function CustomFields({ gig, editable, save }) {
+  const list = useDefinitions();
+  if (list.length === 0) return null;
+  const values = gig.custom_fields || {};
+  return html`<div class="fields custom-fields" role="group" aria-label="More about the gig">
+    ${list.map(
+      (definition) => html`<${InPlace} key=${definition.key} id=${`custom-${definition.key}`}
+        field=${`custom_fields.${definition.key}`} label=${definition.label}
+        type=${CUSTOM_TYPES[definition.field_type] || "text"} value=${values[definition.key]}
+        options=${(definition.options || []).map((option) => [option, option])} editable=${editable}
+        onSave=${(value) => save({ custom_fields: { [definition.key]: value } })} />`,
+    )}
+  </div>`;
+}
+
+export default function Overview({ gig, me, reload }) {
+  const editable = can(me, "gigs.edit");
+  const save = patcher(gig, reload);
+  return html`<div class="overview">
+    <h2 class="visually-hidden">Overview</h2>
+    <${Fields} gig=${gig} editable=${editable} save=${save} />
+    <${CustomFields} gig=${gig} editable=${editable} save=${save} />
+    <${Products} gig=${gig} editable=${editable} />
+    <${Contacts} gig=${gig} editable=${editable} canCreate=${can(me, "people.edit")} />
+  </div>`;
+}

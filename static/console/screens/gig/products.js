@@ -1,0 +1,96 @@
+// The gig's products (SPEC §12 gig page): each with its ensemble, times and price (money with its currency);
+// adding one picks the product, then one of the ensembles offered for it (the default chosen), and the API
+// fills the price from the catalog (§5.1). Price, times and ensemble are edited in place.
+
+import { api } from "../../api.js";
+import { ReferencePicker } from "../../components/reference_picker.js";
+import { money } from "../../format.js";
+import { html, useEffect, useState } from "../../lib.js";
+import { SaveError } from "./conflict.js";
+import { useCurrency } from "./currency.js";
+import { InPlace } from "./in_place.js";
+import { useRows } from "./rows.js";
+
+function useOffered(productId) {
+  const [offered, setOffered] = useState([]);
+  useEffect(() => {
+    setOffered([]);
+    if (!productId) return;
+    api.get("/product-ensembles", { "filter[product_id]": productId, expand: "ensemble", limit: 50 }).then(({ data }) => setOffered(data));
+  }, [productId]);
+  return offered;
+}
+
+function AddProduct({ gig, onAdded }) {
+  const [product, setProduct] = useState(null);
+  const [ensembleId, setEnsembleId] = useState("");
+  const [error, setError] = useState(null);
+  const offered = useOffered(product && product.id);
+  useEffect(() => {
+    const preferred = offered.find((one) => one.is_default) || offered[0];
+    setEnsembleId(preferred ? preferred.ensemble_id : "");
+  }, [offered]);
+  const add = async () => {
+    setError(null);
+    try {
+      await api.post("/gig-products", { gig_id: gig.id, product_id: product.id, ensemble_id: ensembleId || null });
+      setProduct(null);
+      onAdded();
+    } catch (failure) {
+      setError(failure);
+    }
+  };
+  return html`<div class="add-row" role="group" aria-label="Add a product">
+    <${ReferencePicker} id="add-product" label="Add a product" collection="products" value=${product}
+      query=${{ "filter[active]": "true" }} sort="position" onChange=${setProduct} />
+    ${product && offered.length > 0
+      ? html`<div class="form-field"><label for="add-product-ensemble">Ensemble</label>
+          <select id="add-product-ensemble" value=${ensembleId} onChange=${(event) => setEnsembleId(event.target.value)}>
+            ${offered.map((one) => html`<option value=${one.ensemble_id}>${one.ensemble.name}${one.is_default ? " (usual)" : ""}</option>`)}
+          </select></div>`
+      : null}
+    ${product ? html`<button type="button" onClick=${add}>Add ${product.name}</button>` : null}
+    <${SaveError} error=${error} id="add-product-error" />
+  </div>`;
+}
+
+function ProductRow({ row, currency, editable, reload }) {
+  const save = async (changes) => {
+    await api.patch(`/gig-products/${row.id}`, changes);
+    await reload();
+  };
+  const remove = async () => {
+    await api.delete(`/gig-products/${row.id}`);
+    await reload();
+  };
+  const id = `product-${row.id}`;
+  return html`<li class="product-row">
+    <p class="product-name">${row.product ? row.product.name : "A product no longer in the catalog"}
+      ${row.ensemble ? html` <span class="muted">· ${row.ensemble.name}</span>` : null}</p>
+    <${InPlace} id=${`${id}-price`} field="price_cents" label="Price" type="number" editable=${editable}
+      value=${row.price_cents === null ? null : row.price_cents / 100} display=${row.price_cents === null ? "" : money(row.price_cents, currency)}
+      onSave=${(value) => save({ price_cents: typeof value === "number" ? Math.round(value * 100) : value })} />
+    <${InPlace} id=${`${id}-start`} field="start_time" label="Start" type="time" value=${row.start_time} editable=${editable}
+      onSave=${(value) => save({ start_time: value })} />
+    <${InPlace} id=${`${id}-end`} field="end_time" label="End" type="time" value=${row.end_time} editable=${editable}
+      onSave=${(value) => save({ end_time: value })} />
+    ${editable ? html`<button type="button" class="quiet remove" onClick=${remove}
+      aria-label=${`Remove ${row.product ? row.product.name : "the product"}`}>Remove</button>` : null}
+  </li>`;
+}
+
+export function Products({ gig, editable }) {
+  const currency = useCurrency();
+  const { rows, error, reload } = useRows("/gig-products", gig.id, { expand: "product,ensemble", sort: "position" });
+  const total = (rows || []).reduce((sum, row) => sum + (row.price_cents || 0), 0);
+  return html`<section class="gig-section" aria-labelledby="products-title">
+    <h2 id="products-title">Products</h2>
+    <${SaveError} error=${error} id="products-error" />
+    ${rows && rows.length === 0 ? html`<p class="muted">No products yet.</p>` : null}
+    ${rows && rows.length > 0
+      ? html`<ul class="product-list">${rows.map((row) => html`<${ProductRow} key=${row.id} row=${row} currency=${currency} editable=${editable} reload=${reload} />`)}</ul>
+        <p class="product-total">Total ${money(total, currency)}</p>`
+      : null}
+    ${editable ? html`<${AddProduct} gig=${gig} onAdded=${reload} />` : null}
+  </section>`;
+}

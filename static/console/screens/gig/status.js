@@ -1,0 +1,75 @@
+// The gig's status and the control that changes it. Moving a gig to a status that is not live (completed,
+// cancelled) withdraws its pending invitations (SPEC §5.3): the person confirms that in words first.
+
+import { api } from "../../api.js";
+import { StatusBadge } from "../../components.js";
+import { html, useEffect, useState } from "../../lib.js";
+import { SaveError } from "./conflict.js";
+
+const NOT_LIVE = ["completed", "cancelled"];
+let statuses = null; // the office's statuses, asked once per page load
+
+function useStatuses() {
+  const [list, setList] = useState(statuses);
+  useEffect(() => {
+    if (statuses) return;
+    api.get("/gig-statuses", { sort: "position", limit: 100, fields: "id,name,kind,position" }).then(({ data }) => {
+      statuses = data;
+      setList(data);
+    });
+  }, []);
+  return list || [];
+}
+
+function consequence(gig, status) {
+  const pending = gig.pending_invitation_count;
+  const invitations = pending === 1 ? "Its 1 pending invitation" : `Its ${pending} pending invitations`;
+  const withdrawn = pending > 0 ? `${invitations} will be withdrawn and the musicians told.` : "It has no pending invitations.";
+  return `Move “${gig.title}” to ${status.name}? ${withdrawn} Roles can no longer be staffed while it is ${status.name.toLowerCase()}.`;
+}
+
+function Confirm({ gig, status, onYes, onNo }) {
+  return html`<div class="confirm" role="alertdialog" aria-labelledby="status-confirm-words">
+    <p id="status-confirm-words">${consequence(gig, status)}</p>
+    <button type="button" onClick=${onYes}>Yes, move to ${status.name}</button>
+    <button type="button" class="quiet" onClick=${onNo}>No, keep ${gig.gig_status ? gig.gig_status.name : "it"}</button>
+  </div>`;
+}
+
+export function StatusControl({ gig, editable, reload }) {
+  const list = useStatuses();
+  const [asking, setAsking] = useState(null);
+  const [error, setError] = useState(null);
+  const [saved, setSaved] = useState("");
+  const move = async (status) => {
+    setAsking(null);
+    setError(null);
+    try {
+      await api.patch(`/gigs/${encodeURIComponent(gig.id)}`, { gig_status_id: status.id });
+      await reload();
+      setSaved(`Saved: now ${status.name}.`);
+    } catch (failure) {
+      setError(failure);
+    }
+  };
+  const choose = (event) => {
+    const status = list.find((one) => one.id === event.target.value);
+    if (!status || status.id === gig.gig_status_id) return;
+    setSaved("");
+    if (NOT_LIVE.includes(status.kind)) setAsking(status);
+    else move(status);
+  };
+  return html`<div class="gig-status">
+    <${StatusBadge} status=${gig.gig_status} />
+    ${editable && list.length > 0
+      ? html`<label for="gig-status-choice" class="visually-hidden">Change the status</label>
+        <select id="gig-status-choice" value=${asking ? asking.id : gig.gig_status_id || ""} onChange=${choose}>
+          ${gig.gig_status_id ? null : html`<option value="">No status</option>`}
+          ${list.map((status) => html`<option value=${status.id}>${status.name}</option>`)}
+        </select>`
+      : null}
+    <span class="saved" role="status">${saved}</span>
+    ${asking ? html`<${Confirm} gig=${gig} status=${asking} onYes=${() => move(asking)} onNo=${() => setAsking(null)} />` : null}
+    <${SaveError} error=${error} id="gig-status-error" />
+  </div>`;
+}
