@@ -145,11 +145,9 @@ def candidates(gig_role):
     )
     for (member_id,) in dialect.packed_rows(blocked):
         add_reason(reasons, member_id, "blocked_out")
-    mine = window(gig)
-    others = other_live_roles(holding, gig).select(GigRole.staff_member, Gig.gig_date, Gig.start_time, Gig.end_time)
-    for member_id, *times in dialect.packed_rows(others):
-        if "double_booked" not in reasons[member_id] and overlap(mine, window_of(*times)):
-            add_reason(reasons, member_id, "double_booked")
+    busy_with = other_gigs_at_that_time(holding, gig)
+    for member_id in busy_with:
+        add_reason(reasons, member_id, "double_booked")
     invited = GigRoleInvitation.select(GigRoleInvitation.staff_member, INVITATION_STATUS)
     for member_id, state in invited.where(GigRoleInvitation.gig_role == gig_role.id).tuples():
         if state in ("pending", "declined"):
@@ -165,6 +163,7 @@ def candidates(gig_role):
             "available": not reasons[member_id],
             "reasons": reasons[member_id],
             "amount_cents": book.pay(gig_role.role_id, product_id, member_id, gig_role.pay_cents)[0],
+            "busy_with": busy_with.get(member_id),
         }
         for member_id, first_name, last_name, is_primary in holders
     ]
@@ -172,6 +171,21 @@ def candidates(gig_role):
         items,
         key=lambda c: (not c["available"], not c["is_primary"], c["last_name"], c["first_name"], c["staff_member_id"]),
     )
+
+
+def other_gigs_at_that_time(holding, gig):
+    """{staff member id: the first other live gig they play at the gig's time, {gig_id, title, gig_date,
+    start_time, end_time}} of the members in `holding`."""
+    mine = window(gig)
+    columns = (GigRole.staff_member, Gig.id, Gig.title, Gig.gig_date, Gig.start_time, Gig.end_time)
+    others = other_live_roles(holding, gig).select(*columns).order_by(Gig.gig_date, Gig.start_time, Gig.id)
+    busy = {}
+    for member_id, gig_id, title, *times in dialect.packed_rows(others):
+        if member_id not in busy and overlap(mine, window_of(*times)):
+            busy[member_id] = dict(
+                zip(("gig_id", "title", "gig_date", "start_time", "end_time"), (gig_id, title, *times))
+            )
+    return busy
 
 
 def add_reason(reasons, member_id, reason):

@@ -119,6 +119,14 @@ class HealthSchema(BaseSchema):
     schema_version = fields.Integer(dump_only=True)
 
 
+class BusyWithSchema(BaseSchema):
+    gig_id = fields.UUID(dump_only=True)
+    title = fields.String(dump_only=True)
+    gig_date = fields.Date(dump_only=True)
+    start_time = fields.String(dump_only=True, allow_none=True, metadata={"description": "HH:MM, the venue's time"})
+    end_time = fields.String(dump_only=True, allow_none=True, metadata={"description": "HH:MM, the venue's time"})
+
+
 class CandidateSchema(BaseSchema):
     staff_member_id = fields.UUID(dump_only=True)
     first_name = fields.String(dump_only=True)
@@ -132,6 +140,15 @@ class CandidateSchema(BaseSchema):
     )
     amount_cents = fields.Integer(
         dump_only=True, allow_none=True, metadata={"description": "the pay they would get; null without pay.view"}
+    )
+    busy_with = fields.Nested(
+        BusyWithSchema,
+        dump_only=True,
+        allow_none=True,
+        metadata={
+            "description": "the other live gig they play at that time (why double_booked); null when none, or "
+            "for a caller without gigs.view"
+        },
     )
 
 

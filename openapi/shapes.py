@@ -98,7 +98,10 @@ META = {
         "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT},
         "offset": {"type": "integer", "minimum": 0},
         "total_cents": {"type": "integer", "description": "pay sheets: the sum over every line"},
-        "currency": {"type": "string", "description": "pay sheets: the ISO 4217 currency of the amounts"},
+        "currency": {
+            "type": "string",
+            "description": "pay sheets and a gig role's candidates: their amounts' ISO 4217 currency (BAND_CURRENCY)",
+        },
     },
 }
 

@@ -29,7 +29,8 @@ RESOURCES = [
     errors=(400, 404),
 )
 def gig_pay_sheet(id):
-    """What each gig role of the gig pays, and where the amount comes from; meta.total_cents sums them."""
+    """What each gig role of the gig pays, and where the amount comes from; meta.total_cents sums them, in
+    meta.currency."""
     require("pay", "view")
     page = listing.parse_paging(request.args)
     return sheet_answer(payroll.gig_pay_sheet(GIGS.get(id).id), page)

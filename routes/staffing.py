@@ -106,11 +106,21 @@ def generate_roles(id):
     errors=(400, 404),
 )
 def candidates(id):
-    """The staff members who hold the gig role's role: free or not (and why), primary or not, their pay."""
+    """The staff members who hold the gig role's role: free or not (and why), primary or not, their pay (in
+    meta.currency)."""
     require("staffing", "view")
     page = listing.parse_paging(request.args)
     found = availability.candidates(GIG_ROLES.get(id))
-    return listing.page_of(pay_policy.candidates_shown(found, g.caller.can), page)
+    body = listing.page_of(gigs_shown(pay_policy.candidates_shown(found, g.caller.can), g.caller.can), page)
+    body["meta"]["currency"] = current_app.config["CURRENCY"]
+    return body
+
+
+def gigs_shown(candidates, can):
+    """The candidates as a caller reads the other gigs they play: not at all without gigs.view."""
+    if "gigs.view" in can:
+        return candidates
+    return [{**candidate, "busy_with": None} for candidate in candidates]
 
 
 def invitation_for_invitee(id):

@@ -210,7 +210,7 @@ def test_candidates_say_who_is_free_why_not_and_what_they_would_earn(band, build
     r = band.admin.get(f"/gig-roles/{band.role['id']}/candidates")
     assert r.status_code == 200, r.get_json()
     body = r.get_json()
-    assert body["meta"] == {"total": 4, "limit": 50, "offset": 0}
+    assert body["meta"] == {"total": 4, "limit": 50, "offset": 0, "currency": "EUR"}
     assert [(c["last_name"], c["available"], c["reasons"]) for c in body["data"]] == [
         ("Adams", True, []),  # available and primary first
         ("Young", True, []),
@@ -225,8 +225,24 @@ def test_candidates_say_who_is_free_why_not_and_what_they_would_earn(band, build
         "available": True,
         "reasons": [],
         "amount_cents": 30000,
+        "busy_with": None,
     }
     assert body["data"][1]["staff_member_id"] == zoe["id"]
+    assert body["data"][3]["busy_with"] == {
+        "gig_id": kim_busy["id"],
+        "title": "Other gig",
+        "gig_date": "2027-06-12",
+        "start_time": "19:00",
+        "end_time": "21:00",
+    }
+
+
+def test_a_candidate_s_other_gig_is_hidden_from_a_caller_without_gigs_view(band, signed_in, role):
+    band.put(band.gig_on("2027-06-12", "19:00", "21:00"), band.kim)
+    role("staffing-only", "staffing.view")
+    found = signed_in("staffing-only").get(f"/gig-roles/{band.role['id']}/candidates").get_json()["data"]
+    kim = next(c for c in found if c["staff_member_id"] == band.kim["id"])
+    assert (kim["reasons"], kim["busy_with"]) == (["double_booked"], None)
 
 
 def test_candidates_show_invited_and_declined(band):
@@ -242,7 +258,10 @@ def test_candidates_show_invited_and_declined(band):
 
 def test_candidates_page_and_refuse_other_parameters(band, signed_in, role):
     r = band.admin.get(f"/gig-roles/{band.role['id']}/candidates?limit=1&offset=1")
-    assert r.get_json()["meta"] == {"total": 3, "limit": 1, "offset": 1} and len(r.get_json()["data"]) == 1
+    assert (
+        r.get_json()["meta"] == {"total": 3, "limit": 1, "offset": 1, "currency": "EUR"}
+        and len(r.get_json()["data"]) == 1
+    )
     error_of(band.admin.get(f"/gig-roles/{band.role['id']}/candidates?sort=last_name"), 400, "invalid_query")
     role("staffing-reader", "staffing.view")
     assert signed_in("staffing-reader").get(f"/gig-roles/{band.role['id']}/candidates").status_code == 200

@@ -7,6 +7,7 @@ import { compile } from "./router.js";
 
 export const SCREENS = [
   ["/agenda", () => import("./screens/agenda.js")],
+  ["/staffing", () => import("./screens/staffing.js")],
   ["/gigs/new", () => import("./screens/gig/new.js")],
   ["/gigs/:id", () => import("./screens/gig/index.js")],
   ["/people", () => import("./screens/people.js")],

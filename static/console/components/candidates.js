@@ -1,0 +1,160 @@
+// "Find someone" for an open gig role (SPEC §5.2, §5.3), on the gig page's staffing tab and the staffing board:
+// the role's candidates with their availability and reasons in words, a checkbox each, "Invite" with an expiry.
+// A refused invitation is said in words per member; for a member refused as unavailable, "Allow conflicts"
+// warns first, then puts them on the role with the API's ?allow_conflicts=true (the role check still holds).
+
+import { ApiError, api } from "../api.js";
+import { ErrorMessage, Loading } from "../components.js";
+import { money } from "../format.js";
+import { html, useEffect, useState } from "../lib.js";
+import { can } from "../me.js";
+import { recordPath } from "../paths.js";
+import { candidateReasons, conflictWords } from "./staffing_words.js";
+
+export const EXPIRY_CHOICES = [
+  [24, "24 h"],
+  [72, "72 h"],
+  [168, "1 week"],
+];
+
+// The refusals that "Allow conflicts" may override (§5.2): never the role check nor a filled role.
+const OVERRIDABLE = ["staff_member_blocked_out", "double_booked"];
+
+function fullName(person) {
+  return `${person.first_name} ${person.last_name}`;
+}
+
+function inHours(hours) {
+  return new Date(Date.now() + hours * 3600 * 1000).toISOString();
+}
+
+function Candidate({ candidate, checked, onToggle, me, currency }) {
+  const id = `candidate-${candidate.staff_member_id}`;
+  const words = candidateReasons(candidate);
+  const showPay = can(me, "pay.view") && candidate.amount_cents !== null;
+  return html`<li class=${candidate.available ? "candidate" : "candidate unavailable"}>
+    <input type="checkbox" id=${id} checked=${checked} onChange=${() => onToggle(candidate.staff_member_id)} />
+    <label for=${id}>
+      <span class="candidate-name">${fullName(candidate)}</span>
+      ${candidate.is_primary ? html`<span class="tag">primary</span>` : null}
+    </label>
+    <span class="candidate-availability">${candidate.available ? "available" : `unavailable: ${words.join(", ")}`}</span>
+    ${showPay ? html`<span class="candidate-pay">${money(candidate.amount_cents, currency)}</span>` : null}
+  </li>`;
+}
+
+function Refusal({ refusal, gigRole, onPlaced }) {
+  const [warned, setWarned] = useState(false);
+  const [error, setError] = useState(null);
+  const overridable = refusal.error.status === 409 && OVERRIDABLE.includes((refusal.error.details || {}).reason);
+  const clash = (refusal.error.details || {}).gig_role;
+  const putOn = () =>
+    api
+      .patch(`/gig-roles/${gigRole.id}`, { staff_member_id: refusal.candidate.staff_member_id }, { query: { allow_conflicts: "true" } })
+      .then(() => onPlaced(refusal), setError);
+  return html`<li class="refusal">
+    <p>
+      <strong>${fullName(refusal.candidate)}</strong>: not invited, ${conflictWords(refusal.error)}.
+      ${clash && clash.gig_id ? html` <a href=${recordPath("gigs", clash.gig_id)}>See the other gig</a>.` : null}
+    </p>
+    ${overridable && !warned
+      ? html`<button type="button" class="quiet" onClick=${() => setWarned(true)}>Allow conflicts…</button>`
+      : null}
+    ${overridable && warned
+      ? html`<div class="warning" role="alert">
+          <p>
+            ${fullName(refusal.candidate)} is ${conflictWords(refusal.error)}. Put them on this role anyway? No
+            invitation is sent; they are on the role at once.
+          </p>
+          <button type="button" onClick=${putOn}>Put ${fullName(refusal.candidate)} on the role despite the conflict</button>
+          <button type="button" class="quiet" onClick=${() => setWarned(false)}>Cancel</button>
+        </div>`
+      : null}
+    <${ErrorMessage} error=${error} />
+  </li>`;
+}
+
+async function inviteEach(gigRole, memberIds, hours, candidates) {
+  const refusals = [];
+  let invited = 0;
+  for (const memberId of memberIds) {
+    const body = { gig_role_id: gigRole.id, staff_member_id: memberId, expires_at: inHours(hours) };
+    try {
+      await api.post("/gig-role-invitations", body);
+      invited += 1;
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      refusals.push({ candidate: candidates.find((c) => c.staff_member_id === memberId), error });
+    }
+  }
+  return { invited, refusals };
+}
+
+/** The candidates of `gigRole` ({id, ...}) with the invite actions; onChange({placed}) after any change. */
+export function FindSomeone({ gigRole, me, onChange, label }) {
+  const [answer, setAnswer] = useState(null);
+  const [error, setError] = useState(null);
+  const [chosen, setChosen] = useState(new Set());
+  const [hours, setHours] = useState(72);
+  const [outcome, setOutcome] = useState(null);
+  const load = () => api.get(`/gig-roles/${gigRole.id}/candidates`, { limit: 200 }).then(setAnswer, setError);
+  useEffect(() => {
+    load();
+  }, [gigRole.id]);
+  const toggle = (memberId) => {
+    const next = new Set(chosen);
+    next.has(memberId) ? next.delete(memberId) : next.add(memberId);
+    setChosen(next);
+  };
+  const invite = async () => {
+    setOutcome(null);
+    try {
+      const result = await inviteEach(gigRole, [...chosen], hours, answer.data);
+      setOutcome(result);
+      setChosen(new Set());
+      load();
+      if (result.invited > 0) onChange({});
+    } catch (failure) {
+      setError(failure);
+    }
+  };
+  const placed = (refusal) => onChange({ placed: refusal });
+  if (error) return html`<${ErrorMessage} error=${error} />`;
+  if (!answer) return html`<${Loading} />`;
+  const selectId = `expiry-${gigRole.id}`;
+  return html`<div class="find-someone" role="group" aria-label=${label || "Candidates"}>
+    ${answer.data.length === 0 ? html`<p>Nobody holds this role yet.</p>` : null}
+    <ul class="candidates">
+      ${answer.data.map(
+        (candidate) =>
+          html`<${Candidate}
+            key=${candidate.staff_member_id}
+            candidate=${candidate}
+            checked=${chosen.has(candidate.staff_member_id)}
+            onToggle=${toggle}
+            me=${me}
+            currency=${answer.meta.currency}
+          />`,
+      )}
+    </ul>
+    <div class="invite-bar">
+      <label for=${selectId}>Expires in</label>
+      <select id=${selectId} value=${hours} onChange=${(event) => setHours(Number(event.target.value))}>
+        ${EXPIRY_CHOICES.map(([value, words]) => html`<option value=${value}>${words}</option>`)}
+      </select>
+      <button type="button" disabled=${chosen.size === 0} onClick=${invite}>
+        Invite${chosen.size > 0 ? ` ${chosen.size}` : ""}
+      </button>
+    </div>
+    ${outcome && outcome.invited > 0
+      ? html`<p role="status">${outcome.invited === 1 ? "1 invitation sent." : `${outcome.invited} invitations sent.`}</p>`
+      : null}
+    ${outcome && outcome.refusals.length > 0
+      ? html`<ul class="refusals">
+          ${outcome.refusals.map(
+            (refusal) => html`<${Refusal} key=${refusal.candidate.staff_member_id} refusal=${refusal} gigRole=${gigRole} onPlaced=${placed} />`,
+          )}
+        </ul>`
+      : null}
+  </div>`;
+}

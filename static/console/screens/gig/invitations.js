@@ -1,0 +1,71 @@
+// The gig's pending invitations on its staffing tab (SPEC §12 screen 2): who is asked for which role, the time
+// left to answer, and the office's actions: withdraw, or accept or decline on the member's behalf (§5.3).
+
+import { ErrorMessage } from "../../components.js";
+import { conflictWords } from "../../components/staffing_words.js";
+import { api } from "../../api.js";
+import { html, useState } from "../../lib.js";
+import { can } from "../../me.js";
+
+const MINUTE_MS = 60 * 1000;
+
+/** "2026-11-27T07:26:02Z" -> "2 days 3 h left", "40 min left", "expired". */
+export function timeLeft(expiresAt, now = Date.now()) {
+  const minutes = Math.floor((new Date(expiresAt).getTime() - now) / MINUTE_MS);
+  if (minutes <= 0) return "expired";
+  const days = Math.floor(minutes / (24 * 60));
+  const hours = Math.floor((minutes % (24 * 60)) / 60);
+  if (days > 0) return `${days} ${days === 1 ? "day" : "days"}${hours > 0 ? ` ${hours} h` : ""} left`;
+  return hours > 0 ? `${hours} h ${minutes % 60} min left` : `${minutes} min left`;
+}
+
+const ACTIONS = [
+  ["accept", "Accept", "Accept for"],
+  ["decline", "Decline", "Decline for"],
+  ["withdraw", "Withdraw", "Withdraw the invitation of"],
+];
+
+function PendingInvitation({ invitation, roleName, me, onChange }) {
+  const [error, setError] = useState(null);
+  const name = `${invitation.staff_member.first_name} ${invitation.staff_member.last_name}`;
+  const act = (action) => {
+    setError(null);
+    api.post(`/gig-role-invitations/${invitation.id}/${action}`).then(() => onChange(), setError);
+  };
+  return html`<li class="invitation">
+    <span class="invitation-who">${name}</span>
+    <span class="invitation-role">${roleName}</span>
+    <span class="invitation-left">${timeLeft(invitation.expires_at)}</span>
+    ${can(me, "staffing.edit")
+      ? html`<span class="invitation-actions">
+          ${ACTIONS.map(
+            ([action, words, spoken]) =>
+              html`<button type="button" class="quiet" aria-label=${`${spoken} ${name}`} onClick=${() => act(action)}>${words}</button>`,
+          )}
+        </span>`
+      : null}
+    ${error ? html`<p class="error" role="alert">${name}: ${conflictWords(error)}.</p>` : null}
+  </li>`;
+}
+
+/** The pending invitations (expanded with staff_member), each role named from `roleNames` (gig role id -> name). */
+export function PendingInvitations({ invitations, roleNames, me, onChange, error }) {
+  return html`<section class="pending-invitations" aria-labelledby="pending-heading">
+    <h3 id="pending-heading">Pending invitations</h3>
+    <${ErrorMessage} error=${error} />
+    ${invitations.length === 0
+      ? html`<p class="quiet-text">No invitation is waiting for an answer.</p>`
+      : html`<ul class="invitations">
+          ${invitations.map(
+            (invitation) =>
+              html`<${PendingInvitation}
+                key=${invitation.id}
+                invitation=${invitation}
+                roleName=${roleNames[invitation.gig_role_id] || ""}
+                me=${me}
+                onChange=${onChange}
+              />`,
+          )}
+        </ul>`}
+  </section>`;
+}

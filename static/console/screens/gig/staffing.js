@@ -1,0 +1,128 @@
+// The gig page's Staffing tab (SPEC §12 screen 2): the gig's roles grouped by product, each filled (the member,
+// and their pay with pay.view only: §4.6) or open with "Find someone" (the candidates, invite, allow
+// conflicts); the pending invitations with the time left and the office's answers; "Generate roles" (§5.2).
+
+import { api } from "../../api.js";
+import { ErrorMessage, Loading } from "../../components.js";
+import { FindSomeone } from "../../components/candidates.js";
+import { conflictWords } from "../../components/staffing_words.js";
+import { money } from "../../format.js";
+import { html, useEffect, useState } from "../../lib.js";
+import { can } from "../../me.js";
+import { recordPath } from "../../paths.js";
+import { PendingInvitations } from "./invitations.js";
+import { generatedWords, loadStaffing, payByRole, rolesByProduct } from "./staffing_data.js";
+
+function memberName(member) {
+  return `${member.first_name} ${member.last_name}`;
+}
+
+function FilledBy({ role, pay, currency, me }) {
+  const amount = pay[role.id];
+  return html`<span class="role-member">
+    <a href=${recordPath("staff-members", role.staff_member_id)}>${memberName(role.staff_member)}</a>
+    ${can(me, "pay.view") && amount !== undefined && amount !== null
+      ? html`<span class="role-pay">${money(amount, currency)}</span>`
+      : null}
+  </span>`;
+}
+
+function GigRole({ role, pay, currency, me, open, onOpen, onChange }) {
+  const name = role.role ? role.role.name : "Role";
+  const canInvite = can(me, "staffing.edit");
+  return html`<li class=${`gig-role ${role.status}`}>
+    <div class="gig-role-line">
+      <span class="role-name">${name}</span>
+      ${role.call_time ? html`<span class="role-call">call ${role.call_time}</span>` : null}
+      ${role.status === "filled"
+        ? html`<${FilledBy} role=${role} pay=${pay} currency=${currency} me=${me} />`
+        : html`<span class="role-open">open</span>
+            ${canInvite
+              ? html`<button type="button" class="quiet" aria-expanded=${open} aria-label=${`Find someone for ${name}`} onClick=${onOpen}>
+                  ${open ? "Close" : "Find someone"}
+                </button>`
+              : null}`}
+    </div>
+    ${open ? html`<${FindSomeone} gigRole=${role} me=${me} onChange=${onChange} label=${`Candidates for ${name}`} />` : null}
+  </li>`;
+}
+
+function Placed({ placed }) {
+  if (!placed) return null;
+  const reasons = conflictWords(placed.error);
+  return html`<p class="warning" role="status">
+    ${memberName(placed.candidate)} is on the role despite a conflict: ${reasons}.
+  </p>`;
+}
+
+function GenerateRoles({ gig, onMade }) {
+  const [error, setError] = useState(null);
+  const generate = () => {
+    setError(null);
+    api.post(`/gigs/${gig.id}/generate-roles`).then((answer) => onMade(answer.data), setError);
+  };
+  return html`<div class="generate-roles">
+    <button type="button" onClick=${generate}>Generate roles</button>
+    <${ErrorMessage} error=${error} />
+  </div>`;
+}
+
+export default function Staffing({ gig, me, reload }) {
+  const [data, setData] = useState(null);
+  const [error, setError] = useState(null);
+  const [openRole, setOpenRole] = useState(null);
+  const [notice, setNotice] = useState(null);
+  const [placed, setPlaced] = useState(null);
+  const load = () => loadStaffing(api, gig, me).then(setData, setError);
+  // the page refetches the gig when someone changes it (follow.js): its counts moving means the staffing did
+  useEffect(() => {
+    load();
+  }, [gig.id, gig.role_count, gig.open_role_count, gig.pending_invitation_count]);
+  const changed = (change = {}) => {
+    if (change.placed) {
+      setPlaced(change.placed);
+      setOpenRole(null);
+    }
+    reload();
+  };
+  const made = async (created) => {
+    const fresh = await loadStaffing(api, gig, me);
+    setData(fresh);
+    setNotice(generatedWords(created, fresh.roles));
+    reload();
+  };
+  const groups = data ? rolesByProduct(data.roles, data.products) : [];
+  const pay = data ? payByRole(data.pay) : {};
+  const currency = data && data.pay ? data.pay.meta.currency : null;
+  const roleNames = data ? Object.fromEntries(data.roles.map((role) => [role.id, role.role ? role.role.name : ""])) : {};
+  return html`<section class="gig-staffing" aria-labelledby="staffing-heading">
+    <h2 id="staffing-heading">Staffing</h2>
+    ${can(me, "staffing.edit") ? html`<${GenerateRoles} gig=${gig} onMade=${made} />` : null}
+    ${notice ? html`<p role="status">${notice}</p>` : null}
+    <${Placed} placed=${placed} />
+    <${ErrorMessage} error=${error} />
+    ${!data && !error ? html`<${Loading} />` : null}
+    ${data && groups.length === 0 ? html`<p>No roles yet.</p>` : null}
+    ${groups.map(
+      (group) => html`<section class="role-group" key=${group.key}>
+        <h3>${group.name}</h3>
+        <ul class="gig-roles">
+          ${group.roles.map(
+            (role) =>
+              html`<${GigRole}
+                key=${role.id}
+                role=${role}
+                pay=${pay}
+                currency=${currency}
+                me=${me}
+                open=${openRole === role.id}
+                onOpen=${() => setOpenRole(openRole === role.id ? null : role.id)}
+                onChange=${changed}
+              />`,
+          )}
+        </ul>
+      </section>`,
+    )}
+    ${data ? html`<${PendingInvitations} invitations=${data.invitations} roleNames=${roleNames} me=${me} onChange=${changed} />` : null}
+  </section>`;
+}

@@ -1,0 +1,125 @@
+// Staffing board (SPEC §12, screen 3): the open roles of the coming weeks (?weeks=4, 8 by default, 12 or 26)
+// grouped by gig, each with "Find someone" (the candidates and the invite actions of the gig page), and the
+// pending invitations that expire within two days.
+
+import { ErrorMessage, Loading } from "../components.js";
+import { FindSomeone } from "../components/candidates.js";
+import { date, moment, timeRange } from "../format.js";
+import { html, useEffect, useState } from "../lib.js";
+import { can } from "../me.js";
+import { recordPath } from "../paths.js";
+import { timeLeft } from "./gig/invitations.js";
+import { SOON_HOURS, byGig, loadBoard } from "./staffing_board_data.js";
+
+const WEEKS = [4, 8, 12, 26];
+
+function weeksOf(query) {
+  const weeks = Number(query.weeks);
+  return WEEKS.includes(weeks) ? weeks : 8;
+}
+
+function gigLink(gig) {
+  return `${recordPath("gigs", gig.id)}?tab=staffing`;
+}
+
+function OpenRole({ role, me, open, onOpen, onChange }) {
+  const name = role.role ? role.role.name : "Role";
+  return html`<li class="gig-role open">
+    <div class="gig-role-line">
+      <span class="role-name">${name}</span>
+      ${role.call_time ? html`<span class="role-call">call ${role.call_time}</span>` : null}
+      ${can(me, "staffing.edit")
+        ? html`<button type="button" class="quiet" aria-expanded=${open} aria-label=${`Find someone for ${name} at ${role.gig.title}`} onClick=${onOpen}>
+            ${open ? "Close" : "Find someone"}
+          </button>`
+        : null}
+    </div>
+    ${open ? html`<${FindSomeone} gigRole=${role} me=${me} onChange=${onChange} label=${`Candidates for ${name}`} />` : null}
+  </li>`;
+}
+
+function GigGroup({ group, me, openRole, setOpenRole, onChange }) {
+  const gig = group.gig;
+  return html`<li class="board-gig">
+    <h2 class="board-gig-title">
+      <span class="gig-date">${date(gig.gig_date)}</span>
+      <a href=${gigLink(gig)}>${gig.title}</a>
+      <span class="gig-place">${timeRange(gig.start_time, gig.end_time)}</span>
+    </h2>
+    <ul class="gig-roles">
+      ${group.roles.map(
+        (role) =>
+          html`<${OpenRole}
+            key=${role.id}
+            role=${role}
+            me=${me}
+            open=${openRole === role.id}
+            onOpen=${() => setOpenRole(openRole === role.id ? null : role.id)}
+            onChange=${onChange}
+          />`,
+      )}
+    </ul>
+  </li>`;
+}
+
+function Expiring({ invitation, role }) {
+  const member = invitation.staff_member;
+  return html`<li class="invitation">
+    <span class="invitation-who">${member.first_name} ${member.last_name}</span>
+    <span class="invitation-role">
+      ${role ? html`${role.role ? role.role.name : ""} · <a href=${gigLink(role.gig)}>${role.gig.title}</a>` : null}
+    </span>
+    <span class="invitation-left" title=${moment(invitation.expires_at)}>${timeLeft(invitation.expires_at)}</span>
+  </li>`;
+}
+
+function WeeksChoice({ weeks }) {
+  return html`<nav class="weeks-choice" aria-label="How far ahead">
+    ${WEEKS.map(
+      (choice) =>
+        html`<a href=${`/staffing?weeks=${choice}`} aria-current=${choice === weeks ? "page" : undefined}>${choice} weeks</a>`,
+    )}
+  </nav>`;
+}
+
+export default function StaffingBoard({ query, me, api }) {
+  const weeks = weeksOf(query);
+  const [data, setData] = useState(null);
+  const [error, setError] = useState(null);
+  const [openRole, setOpenRole] = useState(null);
+  const load = () => loadBoard(api, weeks).then(setData, setError);
+  useEffect(() => {
+    setData(null);
+    setError(null);
+    load();
+  }, [weeks]);
+  const groups = data ? byGig(data.roles) : [];
+  return html`<section class="screen staffing-board">
+    <header class="screen-header">
+      <h1>Staffing</h1>
+      <${WeeksChoice} weeks=${weeks} />
+    </header>
+    <${ErrorMessage} error=${error} />
+    ${!data && !error ? html`<${Loading} />` : null}
+    ${data
+      ? html`<section aria-labelledby="open-heading">
+          <h2 id="open-heading" class="board-heading">Open roles in the next ${weeks} weeks</h2>
+          ${groups.length === 0 ? html`<p>Every role of the next ${weeks} weeks is filled.</p>` : null}
+          <ul class="board-gigs">
+            ${groups.map(
+              (group) =>
+                html`<${GigGroup} key=${group.gig.id} group=${group} me=${me} openRole=${openRole} setOpenRole=${setOpenRole} onChange=${load} />`,
+            )}
+          </ul>
+          ${data.total > data.roles.length ? html`<p class="more">${data.roles.length} of ${data.total} open roles shown.</p>` : null}
+        </section>
+        <section aria-labelledby="expiring-heading">
+          <h2 id="expiring-heading" class="board-heading">Invitations expiring within ${SOON_HOURS} h</h2>
+          ${data.invitations.length === 0 ? html`<p>None.</p>` : null}
+          <ul class="invitations">
+            ${data.invitations.map((invitation) => html`<${Expiring} key=${invitation.id} invitation=${invitation} role=${data.rolesById[invitation.gig_role_id]} />`)}
+          </ul>
+        </section>`
+      : null}
+  </section>`;
+}

@@ -1,0 +1,63 @@
+// The staffing board's data (SPEC §12 screen 3) in at most three calls: the open roles of the coming weeks with
+// their gig and role (one call, §11: filtered and sorted through the gig), the pending invitations that expire
+// soon, and, for those of gigs beyond the weeks shown, their roles and gigs.
+
+const LIMIT = 200;
+export const SOON_HOURS = 48;
+
+function isoDay(day) {
+  return `${day.getFullYear()}-${String(day.getMonth() + 1).padStart(2, "0")}-${String(day.getDate()).padStart(2, "0")}`;
+}
+
+/** [today, the last day `weeks` weeks on] as "YYYY-MM-DD", in the browser's calendar. */
+export function comingDays(weeks, today = new Date()) {
+  const last = new Date(today.getFullYear(), today.getMonth(), today.getDate() + weeks * 7);
+  return [isoDay(today), isoDay(last)];
+}
+
+function openRoles(api, weeks) {
+  const [first, last] = comingDays(weeks);
+  return api.get("/gig-roles", {
+    "filter[status]": "open",
+    "filter[gig.gig_date][gte]": first,
+    "filter[gig.gig_date][lte]": last,
+    sort: "gig.gig_date,gig.start_time,gig_id,role.position",
+    expand: "gig,role",
+    limit: LIMIT,
+  });
+}
+
+function expiringSoon(api) {
+  return api.get("/gig-role-invitations", {
+    "filter[status]": "pending",
+    "filter[expires_at][lte]": new Date(Date.now() + SOON_HOURS * 3600 * 1000).toISOString(),
+    sort: "expires_at",
+    expand: "staff_member",
+    limit: LIMIT,
+  });
+}
+
+async function rolesOf(api, ids) {
+  if (ids.length === 0) return [];
+  const answer = await api.get("/gig-roles", { "filter[id][in]": ids.slice(0, 100).join(","), expand: "gig,role", fields: "id,gig,role" });
+  return answer.data;
+}
+
+/** {roles, total, invitations, rolesById}: open roles (with gig and role), invitations expiring soon. */
+export async function loadBoard(api, weeks) {
+  const [roles, invitations] = await Promise.all([openRoles(api, weeks), expiringSoon(api)]);
+  const rolesById = Object.fromEntries(roles.data.map((role) => [role.id, role]));
+  const missing = [...new Set(invitations.data.map((i) => i.gig_role_id).filter((id) => !rolesById[id]))];
+  for (const role of await rolesOf(api, missing)) rolesById[role.id] = role;
+  return { roles: roles.data, total: roles.meta.total, invitations: invitations.data, rolesById };
+}
+
+/** Open roles grouped by gig, in date order: [{gig, roles}]. */
+export function byGig(roles) {
+  const groups = new Map();
+  for (const role of roles) {
+    if (!groups.has(role.gig_id)) groups.set(role.gig_id, { gig: role.gig, roles: [] });
+    groups.get(role.gig_id).roles.push(role);
+  }
+  return [...groups.values()];
+}
