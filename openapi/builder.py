@@ -42,7 +42,9 @@ the ensembles and staff that play them, their equipment and their pay.
 Every path is relative to `/v1`. Send `Authorization: Bearer <token>` (a session token from
 `POST /auth/confirm` or an API key from `POST /api-keys`) everywhere but the operations marked as needing
 none. Reading needs the `<group>.view` capability of the resource's group (the tag), writing and operations
-`<group>.edit`; `GET /me` shows what the caller holds. A user linked to a staff member finds their own work under
+`<group>.edit`; `GET /me` shows what the caller holds. Each operation that needs a capability names it as
+`x-capability` (`catalog.view`); one without it is open to any signed-in user (or decides by the record, as
+answering one's own invitation does). A user linked to a staff member finds their own work under
 `/me` (the tag `me`: their gigs, invitations, pay, blockouts and calendar feed) whatever their capabilities.
 
 Lists take `limit` (1..200, default 50), `offset`, `sort` (comma list, `-field` descending; `id` is always
@@ -190,6 +192,7 @@ class Builder:
                 single = path.endswith("{id}")
                 operation = self.resource_operation(resource, method, single)
                 operation["operationId"] = f"{VERBS[method, single]}-{resource.name}"
+                operation["x-capability"] = f"{resource.group}.{'view' if method == 'GET' else 'edit'}"
             else:
                 operation = self.custom_operation(view)
                 operation["operationId"] = rule.endpoint.removeprefix("api.")
@@ -268,6 +271,8 @@ class Builder:
         public = getattr(view, "public", False)
         errors = info["errors"] if public else (401, 403, *info["errors"])
         result = self.operation(info["summary"], tag_of(view), params, info["status"], content, sorted(set(errors)))
+        if info["capability"] is not None:
+            result["x-capability"] = info["capability"]
         if info["body"] is not None:
             body = self.request(info["body"], "Patch" if info["partial"] else "Request", partial=info["partial"])
             result["requestBody"] = {"required": True, "content": json_content(body)}

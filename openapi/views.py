@@ -3,6 +3,7 @@
 
 def operation(
     *,
+    capability=None,
     body=None,
     response=None,
     status=200,
@@ -20,7 +21,8 @@ def operation(
     "paged" (limit and offset) or a columns dict (the full list parameters) and makes the answer a list with
     `meta`; `many` answers `{data: [...]}` without it; `status` may be a tuple; `errors` are the statuses besides
     401 and 403 (which views marked `public` never give); `fields` (a columns dict) is the `fields` parameter of
-    a single record's read.
+    a single record's read; `capability` (`"admin.edit"`) is what the view requires of every caller, shown as
+    the operation's `x-capability` (none: any signed-in user, or the record decides, as for one's own invitation).
     """
 
     def decorate(view):
@@ -36,6 +38,7 @@ def operation(
             "params": params,
             "fields": fields,
             "partial": partial,
+            "capability": capability,
         }
         return view
 

@@ -52,7 +52,7 @@ def list_events():
 
 
 @blueprint.get("/gigs/<id>/history")
-@operation(response=EventSchema, listing=EVENT_COLUMNS, errors=(400, 404))
+@operation(capability="gigs.view", response=EventSchema, listing=EVENT_COLUMNS, errors=(400, 404))
 def gig_history(id):
     """The changes of a gig and of everything that belongs to it, newest first."""
     require("gigs", "view")

@@ -194,7 +194,7 @@ def is_active(media_type):
 
 
 @blueprint.get("/attachments/<id>/content")
-@operation(media_type="*/*", errors=(400, 404))
+@operation(capability="gigs.view", media_type="*/*", errors=(400, 404))
 def attachment_content(id):
     """Download an attachment's bytes, with their Content-Type and an ETag."""
     require("gigs", "view")

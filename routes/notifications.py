@@ -158,7 +158,7 @@ def settings_of(user_id):
 
 
 @blueprint.get("/notifications")
-@operation(response=SentNotificationSchema, listing=SENT_COLUMNS, errors=(400,))
+@operation(capability="staffing.view", response=SentNotificationSchema, listing=SENT_COLUMNS, errors=(400,))
 def list_sent():
     """What went out to whom, newest first: each notification's recipient and the state of each channel, never
     its body; the address mailed to in full with admin.view, masked otherwise."""

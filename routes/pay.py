@@ -24,6 +24,7 @@ RESOURCES = [
 
 @blueprint.get("/gigs/<id>/pay-sheet")
 @operation(
+    capability="pay.view",
     response=PayLineSchema,
     listing="paged",
     errors=(400, 404),
@@ -66,7 +67,7 @@ def period_of(args):
 
 
 @blueprint.get("/pay-sheet")
-@operation(response=StaffPaySchema, listing="paged", errors=(400,), params=PERIOD)
+@operation(capability="pay.view", response=StaffPaySchema, listing="paged", errors=(400,), params=PERIOD)
 def period_pay_sheet():
     """Per staff member, the pay of their filled roles on gigs not cancelled from `from` to `to` (inclusive)."""
     require("pay", "view")
@@ -75,7 +76,7 @@ def period_pay_sheet():
 
 
 @blueprint.get("/staff-members/<id>/pay-sheet")
-@operation(response=OwnPayLineSchema, listing="paged", errors=(400, 404), params=PERIOD)
+@operation(capability="pay.view", response=OwnPayLineSchema, listing="paged", errors=(400, 404), params=PERIOD)
 def staff_member_pay_sheet(id):
     """The staff member's lines of the period pay sheet: one per gig role they filled on a gig not cancelled from
     `from` to `to` (inclusive), by date; meta.total_cents sums them (what /pay-sheet shows as their total)."""

@@ -75,7 +75,7 @@ def staff_feed_url(member):
 
 
 @blueprint.get("/calendar-url")
-@operation(response=CalendarUrlSchema, errors=(400,))
+@operation(capability="gigs.view", response=CalendarUrlSchema, errors=(400,))
 def office_calendar_url():
     """The address of the office feed: every gig from 60 days back that is not cancelled."""
     require("gigs", "view")
@@ -84,7 +84,7 @@ def office_calendar_url():
 
 
 @blueprint.post("/calendar-url/rotate")
-@operation(response=CalendarUrlSchema, errors=(400,))
+@operation(capability="gigs.edit", response=CalendarUrlSchema, errors=(400,))
 def rotate_office_calendar_url():
     """Give the office feed a new address; the old one answers 404 from now on."""
     require("gigs", "edit")

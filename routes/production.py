@@ -52,6 +52,7 @@ RESOURCES = [
 
 @blueprint.post("/gigs/<id>/generate-equipment")
 @operation(
+    capability="production.edit",
     response=GeneratedEquipmentSchema,
     errors=(400, 404),
 )

@@ -85,6 +85,7 @@ RESOURCES = [GIG_ROLES, INVITATIONS, Resource(StaffMemberRole, StaffMemberRoleSc
 
 @blueprint.post("/gigs/<id>/generate-roles")
 @operation(
+    capability="staffing.edit",
     response=GigRoleSchema,
     many=True,
     errors=(400, 404, 409),
@@ -101,6 +102,7 @@ def generate_roles(id):
 
 @blueprint.get("/gig-roles/<id>/candidates")
 @operation(
+    capability="staffing.view",
     response=CandidateSchema,
     listing="paged",
     errors=(400, 404),
@@ -168,7 +170,7 @@ def decline_invitation(id):
 
 
 @blueprint.post("/gig-role-invitations/<id>/withdraw")
-@operation(response=GigRoleInvitationSchema, errors=(400, 404, 409))
+@operation(capability="staffing.edit", response=GigRoleInvitationSchema, errors=(400, 404, 409))
 def withdraw_invitation(id):
     """Withdraw a pending invitation."""
     require("staffing", "edit")

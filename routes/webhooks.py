@@ -61,7 +61,7 @@ def active_endpoint(endpoint_id):
 
 
 @blueprint.post("/webhook-endpoints/<id>/rotate-secret")
-@operation(response=WebhookEndpointSecretSchema, errors=(400, 404))
+@operation(capability="admin.edit", response=WebhookEndpointSecretSchema, errors=(400, 404))
 def rotate_secret(id):
     """A new signing secret, shown once; for 24 hours deliveries carry a signature with the old one too."""
     require("admin", "edit")
@@ -75,7 +75,7 @@ def rotate_secret(id):
 
 
 @blueprint.post("/webhook-endpoints/<id>/ping")
-@operation(response=WebhookDeliverySchema, status=202, errors=(400, 404, 409))
+@operation(capability="admin.edit", response=WebhookDeliverySchema, status=202, errors=(400, 404, 409))
 def ping(id):
     """Queue a `ping` event to this endpoint alone: its delivery, to follow in the delivery log."""
     require("admin", "edit")
@@ -87,7 +87,7 @@ def ping(id):
 
 
 @blueprint.get("/webhook-deliveries")
-@operation(response=WebhookDeliverySchema, listing=DELIVERIES, errors=(400,))
+@operation(capability="admin.view", response=WebhookDeliverySchema, listing=DELIVERIES, errors=(400,))
 def list_deliveries():
     """The delivery log, newest first: each event on its way to each endpoint, and what its attempts came to."""
     require("admin", "view")
@@ -95,7 +95,7 @@ def list_deliveries():
 
 
 @blueprint.get("/webhook-deliveries/<id>")
-@operation(response=WebhookDeliverySchema, errors=(400, 404), fields=DELIVERIES.columns)
+@operation(capability="admin.view", response=WebhookDeliverySchema, errors=(400, 404), fields=DELIVERIES.columns)
 def read_delivery(id):
     """Read a delivery."""
     require("admin", "view")
@@ -104,7 +104,7 @@ def read_delivery(id):
 
 
 @blueprint.post("/webhook-deliveries/<id>/redeliver")
-@operation(response=WebhookDeliverySchema, status=202, errors=(400, 404, 409))
+@operation(capability="admin.edit", response=WebhookDeliverySchema, status=202, errors=(400, 404, 409))
 def redeliver(id):
     """Queue one more attempt now, whatever the delivery's status; it keeps its webhook-id."""
     require("admin", "edit")

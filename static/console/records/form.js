@@ -1,0 +1,255 @@
+// A record's form made from the OpenAPI document (SPEC §12, screen 6): a new record's fields from the create
+// schema, an existing one's from the record (those the patch schema leaves out shown, not editable), required
+// fields marked, the custom fields of §4.7 (from /custom-fields) under the record's own. A save sends what was
+// typed (a change: only what changed); a 422 keeps it all and says why at each field, a 409 says why in words.
+// What a create answers once and the record never shows again (a webhook's secret) is shown once. Delete asks
+// first; a 409 `resource_in_use` names what still refers to the record, each linked to the list of them.
+//
+//   <${RecordForm} collection=${described} doc=${doc} id=${id or null} me=${me} api=${api} basePath="/records/teams" />
+
+import { ApiError } from "../api.js";
+import { ErrorMessage, Loading } from "../components.js";
+import { html, useEffect, useState } from "../lib.js";
+import { navigate } from "../router.js";
+import { FieldInput, FieldText, toControl, toJson } from "./fields.js";
+import { labelOf } from "./document.js";
+import { recordLabel } from "./label.js";
+
+const STAMPS = ["id", "created_at", "updated_at"];
+const CUSTOM_KINDS = { text: "text", number: "number", boolean: "boolean", date: "date", select: "enum" };
+
+/** A custom field's definition as a field of the form, keyed `custom_fields.KEY` as a 422 names it. */
+function customField(definition) {
+  return {
+    name: `custom_fields.${definition.key}`,
+    key: definition.key,
+    label: definition.label,
+    kind: CUSTOM_KINDS[definition.field_type] || "text",
+    enum: definition.options || null,
+    required: definition.required,
+    nullable: !definition.required,
+    custom: true,
+  };
+}
+
+function useLoaded(collection, doc, id, me, api) {
+  const [loaded, setLoaded] = useState(null);
+  const [error, setError] = useState(null);
+  useEffect(() => {
+    const hasCustom = collection.fields.some((field) => field.kind === "custom");
+    const definitions =
+      hasCustom && doc.collection("custom-fields")?.mayView(me)
+        ? api.get("/custom-fields", { "filter[resource][eq]": collection.name.replace(/-/g, "_"), limit: 200 })
+        : Promise.resolve({ data: [] });
+    const expand = collection.fields
+      .filter((field) => field.reference && collection.expandable.includes(field.name.slice(0, -3)))
+      .filter((field) => doc.collection(field.reference)?.mayView(me))
+      .map((field) => field.name.slice(0, -3));
+    const record = id ? api.get(`${collection.path}/${encodeURIComponent(id)}`, { expand: expand.join(",") || null }) : Promise.resolve(null);
+    Promise.all([record, definitions]).then(
+      ([answer, custom]) => setLoaded({ record: answer ? answer.data : null, custom: custom.data.map(customField) }),
+      setError,
+    );
+  }, [collection.path, id]);
+  return [loaded, error];
+}
+
+/** The values a form starts with: the record's, or a new record's defaults. */
+function startingValues(fields, custom, record) {
+  const values = {};
+  for (const field of fields) {
+    const stored = record ? record[field.name] : field.defaultValue;
+    values[field.name] = toControl(field, stored);
+  }
+  for (const field of custom) values[field.name] = toControl(field, record ? (record.custom_fields || {})[field.key] : undefined);
+  return values;
+}
+
+/** The body of the save: every filled field of a new record, or what changed since `original` (the values the
+ * form started with, or those of the last save). */
+function bodyOf(fields, custom, values, original) {
+  const body = {};
+  for (const field of fields) {
+    const value = toJson(field, values[field.name]);
+    if (original ? JSON.stringify(value) !== JSON.stringify(toJson(field, original[field.name])) : value !== null) {
+      body[field.name] = value;
+    }
+  }
+  const customBody = {};
+  for (const field of custom) {
+    const value = toJson(field, values[field.name]);
+    const before = original ? toJson(field, original[field.name]) : null;
+    if (JSON.stringify(value) !== JSON.stringify(before) && !(value === null && !original)) customBody[field.key] = value;
+  }
+  if (Object.keys(customBody).length > 0) body.custom_fields = customBody;
+  return body;
+}
+
+/** {field: [messages]} of a 422 or a 409 already_exists, and the messages no field of the form shows. */
+function fieldErrors(error, shownNames) {
+  if (!(error instanceof ApiError)) return { atFields: {}, elsewhere: [] };
+  let details = {};
+  if (error.status === 422 && error.details) details = error.details;
+  if (error.code === "already_exists" && error.details?.fields) {
+    details = Object.fromEntries(error.details.fields.map((name) => [name, ["Another record already has this."]]));
+  }
+  const atFields = {};
+  const elsewhere = [];
+  for (const [name, messages] of Object.entries(details)) {
+    const list = Array.isArray(messages) ? messages : [String(messages)];
+    const shown = shownNames.has(name) ? name : shownNames.has(name.split(".")[0]) ? name.split(".")[0] : null;
+    if (shown) atFields[shown] = [...(atFields[shown] || []), ...list];
+    else elsewhere.push(`${labelOf(name)}: ${list.join(" ")}`);
+  }
+  return { atFields, elsewhere };
+}
+
+function Field({ field, value, onChange, errors, record }) {
+  const id = `field-${field.name.replace(/[^a-z0-9_]/gi, "-")}`;
+  const errorId = `${id}-error`;
+  const invalid = Boolean(errors && errors.length);
+  const hint = field.description ? html`<span class="field-hint">${field.description}</span>` : null;
+  return html`<div class=${`record-field kind-${field.kind}${invalid ? " invalid" : ""}`}>
+    ${field.kind === "reference"
+      ? null
+      : html`<label for=${id}>${field.label}${field.required ? html`<span class="required" aria-hidden="true"> *</span>` : null}</label>`}
+    <${FieldInput} field=${field} value=${value} onChange=${onChange} id=${id} invalid=${invalid} describedBy=${invalid ? errorId : null} record=${record} />
+    ${invalid ? html`<p class="field-error" id=${errorId}>${errors.join(" ")}</p>` : hint}
+  </div>`;
+}
+
+function ReadOnly({ fields, record }) {
+  const shown = fields.filter((field) => record[field.name] !== null && record[field.name] !== undefined && field.kind !== "custom");
+  if (shown.length === 0) return null;
+  return html`<dl class="read-only">
+    ${shown.map((field) => html`<div><dt>${field.label}</dt><dd><${FieldText} field=${field} record=${record} /></dd></div>`)}
+  </dl>`;
+}
+
+/** What the create answered beyond the record (a secret): shown once, then the record. */
+function ShownOnce({ extra, next }) {
+  return html`<div class="shown-once" role="status">
+    <p><strong>Copy this now: it is shown only once.</strong></p>
+    <dl>${Object.entries(extra).map(([name, value]) => html`<div><dt>${labelOf(name)}</dt><dd><code>${String(value)}</code></dd></div>`)}</dl>
+    <a href=${next}>Continue</a>
+  </div>`;
+}
+
+function InUse({ error, doc, collection, id }) {
+  const users = Object.entries(error.details?.referenced_by || {});
+  return html`<div class="error" role="alert">
+    <p>${error.message} What still uses it:</p>
+    <ul>${users.map(([table, count]) => {
+      const name = table.replace(/_/g, "-");
+      const field = doc.referringField(name, collection.name);
+      const href = field ? `/records/${name}?filter[${field}][eq]=${encodeURIComponent(id)}` : `/records/${name}`;
+      return html`<li><a href=${href}>${count} ${labelOf(table).toLowerCase()}</a></li>`;
+    })}</ul>
+  </div>`;
+}
+
+function DeleteButton({ collection, doc, id, api, basePath, noun }) {
+  const [asking, setAsking] = useState(false);
+  const [error, setError] = useState(null);
+  async function remove() {
+    try {
+      await api.delete(`${collection.path}/${encodeURIComponent(id)}`);
+      navigate(basePath, { replace: true });
+    } catch (failure) {
+      setError(failure);
+      setAsking(false);
+    }
+  }
+  return html`<div class="delete">
+    ${asking
+      ? html`<p>Delete ${noun}? This cannot be undone.</p>
+          <button type="button" class="danger" onClick=${remove}>Yes, delete</button>
+          <button type="button" class="quiet" onClick=${() => setAsking(false)}>Keep it</button>`
+      : html`<button type="button" class="danger quiet" onClick=${() => setAsking(true)}>Delete…</button>`}
+    ${error && error.code === "resource_in_use"
+      ? html`<${InUse} error=${error} doc=${doc} collection=${collection} id=${id} />`
+      : html`<${ErrorMessage} error=${error} />`}
+  </div>`;
+}
+
+export function RecordForm({ collection, doc, id, me, api, basePath }) {
+  const [loaded, loadError] = useLoaded(collection, doc, id, me, api);
+  const creating = !id;
+  const editableNames = new Set(((creating ? collection.createFields : collection.mayChange(me) ? collection.patchFields : []) || []).map((f) => f.name));
+  // required is what a create needs: a record's schema marks every field it always carries as required
+  const requiredNames = new Set((collection.createFields || []).filter((f) => f.required).map((f) => f.name));
+  const fields = (creating ? collection.createFields || [] : collection.fields)
+    .filter((field) => editableNames.has(field.name) && field.kind !== "custom")
+    .map((field) => ({ ...field, required: requiredNames.has(field.name) }));
+  const readOnly = creating ? [] : collection.fields.filter((field) => !editableNames.has(field.name) && !STAMPS.includes(field.name));
+  const custom = loaded && (editableNames.has("custom_fields") ? loaded.custom : []);
+  const [values, setValues] = useState(null);
+  const [original, setOriginal] = useState(null);
+  const [error, setError] = useState(null);
+  const [saved, setSaved] = useState(null);
+  const [extra, setExtra] = useState(null);
+  useEffect(() => {
+    if (!loaded) return;
+    setValues(startingValues(fields, custom, loaded.record));
+    setOriginal(loaded.record ? startingValues(fields, custom, loaded.record) : null);
+  }, [loaded]);
+  if (loadError) return html`<${ErrorMessage} error=${loadError} />`;
+  if (!loaded || !values) return html`<${Loading} />`;
+  if (extra) return html`<${ShownOnce} extra=${extra.values} next=${extra.next} />`;
+
+  const shownNames = new Set([...fields, ...custom].map((field) => field.name));
+  const { atFields, elsewhere } = fieldErrors(error, shownNames);
+  const setValue = (name) => (value) => setValues((now) => ({ ...now, [name]: value }));
+  const noun = loaded.record ? `“${recordLabel(loaded.record)}”` : "this record";
+
+  async function save(event) {
+    event.preventDefault();
+    setSaved(null);
+    const body = bodyOf(fields, custom, values, original);
+    try {
+      if (creating) {
+        const made = (await api.post(collection.path, body)).data;
+        const known = new Set(collection.fields.map((field) => field.name));
+        const once = Object.fromEntries(Object.entries(made).filter(([name]) => !known.has(name)));
+        const next = `${basePath}/${encodeURIComponent(made.id)}`;
+        if (Object.keys(once).length > 0) return setExtra({ values: once, next });
+        return navigate(next, { replace: true });
+      }
+      if (Object.keys(body).length === 0) return setSaved("Nothing changed.");
+      const changed = (await api.patch(`${collection.path}/${encodeURIComponent(id)}`, body)).data;
+      setOriginal(startingValues(fields, custom, changed));
+      setError(null);
+      setSaved("Saved.");
+    } catch (failure) {
+      setError(failure);
+    }
+  }
+
+  const generalError = error && (elsewhere.length > 0 || Object.keys(atFields).length === 0);
+  return html`<div class="record-form">
+    ${readOnly.length && loaded.record ? html`<${ReadOnly} fields=${readOnly} record=${loaded.record} />` : null}
+    ${fields.length + custom.length > 0
+      ? html`<form onSubmit=${save} novalidate>
+          ${generalError
+            ? html`<div class="error" role="alert"><p>${error.message}</p>${elsewhere.length ? html`<ul>${elsewhere.map((line) => html`<li>${line}</li>`)}</ul>` : null}</div>`
+            : error
+              ? html`<p class="error" role="alert">${error.message} See the fields marked below.</p>`
+              : null}
+          ${fields.map((field) => html`<${Field} field=${field} value=${values[field.name]} onChange=${setValue(field.name)} errors=${atFields[field.name]} record=${loaded.record} />`)}
+          ${custom.length > 0
+            ? html`<fieldset class="custom-fields"><legend>Custom fields</legend>
+                ${custom.map((field) => html`<${Field} field=${field} value=${values[field.name]} onChange=${setValue(field.name)} errors=${atFields[field.name]} />`)}
+              </fieldset>`
+            : null}
+          <div class="form-actions">
+            <button type="submit">${creating ? "Create" : "Save"}</button>
+            <a href=${basePath}>${creating ? "Cancel" : "Back to the list"}</a>
+            <span class="saved" role="status">${saved || ""}</span>
+          </div>
+        </form>`
+      : null}
+    ${!creating && collection.mayDelete(me)
+      ? html`<${DeleteButton} collection=${collection} doc=${doc} id=${id} api=${api} basePath=${basePath} noun=${noun} />`
+      : null}
+  </div>`;
+}

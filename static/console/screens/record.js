@@ -1,0 +1,33 @@
+// /records/:collection/new and /records/:collection/:id: a record's form made from the API's schema
+// (records/form.js).
+
+import { ErrorMessage, Loading } from "../components.js";
+import { html } from "../lib.js";
+import { labelOf } from "../records/document.js";
+import { RecordForm } from "../records/form.js";
+import { useDocument } from "./records.js";
+
+function singular(title) {
+  return title.replace(/ies$/, "y").replace(/(ss|us)es$/, "$1").replace(/([^s])s$/, "$1");
+}
+
+export default function RecordScreen({ params, me, api }) {
+  const [doc, error] = useDocument(api);
+  const collection = doc && doc.collection(params.collection);
+  const title = collection ? collection.title : labelOf(params.collection.replace(/-/g, "_"));
+  const creating = !params.id;
+  const basePath = `/records/${params.collection}`;
+  return html`<section class="screen record-screen">
+    <header class="screen-header">
+      <h1>${creating ? `New ${singular(title).toLowerCase()}` : singular(title)}</h1>
+      <nav class="screen-actions" aria-label="Actions"><a href=${basePath}>All ${title.toLowerCase()}</a></nav>
+    </header>
+    <${ErrorMessage} error=${error} />
+    ${!doc && !error ? html`<${Loading} />` : null}
+    ${doc && !collection ? html`<p>The API has no collection named “${params.collection}”.</p>` : null}
+    ${collection && creating && !collection.mayCreate(me) ? html`<p>You may not create these records.</p>` : null}
+    ${collection && (!creating || collection.mayCreate(me))
+      ? html`<${RecordForm} key=${params.id || "new"} collection=${collection} doc=${doc} id=${params.id || null} me=${me} api=${api} basePath=${basePath} />`
+      : null}
+  </section>`;
+}
