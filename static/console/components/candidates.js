@@ -124,7 +124,7 @@ export function FindSomeone({ gigRole, me, onChange, label }) {
   const selectId = `expiry-${gigRole.id}`;
   return html`<div class="find-someone" role="group" aria-label=${label || "Candidates"}>
     ${answer.data.length === 0 ? html`<p>Nobody holds this role yet.</p>` : null}
-    <ul class="candidates">
+    <ul class=${can(me, "pay.view") ? "candidates" : "candidates without-pay"}>
       ${answer.data.map(
         (candidate) =>
           html`<${Candidate}
