@@ -158,6 +158,23 @@ def test_a_reference_picker_is_used_by_keyboard(demo_office, signed_in):
     assert made["name"] == "Kazoo" and made["team"]["name"] == "Horns"
 
 
+def test_a_record_s_custom_fields_are_in_its_form(demo_office, signed_in):
+    page = signed_in()
+    page.goto(demo_office.url("/records/venues/new"))
+    page.get_by_label("Name").fill("Stadtsaal (custom test)")
+    custom = page.get_by_role("group", name="Custom fields")
+    custom.get_by_label("Power outlets near the stage").fill("4")
+    page.get_by_role("button", name="Create").click()
+    expect(page).to_have_url(re.compile(r"/records/venues/[0-9a-f-]{36}$"))
+    venue_id = page.url.rsplit("/", 1)[1]
+    assert demo_office.api(f"/venues/{venue_id}")["data"]["custom_fields"] == {"power_outlets": 4}
+    expect(custom.get_by_label("Power outlets near the stage")).to_have_value("4")
+    custom.get_by_label("Power outlets near the stage").fill("6")
+    page.get_by_role("button", name="Save").click()
+    expect(page.get_by_role("status").filter(has_text="Saved.")).to_be_visible()
+    assert demo_office.api(f"/venues/{venue_id}")["data"]["custom_fields"] == {"power_outlets": 6}
+
+
 def test_hostile_strings_are_shown_as_text(demo_office, signed_in):
     long_text = "long " * 1000
     team = demo_office.api("/teams", method="POST", body={"name": HOSTILE, "description": long_text})["data"]

@@ -156,7 +156,7 @@ class Document {
     return {
       name,
       path,
-      group: item.get.tags[0],
+      group: item.get["x-capability"] ? item.get["x-capability"].split(".")[0] : item.get.tags[0], // the capability's group
       title: labelOf(name.replace(/-/g, "_")),
       summary: item.get.summary,
       viewCapability: item.get["x-capability"] || null,
