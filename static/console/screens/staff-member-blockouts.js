@@ -42,7 +42,7 @@ function AddBlockout({ member, api, onAdded }) {
   const general = error && !(error.details && ["start_date", "end_date", "reason"].some((name) => error.details[name]));
   return html`<form class="add-blockout" onSubmit=${submit} aria-labelledby="add-blockout-heading">
     <h3 id="add-blockout-heading">Block out days</h3>
-    <div class="form-row">
+    <div class="blockout-row">
       <label>From <input type="date" required value=${form.start_date} onInput=${set("start_date")} aria-invalid=${invalid("start_date")} /></label>
       <label>To (empty: one day) <input type="date" value=${form.end_date} min=${form.start_date || undefined} onInput=${set("end_date")} aria-invalid=${invalid("end_date")} /></label>
       <label>Reason <input type="text" maxlength="200" value=${form.reason} onInput=${set("reason")} aria-invalid=${invalid("reason")} /></label>
