@@ -5,12 +5,13 @@ from flask import Blueprint, current_app, request
 import listing
 import payroll
 from auth import require
-from bodies import PayLineSchema, StaffPaySchema
+from bodies import OwnPayLineSchema, PayLineSchema, StaffPaySchema
 from errors import ApiError
 from models import Rate, StaffMemberProductRate
 from openapi import operation
 from routes.catalog import Priced
 from routes.gigs import GIGS
+from routes.people import STAFF_MEMBERS
 from schemas import RateSchema, StaffMemberProductRateSchema
 
 blueprint = Blueprint("pay", __name__)
@@ -33,15 +34,19 @@ def gig_pay_sheet(id):
     meta.currency."""
     require("pay", "view")
     page = listing.parse_paging(request.args)
-    body = sheet_answer(payroll.gig_pay_sheet(GIGS.get(id).id), page)
-    body["meta"]["currency"] = current_app.config["CURRENCY"]
-    return body
+    return sheet_answer(payroll.gig_pay_sheet(GIGS.get(id).id), page)
 
 
 def sheet_answer(lines, page):
-    """A page of pay lines, `meta.total_cents` summing every line (not only the page's)."""
+    """A page of pay lines, `meta.total_cents` summing every line (not only the page's), in `meta.currency`."""
     body = listing.page_of(lines, page)
     body["meta"]["total_cents"] = sum(line["amount_cents"] or 0 for line in lines)
+    return with_currency(body)
+
+
+def with_currency(body):
+    """A pay sheet's answer saying the currency of its amounts (BAND_CURRENCY) in `meta.currency`."""
+    body["meta"]["currency"] = current_app.config["CURRENCY"]
     return body
 
 
@@ -67,4 +72,14 @@ def period_pay_sheet():
     """Per staff member, the pay of their filled roles on gigs not cancelled from `from` to `to` (inclusive)."""
     require("pay", "view")
     page, first, last = period_of(request.args)
-    return listing.page_answer(*payroll.period_pay_sheet(first, last, page.limit, page.offset), page)
+    return with_currency(listing.page_answer(*payroll.period_pay_sheet(first, last, page.limit, page.offset), page))
+
+
+@blueprint.get("/staff-members/<id>/pay-sheet")
+@operation(capability="pay.view", response=OwnPayLineSchema, listing="paged", errors=(400, 404), params=PERIOD)
+def staff_member_pay_sheet(id):
+    """The staff member's lines of the period pay sheet: one per gig role they filled on a gig not cancelled from
+    `from` to `to` (inclusive), by date; meta.total_cents sums them (what /pay-sheet shows as their total)."""
+    require("pay", "view")
+    page, first, last = period_of(request.args)
+    return sheet_answer(payroll.member_pay_sheet(STAFF_MEMBERS.get(id).id, first, last), page)

@@ -171,7 +171,7 @@ def test_their_pay_sheet_is_their_line_of_the_office_s(band):
     ]
     assert set(body["data"][1]) == {"gig_role_id", "gig_id", "gig_date", "role_id", "amount_cents", "source"}
     assert body["data"][1]["gig_role_id"] == band.vocals["id"] and body["data"][1]["gig_id"] == band.wedding["id"]
-    assert body["meta"] == {"total": 2, "limit": 50, "offset": 0, "total_cents": 70000}
+    assert body["meta"] == {"total": 2, "limit": 50, "offset": 0, "total_cents": 70000, "currency": "EUR"}
     office = {line["staff_member_id"]: line for line in data(band.admin.get(f"/pay-sheet?{period}"))}
     assert office[band.sam["id"]]["total_cents"] == body["meta"]["total_cents"]
     assert band.me.get(f"/me/pay-sheet?{period}&limit=1").get_json()["meta"]["total_cents"] == 70000

@@ -286,7 +286,7 @@ def test_the_period_pay_sheet_totals_filled_roles_of_live_gigs_in_the_range(admi
             member_line(m["cara"], 1, 55000),
             member_line(m["zoe"], 1, 7000),
         ],
-        "meta": {"total": 3, "limit": 50, "offset": 0},
+        "meta": {"total": 3, "limit": 50, "offset": 0, "currency": "EUR"},
     }
 
 
@@ -299,16 +299,22 @@ def test_the_period_pay_sheet_range_is_inclusive_at_both_ends(admin, season):
     assert whole[0] == member_line(m["bob"], 4, 5030000)
     assert period(admin, "from=2027-06-12&to=2027-06-12") == {
         "data": [],
-        "meta": {"total": 0, "limit": 50, "offset": 0},
+        "meta": {"total": 0, "limit": 50, "offset": 0, "currency": "EUR"},
     }
 
 
 def test_the_period_pay_sheet_pages(admin, season):
     m = season
     body = period(admin, "from=2027-06-01&to=2027-06-30&limit=1&offset=1")
-    assert body == {"data": [member_line(m["cara"], 1, 55000)], "meta": {"total": 3, "limit": 1, "offset": 1}}
+    assert body == {
+        "data": [member_line(m["cara"], 1, 55000)],
+        "meta": {"total": 3, "limit": 1, "offset": 1, "currency": "EUR"},
+    }
     body = period(admin, "to=2027-06-30&offset=2&from=2027-06-01")
-    assert body == {"data": [member_line(m["zoe"], 1, 7000)], "meta": {"total": 3, "limit": 50, "offset": 2}}
+    assert body == {
+        "data": [member_line(m["zoe"], 1, 7000)],
+        "meta": {"total": 3, "limit": 50, "offset": 2, "currency": "EUR"},
+    }
 
 
 @pytest.mark.parametrize(
@@ -337,7 +343,37 @@ def test_a_period_that_ends_before_it_starts_is_empty(admin, build):
     build("gig-roles", gig_id=build.id("gigs", gig_date="2027-06-01"), staff_member_id=member["id"])
     assert admin.get("/pay-sheet?from=2027-06-01&to=2027-06-01").get_json()["meta"]["total"] == 1
     r = admin.get("/pay-sheet?from=2027-06-02&to=2027-06-01")
-    assert r.status_code == 200 and r.get_json() == {"data": [], "meta": {"total": 0, "limit": 50, "offset": 0}}
+    assert r.status_code == 200 and r.get_json() == {
+        "data": [],
+        "meta": {"total": 0, "limit": 50, "offset": 0, "currency": "EUR"},
+    }
+
+
+# --- GET /staff-members/{id}/pay-sheet?from&to: a member's lines of the period pay sheet ------------------------
+
+
+def test_a_member_s_lines_add_up_to_their_total_on_the_period_pay_sheet(admin, season):
+    bob = season["bob"]["id"]
+    r = admin.get(f"/staff-members/{bob}/pay-sheet?from=2027-06-01&to=2027-06-30")
+    assert r.status_code == 200, r.get_json()
+    body = r.get_json()
+    assert [(line["gig_date"], line["amount_cents"], line["source"]) for line in body["data"]] == [
+        ("2027-06-01", 10000, "gig_role"),
+        ("2027-06-15", 20000, "gig_role"),
+    ]  # not the cancelled gig of 12 June, nor May's or July's
+    assert body["meta"] == {"total": 2, "limit": 50, "offset": 0, "total_cents": 30000, "currency": "EUR"}
+    office = period(admin, "from=2027-06-01&to=2027-06-30")["data"]
+    assert [line["total_cents"] for line in office if line["staff_member_id"] == bob] == [30000]
+
+
+def test_a_member_s_pay_sheet_needs_pay_view_a_known_member_and_a_period(signed_in, admin, season):
+    bob = season["bob"]["id"]
+    r = signed_in("crew").get(f"/staff-members/{bob}/pay-sheet?from=2027-06-01&to=2027-06-30")
+    assert error_of(r, 403, "forbidden")["details"] == {"required": "pay.view"}
+    error_of(admin.get(f"/staff-members/{UNKNOWN_ID}/pay-sheet?from=2027-06-01&to=2027-06-30"), 404, "not_found")
+    assert (
+        "to" in error_of(admin.get(f"/staff-members/{bob}/pay-sheet?from=2027-06-01"), 400, "invalid_query")["details"]
+    )
 
 
 # --- a constant number of queries ---------------------------------------------------------------------

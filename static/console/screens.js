@@ -7,6 +7,7 @@ import { compile } from "./router.js";
 
 export const SCREENS = [
   ["/agenda", () => import("./screens/agenda.js")],
+  ["/staffing", () => import("./screens/staffing.js")],
   ["/records", () => import("./screens/records.js")],
   ["/records/:collection", () => import("./screens/record-list.js")],
   ["/records/:collection/new", () => import("./screens/record.js")],
@@ -16,7 +17,10 @@ export const SCREENS = [
   ["/admin/webhooks", () => import("./screens/admin-webhooks.js")],
   ["/admin/webhooks/:id", () => import("./screens/admin-webhook.js")],
   ["/admin/notifications", () => import("./screens/admin-notifications.js")],
-  ["/staffing", () => import("./screens/staffing.js")],
   ["/gigs/new", () => import("./screens/gig/new.js")],
   ["/gigs/:id", () => import("./screens/gig/index.js")],
+  ["/people", () => import("./screens/people.js")],
+  ["/people/staff-members/:id", () => import("./screens/staff-member.js")],
+  ["/people/contacts/:id", () => import("./screens/contact.js")],
+  ["/pay", () => import("./screens/pay.js")],
 ].map(([pattern, load]) => ({ pattern, load, compiled: compile(pattern) }));

@@ -1,0 +1,28 @@
+// CSV made in the browser (SPEC §12: the pay sheet's download): every cell quoted (RFC 4180, CRLF lines), and a
+// cell a spreadsheet would read as a formula (starting with = + - @) given a leading apostrophe, so that a name
+// like "=HYPERLINK(…)" stays text.
+
+const FORMULA_START = /^[=+\-@]/;
+
+export function csvCell(value) {
+  let text = value === null || value === undefined ? "" : String(value);
+  if (FORMULA_START.test(text)) text = `'${text}`;
+  return `"${text.replace(/"/g, '""')}"`;
+}
+
+/** rows: arrays of cells -> the CSV text (with a byte-order mark, so that spreadsheets read it as UTF-8). */
+export function csvText(rows) {
+  return `\uFEFF${rows.map((row) => row.map(csvCell).join(",")).join("\r\n")}\r\n`;
+}
+
+/** Offer `text` as a download named `filename` (a Blob behind a link, clicked and let go). */
+export function download(text, filename) {
+  const url = URL.createObjectURL(new Blob([text], { type: "text/csv;charset=utf-8" }));
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = filename;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60000);
+}

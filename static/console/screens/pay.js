@@ -1,0 +1,114 @@
+// Pay (SPEC §12, screen 5; pay.view): the period's pay sheet per staff member with their totals (?from=&to=, last
+// month by default; ?offset= pages it), a member's gigs in the period (?member=<id>), a print stylesheet that
+// prints the sheet alone, and the whole sheet as a CSV made here from the JSON.
+
+import { ErrorMessage, Loading } from "../components.js";
+import { Pager, withQuery } from "../components/paging.js";
+import { date, money, monthBounds, shiftMonth, thisMonth } from "../format.js";
+import { html, useEffect, useState } from "../lib.js";
+import { navigate } from "../router.js";
+import { MemberLines } from "./pay-lines.js";
+import { downloadSheet } from "./pay-csv.js";
+
+const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
+export const PAGE = 100;
+
+function periodOf(query) {
+  if (DATE_RE.test(query.from || "") && DATE_RE.test(query.to || "")) return [query.from, query.to];
+  return monthBounds(shiftMonth(thisMonth(), -1));
+}
+
+function offsetOf(text) {
+  const number = Number(text);
+  return Number.isInteger(number) && number > 0 ? number : 0;
+}
+
+export function memberName(line) {
+  return [line.first_name, line.last_name].filter(Boolean).join(" ");
+}
+
+function PeriodForm({ from, to }) {
+  const [dates, setDates] = useState({ from, to });
+  const monthLink = (by) => {
+    const [first, last] = monthBounds(shiftMonth(thisMonth(), by));
+    return `/pay?from=${first}&to=${last}`;
+  };
+  function submit(event) {
+    event.preventDefault();
+    navigate(withQuery("/pay", {}, dates));
+  }
+  return html`<form class="period no-print" onSubmit=${submit} aria-label="Period">
+    <label>From <input type="date" required value=${dates.from} onInput=${(e) => setDates({ ...dates, from: e.target.value })} /></label>
+    <label>To <input type="date" required value=${dates.to} onInput=${(e) => setDates({ ...dates, to: e.target.value })} /></label>
+    <button type="submit">Show</button>
+    <a href=${monthLink(-1)}>Last month</a>
+    <a href=${monthLink(0)}>This month</a>
+  </form>`;
+}
+
+function SheetRow({ line, currency, query, open, api, from, to }) {
+  const link = withQuery("/pay", query, { member: open ? null : line.staff_member_id });
+  return html`<tr class=${open ? "open" : ""}>
+      <th scope="row">${memberName(line)}</th>
+      <td class="number">${line.gigs}</td>
+      <td class="number amount">${money(line.total_cents, currency)}</td>
+      <td class="no-print"><a href=${link} aria-expanded=${open ? "true" : "false"}
+        aria-label=${`${open ? "Hide" : "Show"} the gigs of ${memberName(line)}`}>${open ? "Hide gigs" : "Gigs"}</a></td>
+    </tr>
+    ${open ? html`<tr class="lines"><td colspan="4"><${MemberLines} api=${api} member=${line} from=${from} to=${to} /></td></tr>` : null}`;
+}
+
+function Sheet({ answer, query, api, from, to }) {
+  const { data, meta } = answer;
+  const currency = meta.currency;
+  const sum = data.reduce((total, line) => total + line.total_cents, 0);
+  const whole = meta.total <= data.length;
+  return html`<div class="table-wrap"><table class="period-pay-sheet">
+    <caption class="visually-hidden">Pay per staff member, ${date(from)} to ${date(to)}</caption>
+    <thead><tr><th scope="col">Staff member</th><th scope="col" class="number">Gigs</th>
+      <th scope="col" class="number">Total</th><th scope="col" class="no-print"><span class="visually-hidden">Details</span></th></tr></thead>
+    <tbody>
+      ${data.map(
+        (line) => html`<${SheetRow} key=${line.staff_member_id} line=${line} currency=${currency} query=${query}
+          open=${query.member === line.staff_member_id} api=${api} from=${from} to=${to} />`,
+      )}
+    </tbody>
+    <tfoot><tr><th scope="row">${whole ? "Total" : "Total of this page"}</th>
+      <td></td>
+      <td class="number amount sheet-total">${money(sum, currency)}</td><td class="no-print"></td></tr></tfoot>
+  </table></div>`;
+}
+
+export default function Pay({ query, api }) {
+  const [from, to] = periodOf(query);
+  const offset = offsetOf(query.offset);
+  const [state, setState] = useState({});
+  const [downloadProblem, setDownloadProblem] = useState(null);
+  useEffect(() => {
+    setState({});
+    api.get("/pay-sheet", { from, to, limit: PAGE, offset }).then(
+      (answer) => setState({ answer }),
+      (error) => setState({ error }),
+    );
+  }, [from, to, offset]);
+  const { answer, error } = state;
+  const shownQuery = { ...query, from, to };
+  return html`<section class="screen pay">
+    <header class="screen-header">
+      <h1>Pay sheet</h1>
+      <p class="period-said">${date(from)} – ${date(to)}</p>
+    </header>
+    <${PeriodForm} key=${`${from}/${to}`} from=${from} to=${to} />
+    <${ErrorMessage} error=${error || downloadProblem} />
+    ${!answer && !error ? html`<${Loading} />` : null}
+    ${answer && answer.data.length === 0 ? html`<p>Nobody played a gig in this period.</p>` : null}
+    ${answer && answer.data.length > 0
+      ? html`<p class="actions no-print">
+            <button type="button" onClick=${() => downloadSheet(api, from, to).then(() => setDownloadProblem(null), setDownloadProblem)}>Download CSV</button>
+            <button type="button" class="quiet" onClick=${() => print()}>Print</button>
+          </p>
+          <${Sheet} answer=${answer} query=${shownQuery} api=${api} from=${from} to=${to} />
+          <${Pager} meta=${answer.meta} path="/pay" query=${shownQuery} label="the pay sheet" />`
+      : null}
+  </section>`;
+}

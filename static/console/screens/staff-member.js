@@ -1,0 +1,113 @@
+// A staff member (SPEC §12, screen 4): their fields edited in place (people.edit), the roles they play and their
+// upcoming gigs (three API calls), following others' changes to their fields; their pay rates (pay.view), blockouts and calendar link load when their section
+// is opened.
+
+import { ErrorMessage, Loading } from "../components.js";
+import { EditableCheckbox, EditableField } from "../components/editable.js";
+import { useFollow } from "../follow.js";
+import { date, timeRange } from "../format.js";
+import { html, useEffect, useState } from "../lib.js";
+import { can } from "../me.js";
+import { recordPath } from "../paths.js";
+import { Blockouts } from "./staff-member-blockouts.js";
+import { CalendarLink, PayRates } from "./staff-member-more.js";
+import { fullName } from "./people.js";
+
+/** The browser's today as "2026-11-26". */
+export function today() {
+  const now = new Date();
+  return [now.getFullYear(), now.getMonth() + 1, now.getDate()].map((n) => String(n).padStart(2, "0")).join("-");
+}
+
+function load(api, id) {
+  return Promise.all([
+    api.get(`/staff-members/${encodeURIComponent(id)}`),
+    api.get("/staff-member-roles", { "filter[staff_member_id]": id, expand: "role", limit: 200 }),
+    api.get("/gig-roles", {
+      "filter[staff_member_id]": id,
+      "filter[gig.gig_date][gte]": today(),
+      sort: "gig.gig_date,gig.start_time",
+      expand: "gig,role",
+      fields: "id,call_time,gig,role",
+      limit: 20,
+    }),
+  ]);
+}
+
+const FIELDS = [
+  ["First name", "first_name", { required: true }],
+  ["Last name", "last_name", { required: true }],
+  ["E-mail", "email", { type: "email" }],
+  ["Phone", "phone", { type: "tel" }],
+  ["Notes", "notes", { multiline: true }],
+];
+
+function Details({ member, canEdit, api, onSaved }) {
+  const save = (name) => (value) => api.patch(`/staff-members/${encodeURIComponent(member.id)}`, { [name]: value });
+  return html`<dl class="person-fields">
+    ${FIELDS.map(
+      ([label, name, options]) => html`<${EditableField} key=${name} label=${label} name=${name} value=${member[name]}
+        canEdit=${canEdit} save=${save(name)} onSaved=${onSaved} ...${options} />`,
+    )}
+    <${EditableCheckbox} label="Active" name="active" value=${member.active} canEdit=${canEdit} save=${save("active")} onSaved=${onSaved} />
+  </dl>`;
+}
+
+function Roles({ roles }) {
+  if (roles.data.length === 0) return html`<p>No roles yet.</p>`;
+  return html`<ul class="plain-list">
+    ${roles.data.map(
+      (held) => html`<li key=${held.id}>${held.role ? held.role.name : "A role"}${held.is_primary ? html` <span class="badge">main</span>` : null}</li>`,
+    )}
+  </ul>`;
+}
+
+function UpcomingGigs({ gigRoles }) {
+  if (gigRoles.data.length === 0) return html`<p>No upcoming gigs.</p>`;
+  return html`<ul class="upcoming-gigs">
+    ${gigRoles.data.map(
+      (gigRole) => html`<li key=${gigRole.id}>
+        <span class="gig-date">${gigRole.gig ? date(gigRole.gig.gig_date) : ""}</span>
+        ${gigRole.gig ? html`<a href=${recordPath("gigs", gigRole.gig.id)}>${gigRole.gig.title}</a>` : null}
+        <span class="muted">${[gigRole.role && gigRole.role.name, timeRange(gigRole.gig && gigRole.gig.start_time, gigRole.gig && gigRole.gig.end_time)]
+          .filter(Boolean)
+          .join(" · ")}</span>
+      </li>`,
+    )}
+  </ul>
+  ${gigRoles.meta.total > gigRoles.data.length ? html`<p class="more">The next ${gigRoles.data.length} of ${gigRoles.meta.total}.</p>` : null}`;
+}
+
+export default function StaffMember({ params, me, api }) {
+  const [loaded, setLoaded] = useState(null);
+  const [error, setError] = useState(null);
+  useEffect(() => {
+    load(api, params.id).then(([member, roles, gigRoles]) => setLoaded({ member: member.data, roles, gigRoles }), setError);
+  }, [params.id]);
+  // another person's change to the member's fields shows within the poll's interval (SPEC §12)
+  const reloadMember = () =>
+    api.get(`/staff-members/${encodeURIComponent(params.id)}`).then((answer) => setLoaded((before) => before && { ...before, member: answer.data }));
+  useFollow({ subject_collection: "staff_members", subject_id: params.id }, reloadMember, [params.id]);
+  const member = loaded && loaded.member;
+  const canEdit = can(me, "people.edit");
+  const onSaved = (saved) => setLoaded((before) => ({ ...before, member: saved }));
+  return html`<section class="screen person">
+    <header class="screen-header">
+      <h1>${member ? fullName(member) : error ? "Staff member not found" : "Staff member"}</h1>
+      ${member && !member.active ? html`<span class="badge">inactive</span>` : null}
+    </header>
+    <p class="back no-print"><a href="/people">All people</a></p>
+    <${ErrorMessage} error=${error} />
+    ${!loaded && !error ? html`<${Loading} />` : null}
+    ${loaded
+      ? html`<section aria-labelledby="details-heading"><h2 id="details-heading">Details</h2>
+            <${Details} member=${member} canEdit=${canEdit} api=${api} onSaved=${onSaved} /></section>
+          <section aria-labelledby="roles-heading"><h2 id="roles-heading">Roles</h2><${Roles} roles=${loaded.roles} /></section>
+          <section aria-labelledby="upcoming-heading"><h2 id="upcoming-heading">Upcoming gigs</h2>
+            <${UpcomingGigs} gigRoles=${loaded.gigRoles} /></section>
+          ${can(me, "pay.view") ? html`<${PayRates} member=${member} api=${api} />` : null}
+          <${Blockouts} member=${member} canEdit=${canEdit} api=${api} />
+          <${CalendarLink} member=${member} canEdit=${canEdit} api=${api} />`
+      : null}
+  </section>`;
+}
