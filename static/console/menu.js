@@ -10,17 +10,16 @@ export const MENU = [
   { label: "Pay", path: "/pay", shown: (me) => can(me, "pay.view") },
   { label: "Records", path: "/records", shown: canViewAny },
   { label: "Admin", path: "/admin", shown: (me) => can(me, "admin.view") },
-  { label: "My gigs", path: "/my", shown: (me) => Boolean(me.staffMemberId), own: true },
 ];
 
 export function menuOf(me) {
   return MENU.filter((entry) => entry.shown(me));
 }
 
-/** Where "/" leads: the agenda for the office, a musician's own gigs for a musician, else the first entry. */
+/** Where "/" leads: the agenda for the office, else the first entry the user may use. */
 export function homePath(me) {
   const entries = menuOf(me);
-  const first = entries.find((entry) => entry.path === "/agenda") || entries.find((entry) => entry.own) || entries[0];
+  const first = entries.find((entry) => entry.path === "/agenda") || entries[0];
   return first ? first.path : null;
 }
 
