@@ -14,7 +14,7 @@
 // autoFocus, onCancel (Esc on a closed list): for pickers shown in place of a value while it is edited
 
 import { api } from "../api.js";
-import { html, useEffect, useRef, useState } from "../lib.js";
+import { html, useEffect, useLayoutEffect, useRef, useState } from "../lib.js";
 import { searchable } from "../search.js";
 
 const DEBOUNCE_MS = 200;
@@ -51,8 +51,10 @@ export function ReferencePicker(props) {
   const [creating, setCreating] = useState(null);
   const input = useRef(null);
   const { records, error } = useOptions(collection, typed === shownText ? "" : typed, open, props.query, props.sort || "name");
-  useEffect(() => setTyped(shownText), [shownText]);
-  useEffect(() => autoFocus && input.current && input.current.focus(), []);
+  // Both at once, not a frame later (when a useEffect runs): a late reset would wipe what is typed meanwhile,
+  // a late focus would take it into this box.
+  useLayoutEffect(() => setTyped(shownText), [shownText]);
+  useLayoutEffect(() => autoFocus && input.current && input.current.focus(), []);
   const options = [
     ...(optional ? [{ kind: "none", label: "None" }] : []),
     ...records.map((record) => ({ kind: "record", record, label: text(record) })),
