@@ -55,6 +55,8 @@ export function ReferencePicker(props) {
   // a late focus would take it into this box.
   useLayoutEffect(() => setTyped(shownText), [shownText]);
   useLayoutEffect(() => autoFocus && input.current && input.current.focus(), []);
+  // keyed: an option keeps its element as results arrive, so a click aimed at "New venue…" never lands on the
+  // venue that took its place
   const options = [
     ...(optional ? [{ kind: "none", label: "None" }] : []),
     ...records.map((record) => ({ kind: "record", record, label: text(record) })),
@@ -95,7 +97,7 @@ export function ReferencePicker(props) {
       onBlur=${() => setTimeout(() => setOpen(false), 150)}
       onKeyDown=${onKeyDown} />
     ${open && options.length > 0 ? html`<ul id=${listId} role="listbox" aria-label=${label} class="picker-options">
-      ${options.map((option, i) => html`<li id=${optionId(i)} role="option" aria-selected=${i === active ? "true" : "false"}
+      ${options.map((option, i) => html`<li key=${option.kind === "record" ? option.record.id : option.kind} id=${optionId(i)} role="option" aria-selected=${i === active ? "true" : "false"}
         class=${`picker-option ${option.kind}`} onMouseDown=${(event) => { event.preventDefault(); pick(option); }}>${option.label}</li>`)}
     </ul>` : null}
     ${open && error ? html`<p class="error">${error.message}</p>` : null}
