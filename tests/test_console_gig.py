@@ -187,6 +187,21 @@ def test_the_history_says_an_edit_in_words(demo_office, signed_in):
     expect(first.locator("time")).to_have_text(re.compile(r"now|seconds? ago|minutes? ago"))
 
 
+def test_the_history_says_pay_is_hidden_only_to_whom_the_api_hides_it(demo_office, signed_in):
+    gig = gig_for(demo_office, "product")
+    role = demo_office.api(query("/gig-roles", **{"filter[gig_id]": gig["id"], "limit": 1}))["data"][0]
+    for pay_cents in (12345, None):
+        demo_office.api(f"/gig-roles/{role['id']}", method="PATCH", body={"pay_cents": pay_cents})
+    office = open_gig(signed_in(), demo_office, gig["id"], "history")
+    expect(office.locator(".history-words").first).to_have_text(re.compile(r"the pay .*from .*123\.45 to nothing$"))
+    grants = ["gigs.view", "staffing.view", "people.view", "catalog.view"]  # the demo's roles all read pay
+    demo_office.api("/access-roles", method="POST", body={"name": "reader-no-pay", "grants": grants})
+    email = "reader@band.example"
+    demo_office.api("/users", method="POST", body={"email": email, "name": "Rita Reader", "roles": ["reader-no-pay"]})
+    reader = open_gig(signed_in(email), demo_office, gig["id"], "history")
+    expect(reader.locator(".history-words").first).to_have_text(re.compile(r"the pay of .* \(amounts hidden\)$"))
+
+
 def test_two_people_on_one_gig_see_each_other_s_changes(demo_office, signed_in):
     gig = gig_for(demo_office, "follow")
     eva = open_gig(signed_in(), demo_office, gig["id"])

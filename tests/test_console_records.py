@@ -106,6 +106,12 @@ def test_every_collection_of_the_document_opens_its_list_page(demo_office, signe
             assert serious_accessibility_violations(page) == [], name
 
 
+def test_a_form_s_heading_names_one_record_of_its_collection(demo_office, signed_in):
+    page = signed_in()
+    page.goto(demo_office.url("/records/gig-statuses/new"))
+    expect(heading(page)).to_have_text("New gig status")
+
+
 def test_a_list_sorts_by_its_headers_and_filters_by_its_documented_parameters(demo_office, signed_in):
     page = signed_in()
     page.goto(demo_office.url("/records/roles"))

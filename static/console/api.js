@@ -76,24 +76,23 @@ function bearer() {
 
 const LEAVING = () => new Promise(() => {}); // the page is going back to sign-in
 
-async function send(method, url, body, signal) {
+async function send(method, url, { body, signal, accept }) {
   const authorization = bearer();
   if (!authorization) return LEAVING();
-  const headers = { Accept: "application/json", Authorization: authorization };
+  const headers = { Accept: accept, Authorization: authorization };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   return fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
 }
 
-/** The parsed answer ({data, meta} or null for 204) of one request; throws ApiError. A POST is not resent after
- * a lost connection (it may have been done); a 503 is resent whatever the method (nothing was done). */
-export async function request(method, path, { query, body, signal } = {}) {
-  const url = urlOf(path, query);
+/** The successful Response of one request, throws ApiError otherwise: a 401 goes back to sign-in, a 503 is resent
+ * whatever the method (nothing was done), a lost connection resent unless a POST (it may have been done). */
+async function respond(method, url, { body, signal, accept = "application/json" } = {}) {
   const token = {};
   try {
     for (let attempt = 0; ; attempt++) {
       let response = null;
       try {
-        response = await send(method, url, body, signal);
+        response = await send(method, url, { body, signal, accept });
       } catch (error) {
         if (error.name === "AbortError" || method === "POST" || attempt >= RETRY_LIMIT) {
           throw error.name === "AbortError" ? error : new ApiError(0, "offline", "The server cannot be reached.");
@@ -106,7 +105,7 @@ export async function request(method, path, { query, body, signal } = {}) {
       }
       if (response && response.status !== 503) {
         if (!response.ok) throw await errorOf(response);
-        return response.status === 204 ? null : response.json();
+        return response;
       }
       if (attempt >= RETRY_LIMIT) throw await errorOf(response);
       markRetrying(token, true);
@@ -115,6 +114,12 @@ export async function request(method, path, { query, body, signal } = {}) {
   } finally {
     markRetrying(token, false);
   }
+}
+
+/** The parsed answer ({data, meta} or null for 204) of one request; throws ApiError. */
+export async function request(method, path, { query, body, signal } = {}) {
+  const response = await respond(method, urlOf(path, query), { body, signal });
+  return response.status === 204 ? null : response.json();
 }
 
 export const api = {
@@ -162,12 +167,10 @@ export function upload(path, form, onProgress) {
   });
 }
 
-/** The bytes at `path` (e.g. /attachments/{id}/content) saved as `filename` by the browser. */
+/** The bytes at `path` (e.g. /attachments/{id}/content) saved as `filename` by the browser; a 401 and a 503 are
+ * handled as request() handles them. */
 export async function download(path, filename) {
-  const authorization = bearer();
-  if (!authorization) return LEAVING();
-  const response = await fetch(urlOf(path), { headers: { Authorization: authorization } });
-  if (!response.ok) throw await errorOf(response);
+  const response = await respond("GET", urlOf(path), { accept: "*/*" });
   const url = URL.createObjectURL(await response.blob());
   const link = document.createElement("a");
   link.href = url;

@@ -6,7 +6,7 @@
 //     save=${(value) => api.patch(`/staff-members/${id}`, {phone: value})} onSaved=${setMember} />
 
 import { ApiError } from "../api.js";
-import { html, useEffect, useRef, useState } from "../lib.js";
+import { html, useLayoutEffect, useRef, useState } from "../lib.js";
 
 function reasonOf(error, name) {
   if (error instanceof ApiError && error.details && error.details[name]) return String(error.details[name]);
@@ -25,7 +25,7 @@ function Editor({ label, name, value, type, multiline, required, save, onSaved, 
   const [saving, setSaving] = useState(false);
   const input = useRef(null);
   const id = `field-${name}`;
-  useEffect(() => input.current && input.current.focus(), []);
+  useLayoutEffect(() => input.current && input.current.focus(), []);
 
   async function submit(event) {
     event.preventDefault();

@@ -14,7 +14,7 @@
 // autoFocus, onCancel (Esc on a closed list): for pickers shown in place of a value while it is edited
 
 import { api } from "../api.js";
-import { html, useEffect, useRef, useState } from "../lib.js";
+import { html, useEffect, useLayoutEffect, useRef, useState } from "../lib.js";
 import { searchable } from "../search.js";
 
 const DEBOUNCE_MS = 200;
@@ -51,8 +51,12 @@ export function ReferencePicker(props) {
   const [creating, setCreating] = useState(null);
   const input = useRef(null);
   const { records, error } = useOptions(collection, typed === shownText ? "" : typed, open, props.query, props.sort || "name");
-  useEffect(() => setTyped(shownText), [shownText]);
-  useEffect(() => autoFocus && input.current && input.current.focus(), []);
+  // Both at once, not a frame later (when a useEffect runs): a late reset would wipe what is typed meanwhile,
+  // a late focus would take it into this box.
+  useLayoutEffect(() => setTyped(shownText), [shownText]);
+  useLayoutEffect(() => autoFocus && input.current && input.current.focus(), []);
+  // keyed: an option keeps its element as results arrive, so a click aimed at "New venue…" never lands on the
+  // venue that took its place
   const options = [
     ...(optional ? [{ kind: "none", label: "None" }] : []),
     ...records.map((record) => ({ kind: "record", record, label: text(record) })),
@@ -93,7 +97,7 @@ export function ReferencePicker(props) {
       onBlur=${() => setTimeout(() => setOpen(false), 150)}
       onKeyDown=${onKeyDown} />
     ${open && options.length > 0 ? html`<ul id=${listId} role="listbox" aria-label=${label} class="picker-options">
-      ${options.map((option, i) => html`<li id=${optionId(i)} role="option" aria-selected=${i === active ? "true" : "false"}
+      ${options.map((option, i) => html`<li key=${option.kind === "record" ? option.record.id : option.kind} id=${optionId(i)} role="option" aria-selected=${i === active ? "true" : "false"}
         class=${`picker-option ${option.kind}`} onMouseDown=${(event) => { event.preventDefault(); pick(option); }}>${option.label}</li>`)}
     </ul>` : null}
     ${open && error ? html`<p class="error">${error.message}</p>` : null}

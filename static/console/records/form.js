@@ -9,11 +9,13 @@
 
 import { ApiError } from "../api.js";
 import { ErrorMessage, Loading } from "../components.js";
+import { ShownOnce } from "../components/shown_once.js";
 import { html, useEffect, useState } from "../lib.js";
 import { navigate } from "../router.js";
 import { FieldInput, FieldText, toControl, toJson } from "./fields.js";
 import { labelOf } from "./document.js";
 import { recordLabel } from "./label.js";
+import { expansions } from "./list.js";
 
 const STAMPS = ["id", "created_at", "updated_at"];
 const CUSTOM_KINDS = { text: "text", number: "number", boolean: "boolean", date: "date", select: "enum" };
@@ -41,10 +43,7 @@ function useLoaded(collection, doc, id, me, api) {
       hasCustom && doc.collection("custom-fields")?.mayView(me)
         ? api.get("/custom-fields", { "filter[resource][eq]": collection.name.replace(/-/g, "_"), limit: 200 })
         : Promise.resolve({ data: [] });
-    const expand = collection.fields
-      .filter((field) => field.reference && collection.expandable.includes(field.name.slice(0, -3)))
-      .filter((field) => doc.collection(field.reference)?.mayView(me))
-      .map((field) => field.name.slice(0, -3));
+    const expand = expansions(collection, doc, me);
     const record = id ? api.get(`${collection.path}/${encodeURIComponent(id)}`, { expand: expand.join(",") || null }) : Promise.resolve(null);
     Promise.all([record, definitions]).then(
       ([answer, custom]) => setLoaded({ record: answer ? answer.data : null, custom: custom.data.map(customField) }),
@@ -126,12 +125,11 @@ function ReadOnly({ fields, record }) {
   </dl>`;
 }
 
-/** What the create answered beyond the record (a secret): shown once, then the record. */
-function ShownOnce({ extra, next }) {
-  return html`<div class="shown-once" role="status">
-    <p><strong>Copy this now: it is shown only once.</strong></p>
-    <dl>${Object.entries(extra).map(([name, value]) => html`<div><dt>${labelOf(name)}</dt><dd><code>${String(value)}</code></dd></div>`)}</dl>
-    <a href=${next}>Continue</a>
+/** What the create answered beyond the record (a secret): each shown once, then on to the record. */
+function AnsweredOnce({ extra, next }) {
+  return html`<div class="answered-once">
+    ${Object.entries(extra).map(([name, value]) => html`<${ShownOnce} label=${labelOf(name)} value=${String(value)} />`)}
+    <p><a href=${next}>Continue</a></p>
   </div>`;
 }
 
@@ -195,7 +193,7 @@ export function RecordForm({ collection, doc, id, me, api, basePath }) {
   }, [loaded]);
   if (loadError) return html`<${ErrorMessage} error=${loadError} />`;
   if (!loaded || !values) return html`<${Loading} />`;
-  if (extra) return html`<${ShownOnce} extra=${extra.values} next=${extra.next} />`;
+  if (extra) return html`<${AnsweredOnce} extra=${extra.values} next=${extra.next} />`;
 
   const shownNames = new Set([...fields, ...custom].map((field) => field.name));
   const { atFields, elsewhere } = fieldErrors(error, shownNames);

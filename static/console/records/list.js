@@ -29,7 +29,7 @@ function hrefWith(basePath, query, changes) {
 }
 
 /** The references worth embedding: those whose collection the user may read. */
-function expansions(collection, doc, me) {
+export function expansions(collection, doc, me) {
   return collection.fields
     .filter((field) => field.reference && collection.expandable.includes(field.name.slice(0, -3)))
     .filter((field) => doc.collection(field.reference)?.mayView(me))

@@ -7,8 +7,16 @@ import { labelOf } from "../records/document.js";
 import { RecordForm } from "../records/form.js";
 import { useDocument } from "./records.js";
 
+// tried in order; the first that matches is the only one applied ("Gig statuses" -> "Gig status")
+const SINGULARS = [
+  [/ies$/, "y"],
+  [/(ss|us)es$/, "$1"],
+  [/([^s])s$/, "$1"],
+];
+
 function singular(title) {
-  return title.replace(/ies$/, "y").replace(/(ss|us)es$/, "$1").replace(/([^s])s$/, "$1");
+  const rule = SINGULARS.find(([plural]) => plural.test(title));
+  return rule ? title.replace(rule[0], rule[1]) : title;
 }
 
 export default function RecordScreen({ params, me, api }) {

@@ -40,7 +40,11 @@ function AddContact({ gig, canCreate, onAdded }) {
 function ContactRow({ row, editable, reload }) {
   const contact = row.contact || {};
   const name = contactText(contact) || "A contact";
-  const change = (request) => request.then(reload);
+  const [error, setError] = useState(null);
+  const change = (request) => {
+    setError(null);
+    request.then(reload, setError);
+  };
   return html`<li class="contact-row">
     <a href=${recordPath("contacts", row.contact_id)}>${name}</a>
     ${row.relationship ? html`<span class="muted"> · ${row.relationship}</span>` : null}
@@ -54,6 +58,7 @@ function ContactRow({ row, editable, reload }) {
       ? html`<button type="button" class="quiet remove" aria-label=${`Remove ${name} from the gig`}
           onClick=${() => change(api.delete(`/gig-contacts/${row.id}`))}>Remove</button>`
       : null}
+    <${SaveError} error=${error} id=${`contact-${row.id}-error`} />
   </li>`;
 }
 

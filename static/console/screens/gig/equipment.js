@@ -80,7 +80,11 @@ export default function Equipment({ gig, me }) {
   const editable = can(me, "production.edit");
   const typeNames = useTypes();
   const { rows, error, reload } = useRows("/gig-equipment", gig.id, { expand: "equipment" });
-  const remove = (row) => api.delete(`/gig-equipment/${row.id}`).then(reload);
+  const [removeFailed, setRemoveFailed] = useState({ rowId: null, error: null });
+  const remove = (row) => {
+    setRemoveFailed({ rowId: null, error: null });
+    api.delete(`/gig-equipment/${row.id}`).then(reload, (error) => setRemoveFailed({ rowId: row.id, error }));
+  };
   return html`<div class="equipment">
     <h2>Equipment</h2>
     ${editable ? html`<${Generate} gig=${gig} typeNames=${typeNames} onDone=${reload} />` : null}
@@ -100,6 +104,7 @@ export default function Equipment({ gig, me }) {
                 placeholder="Add notes…"
                 editable=${editable} onSave=${(value) => api.patch(`/gig-equipment/${row.id}`, { notes: value }).then(reload)} />
               ${editable ? html`<button type="button" class="quiet remove" aria-label=${`Remove ${name}`} onClick=${() => remove(row)}>Remove</button>` : null}
+              <${SaveError} error=${removeFailed.rowId === row.id ? removeFailed.error : null} id=${`gig-equipment-${row.id}-error`} />
             </li>`;
           })}
         </ul>`

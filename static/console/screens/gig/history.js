@@ -6,6 +6,7 @@ import { api } from "../../api.js";
 import { moment } from "../../format.js";
 import { html, useEffect, useState } from "../../lib.js";
 import { follow } from "../../follow.js";
+import { can } from "../../me.js";
 import { useCurrency } from "./currency.js";
 import { ago, eventWords } from "./history_words.js";
 
@@ -76,11 +77,11 @@ function useHistory(gigId, offset) {
   return { page, error };
 }
 
-export default function History({ gig }) {
+export default function History({ gig, me }) {
   const [offset, setOffset] = useState(0);
   const currency = useCurrency();
   const { page, error } = useHistory(gig.id, offset);
-  const context = page && { names: page.names, currency, customLabels: page.labels };
+  const context = page && { names: page.names, currency, customLabels: page.labels, seesPay: can(me, "pay.view") };
   return html`<div class="history">
     <h2>History</h2>
     ${error ? html`<p class="error" role="alert">${error.message}</p>` : null}

@@ -1,6 +1,7 @@
 // A gig's history (SPEC §8 events) in words: "Eva Maier changed the date from Fri, 27 Nov 2026 to Sat, 28 Nov
 // 2026", "Eva Maier invited Lukas Holzer", "Lukas Holzer accepted the invitation". Pay the caller may not see
-// reads null in the event (SPEC §4.6): it is said as "hidden", never guessed.
+// reads null in the event (SPEC §4.6): to a viewer without pay.view a pay change is said with "(amounts hidden)",
+// never guessed; to one with it, a null amount is "nothing".
 
 import { date, money } from "../../format.js";
 
@@ -34,6 +35,7 @@ const FIELDS = {
   message: "the message",
 };
 const MONEY_FIELDS = ["price_cents", "pay_cents", "amount_cents"];
+const PAY_FIELDS = ["pay_cents", "amount_cents"]; // the amounts the API masks to those without pay.view
 const SONG_KINDS = { request: "requested", do_not_play: "do not play", setlist: "setlist" };
 const LONGEST = 80;
 
@@ -62,8 +64,8 @@ function thing(collection, data, names) {
   }
 }
 
-function said(field, value, { names, currency, customLabels }) {
-  if (value === null || value === undefined) return MONEY_FIELDS.includes(field) ? "hidden" : "nothing";
+function said(field, value, { names, currency }) {
+  if (value === null || value === undefined) return "nothing";
   if (MONEY_FIELDS.includes(field)) return money(value, currency);
   if (field.endsWith("_date")) return date(value);
   if (field === "kind" && SONG_KINDS[value]) return SONG_KINDS[value];
@@ -86,7 +88,7 @@ function customChanges(change, context) {
 
 function changeWords(field, change, of, context) {
   if (field === "custom_fields") return customChanges(change, context);
-  if (MONEY_FIELDS.includes(field) && change.from === null && change.to === null) return [`${FIELDS[field]}${of} (amounts hidden)`];
+  if (PAY_FIELDS.includes(field) && !context.seesPay) return [`${FIELDS[field]}${of} (amounts hidden)`];
   const label = FIELDS[field] || `the ${field.replaceAll("_", " ")}`;
   return [`${label}${of} from ${said(field, change.from, context)} to ${said(field, change.to, context)}`];
 }

@@ -11,7 +11,7 @@
 // rejects with the ApiError; `field` names the field in a 422's details (default: the id's).
 
 import { ReferencePicker } from "../../components/reference_picker.js";
-import { html, useEffect, useRef, useState } from "../../lib.js";
+import { html, useEffect, useLayoutEffect, useRef, useState } from "../../lib.js";
 import { SaveError, fieldMessage } from "./conflict.js";
 
 const SAVED_MS = 2500;
@@ -35,7 +35,7 @@ function Shown({ text, placeholder }) {
 function Editor({ props, draft, setDraft, finish, cancel, describedBy }) {
   const { id, type, options } = props;
   const input = useRef(null);
-  useEffect(() => input.current && input.current.focus(), []);
+  useLayoutEffect(() => input.current && input.current.focus(), []);
   const onKeyDown = (event) => {
     if (event.key === "Escape") {
       event.preventDefault();

@@ -3,7 +3,7 @@
 // A form's Enter saves it and Esc closes it; a 422 keeps what was typed and says why at the field.
 
 import { api } from "../../api.js";
-import { html, useEffect, useRef, useState } from "../../lib.js";
+import { html, useLayoutEffect, useRef, useState } from "../../lib.js";
 import { fieldMessage } from "./conflict.js";
 
 export const venueText = (venue) => [venue.name, venue.city].filter(Boolean).join(", ");
@@ -14,7 +14,8 @@ function SmallForm({ title, collection, fields, start, onCreated, onCancel }) {
   const [values, setValues] = useState(start);
   const [error, setError] = useState(null);
   const first = useRef(null);
-  useEffect(() => first.current && first.current.focus(), []);
+  // focused as the form appears, not a frame later: a later focus takes what is being typed into another field
+  useLayoutEffect(() => first.current && first.current.focus(), []);
   const save = async () => {
     const body = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== ""));
     try {

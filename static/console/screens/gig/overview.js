@@ -6,6 +6,7 @@ import { api } from "../../api.js";
 import { date } from "../../format.js";
 import { html, useEffect, useState } from "../../lib.js";
 import { can } from "../../me.js";
+import { SaveError } from "./conflict.js";
 import { Contacts } from "./contacts.js";
 import { InPlace } from "./in_place.js";
 import { NewVenue, venueText } from "./new_records.js";
@@ -16,14 +17,15 @@ let definitions = null; // the gigs' custom fields, asked once per page load
 
 function useDefinitions() {
   const [list, setList] = useState(definitions);
+  const [error, setError] = useState(null);
   useEffect(() => {
     if (definitions) return;
     api.get("/custom-fields", { "filter[resource]": "gigs", sort: "position", limit: 100 }).then(({ data }) => {
       definitions = data;
       setList(data);
-    });
+    }, setError);
   }, []);
-  return list || [];
+  return { list: list || [], error };
 }
 
 function patcher(gig, reload) {
@@ -60,7 +62,8 @@ function Fields({ gig, editable, save }) {
 }
 
 function CustomFields({ gig, editable, save }) {
-  const list = useDefinitions();
+  const { list, error } = useDefinitions();
+  if (error) return html`<${SaveError} error=${error} id="custom-fields-error" />`;
   if (list.length === 0) return null;
   const values = gig.custom_fields || {};
   return html`<div class="fields custom-fields" role="group" aria-label="More about the gig">

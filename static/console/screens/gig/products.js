@@ -59,8 +59,14 @@ function ProductRow({ row, currency, editable, reload }) {
     await api.patch(`/gig-products/${row.id}`, changes);
     await reload();
   };
+  const [removeError, setRemoveError] = useState(null);
   const remove = async () => {
-    await api.delete(`/gig-products/${row.id}`);
+    setRemoveError(null);
+    try {
+      await api.delete(`/gig-products/${row.id}`);
+    } catch (failure) {
+      return setRemoveError(failure);
+    }
     await reload();
   };
   const id = `product-${row.id}`;
@@ -76,6 +82,7 @@ function ProductRow({ row, currency, editable, reload }) {
       onSave=${(value) => save({ end_time: value })} />
     ${editable ? html`<button type="button" class="quiet remove" onClick=${remove}
       aria-label=${`Remove ${row.product ? row.product.name : "the product"}`}>Remove</button>` : null}
+    <${SaveError} error=${removeError} id=${`${id}-error`} />
   </li>`;
 }
 

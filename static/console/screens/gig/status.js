@@ -11,14 +11,15 @@ let statuses = null; // the office's statuses, asked once per page load
 
 function useStatuses() {
   const [list, setList] = useState(statuses);
+  const [error, setError] = useState(null);
   useEffect(() => {
     if (statuses) return;
     api.get("/gig-statuses", { sort: "position", limit: 100, fields: "id,name,kind,position" }).then(({ data }) => {
       statuses = data;
       setList(data);
-    });
+    }, setError);
   }, []);
-  return list || [];
+  return { list: list || [], error };
 }
 
 function consequence(gig, status) {
@@ -37,7 +38,7 @@ function Confirm({ gig, status, onYes, onNo }) {
 }
 
 export function StatusControl({ gig, editable, reload }) {
-  const list = useStatuses();
+  const { list, error: listError } = useStatuses();
   const [asking, setAsking] = useState(null);
   const [error, setError] = useState(null);
   const [saved, setSaved] = useState("");
@@ -70,6 +71,6 @@ export function StatusControl({ gig, editable, reload }) {
       : null}
     <span class="saved" role="status">${saved}</span>
     ${asking ? html`<${Confirm} gig=${gig} status=${asking} onYes=${() => move(asking)} onNo=${() => setAsking(null)} />` : null}
-    <${SaveError} error=${error} id="gig-status-error" />
+    <${SaveError} error=${error || (editable ? listError : null)} id="gig-status-error" />
   </div>`;
 }
