@@ -4,7 +4,7 @@ scanner-safe /signin page, sign-out, /me, and API keys."""
 import datetime as dt
 import logging
 
-from flask import Blueprint, current_app, g, render_template, request
+from flask import Blueprint, current_app, g, request
 
 import conventions
 import events
@@ -23,6 +23,7 @@ from bodies import (
 from conventions import json_body, printable
 from dialects import dialect
 from errors import ApiError, conflict
+from html_pages import page_with_nonce
 from mail import message, message_id
 from models import SignInLink, Token, User, now, timestamp
 from openapi import operation
@@ -147,7 +148,7 @@ def sign_out():
 @public
 def signin_page():
     """The page a sign-in link opens: a button posts the token from the fragment; a GET spends nothing."""
-    return render_template("signin.html")
+    return page_with_nonce("signin.html")
 
 
 # --- /me --------------------------------------------------------------------------------------------------
