@@ -157,11 +157,13 @@ def signin_page():
 @blueprint.get("/me")
 @operation(response=MeSchema)
 def me():
-    """The caller, their access roles, the token in use and what they may do."""
+    """The caller, their access roles, the token in use, what they may do, and the office's currency."""
     c = g.caller
     token = {"id": c.token_id, "kind": c.kind, "expires_at": c.expires_at, "label": c.label}
     can = {capability: capability in c.can for capability in CAPABILITIES}
-    return {"data": {"id": c.user_id, "email": c.email, "name": c.name, "roles": c.roles, "token": token, "can": can}}
+    office = {"currency": current_app.config["CURRENCY"]}
+    person = {"id": c.user_id, "email": c.email, "name": c.name, "roles": c.roles}
+    return {"data": {**person, "token": token, "can": can, "office": office}}
 
 
 # --- API keys ---------------------------------------------------------------------------------------------
