@@ -59,9 +59,17 @@ class TokenInfoSchema(BaseSchema):
     label = fields.String(dump_only=True, allow_none=True)
 
 
+class OfficeSchema(BaseSchema):
+    currency = fields.String(
+        dump_only=True,
+        metadata={"description": "ISO 4217 currency of amounts that carry none of their own (BAND_CURRENCY)"},
+    )
+
+
 class MeSchema(MeUserSchema):
     token = fields.Nested(TokenInfoSchema, dump_only=True)
     can = fields.Dict(keys=fields.String(), values=fields.Boolean(), dump_only=True)
+    office = fields.Nested(OfficeSchema, dump_only=True, metadata={"description": "what every client shares"})
 
 
 class ApiKeySchema(BaseSchema):

@@ -1,5 +1,5 @@
-"""The service's own small HTML pages (/answer, /setup) as answers: each runs its inline script and style under a
-nonce of its own Content-Security-Policy, and is never cached."""
+"""The service's own small HTML pages (/answer, /setup, /signin) as answers: each runs its inline script and style
+under a nonce of its own Content-Security-Policy, and is never cached."""
 
 import secrets
 

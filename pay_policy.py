@@ -29,9 +29,19 @@ def office_sees_pay(can):
     return PAY_VIEW in can
 
 
+def reading_needs(group):
+    """The capability a caller needs to read a field private to `group` (pay_cents: pay.view)."""
+    return f"{group}.view"
+
+
+def writing_needs(group):
+    """The capability a caller needs to set a field private to `group` (pay_cents: pay.edit)."""
+    return f"{group}.edit"
+
+
 def hides(group, can):
     """A field private to `group` (pay_cents: the pay group) reads null to a caller holding `can`."""
-    return group is not None and f"{group}.view" not in can
+    return group is not None and reading_needs(group) not in can
 
 
 def is_amount(collection_group, column):

@@ -7,6 +7,7 @@ import re
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 
+import pay_policy
 from bodies import WebhookPayloadSchema
 from conventions import WRITE_METHODS
 from field_types import CustomFields
@@ -41,6 +42,7 @@ from openapi.shapes import (
 from resources import resource_of
 
 VERSION = "1.0.0"
+PRIVATE_MARK = "x-capability"  # on a property: the capability a caller needs to read it (or, in a body, set it)
 DESCRIPTION = """The JSON API of Band Office, the office of a wedding band: gigs, the products sold on them,
 the ensembles and staff that play them, their equipment and their pay.
 
@@ -49,7 +51,9 @@ Every path is relative to `/v1`. Send `Authorization: Bearer <token>` (a session
 none. Reading needs the `<group>.view` capability of the resource's group (the tag), writing and operations
 `<group>.edit`; `GET /me` shows what the caller holds. Each operation that needs a capability names it as
 `x-capability` (`catalog.view`); one without it is open to any signed-in user (or decides by the record, as
-answering one's own invitation does). A user linked to a staff member finds their own work under
+answering one's own invitation does). A property private to another group is marked the same way: a gig
+role's `pay_cents` reads null without `x-capability` `pay.view` and is set only with `pay.edit` (its mark in
+request bodies). A user linked to a staff member finds their own work under
 `/me` (the tag `me`: their gigs, invitations, pay, blockouts and calendar feed) whatever their capabilities.
 
 Lists take `limit` (1..200, default 50), `offset`, `sort` (comma list, `-field` descending; `id` is always
@@ -84,6 +88,7 @@ def document(app):
     spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     spec.options["security"] = [{"bearer": []}]
     plugin.converter.add_attribute_function(mark_custom_fields)
+    plugin.converter.add_attribute_function(mark_private_fields)
     builder = Builder(spec)
     for rule in sorted(app.url_map.iter_rules(), key=lambda r: r.rule):
         if rule.rule.startswith("/v1/"):
@@ -100,6 +105,7 @@ class Builder:
         self.records = {}  # component -> the record it shows (Gig for GigCreate): they share their enums
         self.expandable = {}  # component -> {name: listing.Reference} its reads may embed
         self.error_statuses = {}  # reference to an error answer -> the statuses it documents
+        self.requests = set()  # components of request bodies: a private field's mark names the editing capability
         self.spec.components.schema("Error", schema=ErrorSchema)
         for name, schema in (("Meta", META), ("Filters", FILTERS), ("CustomFields", CUSTOM_FIELDS)):
             self.spec.components.schema(name, schema)
@@ -134,6 +140,7 @@ class Builder:
         """The component of a request body: no read-only fields."""
         record = schema_class.__name__.removesuffix("Schema")
         exclude = (*read_only(schema_class()), *modifiers.pop("exclude", ()))
+        self.requests.add(record + suffix)
         return self.component(record + suffix, schema_class(exclude=exclude, **modifiers), record)
 
     def add_webhook(self):
@@ -178,6 +185,8 @@ class Builder:
             schemas[name]["properties"].update(embedded_properties(references))
         for name, record in self.records.items():
             share_enums(schemas, name, record)
+        for name in self.requests:
+            mark_private_edits(schemas[name])
         for node in walk(document):
             if None in node.get("enum", ()):
                 null_apart(node)
@@ -324,6 +333,20 @@ NARROWED = (
 def mark_custom_fields(converter, field, **kwargs):
     """apispec's attribute function: the custom fields object is marked, to be one component (`shapes`)."""
     return {CUSTOM_FIELDS_MARK: True} if isinstance(field, CustomFields) else {}
+
+
+def mark_private_fields(converter, field, **kwargs):
+    """apispec's attribute function: a field private to a group (a gig role's pay_cents: `pay_policy`) names the
+    capability reading it needs, so that a client leaves it out for a caller without it (SPEC §12)."""
+    group = field.metadata.get("group")
+    return {PRIVATE_MARK: pay_policy.reading_needs(group)} if group else {}
+
+
+def mark_private_edits(schema):
+    """In a request body, a private field's mark names the capability setting it needs (pay.edit)."""
+    for prop in schema.get("properties", {}).values():
+        if PRIVATE_MARK in prop:
+            prop[PRIVATE_MARK] = pay_policy.writing_needs(prop[PRIVATE_MARK].split(".")[0])
 
 
 def embedded_properties(references):

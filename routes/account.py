@@ -4,7 +4,7 @@ scanner-safe /signin page, sign-out, /me, and API keys."""
 import datetime as dt
 import logging
 
-from flask import Blueprint, current_app, g, render_template, request
+from flask import Blueprint, current_app, g, request
 
 import conventions
 import events
@@ -23,6 +23,7 @@ from bodies import (
 from conventions import json_body, printable
 from dialects import dialect
 from errors import ApiError, conflict
+from html_pages import page_with_nonce
 from mail import message, message_id
 from models import SignInLink, Token, User, now, timestamp
 from openapi import operation
@@ -147,7 +148,7 @@ def sign_out():
 @public
 def signin_page():
     """The page a sign-in link opens: a button posts the token from the fragment; a GET spends nothing."""
-    return render_template("signin.html")
+    return page_with_nonce("signin.html")
 
 
 # --- /me --------------------------------------------------------------------------------------------------
@@ -156,11 +157,13 @@ def signin_page():
 @blueprint.get("/me")
 @operation(response=MeSchema)
 def me():
-    """The caller, their access roles, the token in use and what they may do."""
+    """The caller, their access roles, the token in use, what they may do, and the office's currency."""
     c = g.caller
     token = {"id": c.token_id, "kind": c.kind, "expires_at": c.expires_at, "label": c.label}
     can = {capability: capability in c.can for capability in CAPABILITIES}
-    return {"data": {"id": c.user_id, "email": c.email, "name": c.name, "roles": c.roles, "token": token, "can": can}}
+    office = {"currency": current_app.config["CURRENCY"]}
+    person = {"id": c.user_id, "email": c.email, "name": c.name, "roles": c.roles}
+    return {"data": {**person, "token": token, "can": can, "office": office}}
 
 
 # --- API keys ---------------------------------------------------------------------------------------------

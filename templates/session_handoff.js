@@ -7,7 +7,7 @@
 
   // A path of this origin (one "/", then not "/" or "\"), else null: never another site, nor a scheme.
   function sameOriginPath(value) {
-    if (typeof value !== "string" || value.charAt(0) !== "/" || value.charAt(1) === "/" || value.charAt(1) === "\\") {
+    if (typeof value !== "string" || startsLikeAnotherHost(value)) {
       return null;
     }
     var url;
@@ -16,7 +16,20 @@
     } catch (e) {
       return null;
     }
-    return url.origin === location.origin ? url.pathname + url.search + url.hash : null;
+    // "/.//evil.example" is of this origin, yet its normalised path "//evil.example" names another host.
+    return url.origin === location.origin && !startsLikeAnotherHost(url.pathname) ? url.pathname + url.search + url.hash : null;
+  }
+  // Not one "/" then a path: "//host", "/\host", or either spelled with %2F or %5C.
+  function startsLikeAnotherHost(path) {
+    var decoded;
+    try {
+      decoded = decodeURIComponent(path);
+    } catch (e) {
+      return true;
+    }
+    return [path, decoded].some(function (each) {
+      return each.charAt(0) !== "/" || each.charAt(1) === "/" || each.charAt(1) === "\\";
+    });
   }
   function keepSession(data, keep) {
     var session = {

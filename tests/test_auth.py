@@ -213,7 +213,7 @@ EXPECTED_CAPABILITIES = {
 @pytest.mark.parametrize("role_name", sorted(EXPECTED_CAPABILITIES))
 def test_me_shows_the_full_can_map_of_each_default_role(signed_in, role_name):
     me = signed_in(role_name).get("/me").get_json()["data"]
-    assert set(me) == {"id", "email", "name", "roles", "token", "can"}
+    assert set(me) == {"id", "email", "name", "roles", "token", "can", "office"}
     assert me["roles"] == [role_name]
     assert set(me["can"]) == set(CAPABILITIES) and len(CAPABILITIES) == 14
     assert {c for c, held in me["can"].items() if held} == EXPECTED_CAPABILITIES[role_name]
@@ -271,3 +271,14 @@ def test_signin_page_posts_the_token_only_on_a_click(anon):
     page = r.get_data(as_text=True)
     assert "<button" in page and "/v1/auth/confirm" in page and 'addEventListener("click"' in page
     assert ".submit(" not in page and "http://" not in page and "https://" not in page
+
+
+def test_me_names_the_offices_currency_for_amounts_without_their_own(app, anon, ada, documented):
+    app.config["CURRENCY"] = "CHF"
+    r = anon.with_token(make_token(ada)).get("/me")
+    assert r.get_json()["data"]["office"] == {"currency": "CHF"}
+    documented.check("GET", "/me", r)
+    answer = documented.resolved(documented.response("GET", "/me", 200)["content"]["application/json"]["schema"])
+    me = documented.resolved(answer["properties"]["data"])
+    office = documented.resolved(me["properties"]["office"])
+    assert "BAND_CURRENCY" in documented.resolved(office["properties"]["currency"])["description"]

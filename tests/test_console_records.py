@@ -211,6 +211,32 @@ def test_a_viewer_reads_records_without_the_means_to_change_them(demo_office, si
     expect(page.get_by_role("button", name="Delete…")).to_have_count(0)
 
 
+def test_pay_is_left_out_for_a_user_without_pay_and_shown_in_the_offices_currency_to_one_with_it(
+    demo_office, signed_in
+):
+    grants = ["gigs.view", "gigs.edit", "staffing.view", "staffing.edit", "people.view", "people.edit", "catalog.view"]
+    demo_office.api("/access-roles", method="POST", body={"name": "booker", "grants": grants})
+    demo_office.api(
+        "/users", method="POST", body={"email": "booker@band.example", "name": "Bo Oker", "roles": ["booker"]}
+    )
+    paid = demo_office.api("/gig-roles?filter[pay_cents][gt]=0&limit=1")["data"][0]
+    booker = signed_in("booker@band.example")
+    booker.goto(demo_office.url("/records/gig-roles"))
+    expect(booker.locator("tbody tr").first).to_be_visible()
+    expect(booker.get_by_role("columnheader", name="Pay (cents)")).to_have_count(0)
+    booker.goto(demo_office.url(f"/records/gig-roles/{paid['id']}"))
+    expect(booker.get_by_role("button", name="Save")).to_be_visible()
+    expect(booker.get_by_text("Pay (cents)")).to_have_count(0)
+
+    admin = signed_in()
+    admin.goto(demo_office.url("/records/gig-roles"))
+    expect(admin.get_by_role("columnheader", name="Pay (cents)")).to_be_visible()
+    admin.goto(demo_office.url(f"/records/gig-roles/{paid['id']}"))
+    expect(admin.get_by_label("Pay (cents)")).to_be_visible()
+    admin.goto(demo_office.url("/records/gig-roles?sort=-pay_cents"))
+    expect(admin.locator("tbody tr").first).to_contain_text("€")  # the office's currency: a role's pay has none
+
+
 # --- journey 8 and the admin screens ----------------------------------------------------------------------------
 
 

@@ -53,3 +53,32 @@ def test_a_list_left_open_is_not_refused_for_a_capability(document, signed_in):
         if method == "get" and "{" not in path and "x-capability" not in operation and operation.get("security") != []:
             answer = nobody.get(concrete(path))
             assert answer.status_code != 403, (path, answer.get_json())
+
+
+def body_schema(document, operation):
+    return operation["requestBody"]["content"]["application/json"]["schema"]
+
+
+def component(document, schema):
+    return document["components"]["schemas"][schema["$ref"].rsplit("/", 1)[1]]
+
+
+def marks(schema):
+    return {name: prop["x-capability"] for name, prop in schema["properties"].items() if "x-capability" in prop}
+
+
+def test_a_property_private_to_pay_names_the_capability_and_the_service_asks_it(document, signed_in, role, build):
+    """SPEC §12: the console leaves out a field a person cannot use, knowing it from this mark."""
+    read = document["paths"]["/gig-roles/{id}"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+    record = component(document, component(document, read)["properties"]["data"])
+    create = component(document, body_schema(document, document["paths"]["/gig-roles"]["post"]))
+    patch = component(document, body_schema(document, document["paths"]["/gig-roles/{id}"]["patch"]))
+    assert marks(record) == {"pay_cents": "pay.view"}
+    assert marks(create) == marks(patch) == {"pay_cents": "pay.edit"}
+
+    role("booker", "gigs.*", "staffing.*", "people.*", "catalog.view")
+    booker = signed_in("booker")
+    gig_role = build("gig-roles", pay_cents=45000)
+    assert booker.get(f"/gig-roles/{gig_role['id']}").get_json()["data"]["pay_cents"] is None
+    refused = error_of(booker.patch(f"/gig-roles/{gig_role['id']}", json={"pay_cents": 1}), 403, "forbidden")
+    assert refused["details"]["required"] == "pay.edit"

@@ -144,7 +144,17 @@ def test_keep_me_signed_in_keeps_the_session_in_local_storage(context, office):
 
 @pytest.mark.parametrize(
     "next_path",
-    ["//evil.example", "https://evil.example/", "/\\evil.example", "javascript:alert(1)", "/\t/evil.example", "gigs"],
+    [
+        *(
+            "//evil.example",
+            "https://evil.example/",
+            "/\\evil.example",
+            "javascript:alert(1)",
+            "/\t/evil.example",
+            "gigs",
+        ),
+        *("/.//evil.example/x", "/..//evil.example/x", "/%2F%2Fevil.example"),
+    ],
 )
 def test_a_next_that_is_not_a_path_of_this_site_opens_the_console_home(context, office, next_path):
     page = context.new_page()

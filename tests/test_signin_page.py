@@ -52,7 +52,9 @@ def test_the_page_loads_nothing_from_elsewhere_and_has_no_inline_event_handlers(
 
 
 def inline(page, tag):
-    return re.findall(rf"<{tag}>(.*?)</{tag}>", page.get_data(as_text=True), flags=re.DOTALL)
+    """(nonce or None, text) of each inline <tag>."""
+    pattern = rf'<{tag}(?: nonce="([^"]*)")?>(.*?)</{tag}>'
+    return [(nonce or None, text) for nonce, text in re.findall(pattern, page.get_data(as_text=True), flags=re.DOTALL)]
 
 
 def csp_source(text):
@@ -61,8 +63,14 @@ def csp_source(text):
 
 @pytest.mark.parametrize("tag", ["script", "style"])
 def test_the_pages_inline_script_and_style_are_allowed_by_its_content_security_policy(page, tag):
-    """A policy that restricts scripts or styles must name the page's own by hash, or the page stops working."""
-    [text] = inline(page, tag)
+    """The policy restricts scripts and styles (§2.3) and names the page's own by nonce or hash, or the page
+    stops working."""
+    [(nonce, text)] = inline(page, tag)
     directives = csp_directives(page.headers.get("Content-Security-Policy", ""))
     allowed = directives.get(f"{tag}-src", directives.get("default-src"))
-    assert allowed is None or csp_source(text) in allowed, (allowed, csp_source(text))
+    assert allowed is not None and "'unsafe-inline'" not in allowed
+    assert csp_source(text) in allowed or (nonce and f"'nonce-{nonce}'" in allowed), (allowed, nonce)
+
+
+def test_the_page_is_never_cached_and_sends_no_referrer(page):
+    assert page.headers["Cache-Control"] == "no-store" and page.headers["Referrer-Policy"] == "no-referrer"

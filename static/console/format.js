@@ -1,10 +1,18 @@
 // Money, dates and times as SPEC §12 shows them: money with its currency (Intl.NumberFormat), dates in the
 // browser's locale, times exactly as the API gives them (the venue's local time, never converted).
 
+import { officeCurrency } from "./me.js";
+
 /** 45000, "EUR" -> "€450.00" (in the browser's locale). */
 export function money(cents, currency) {
   if (cents === null || cents === undefined) return "";
   return new Intl.NumberFormat(undefined, { style: "currency", currency }).format(cents / 100);
+}
+
+/** Any amount in cents, in its record's own currency when it has one (a rate, a price), else in the office's
+ * (GET /me's office.currency: a gig role's pay, a gig product's price). */
+export function amount(cents, record) {
+  return money(cents, (record && record.currency) || officeCurrency());
 }
 
 /** A calendar date "2026-11-28" as a local Date (no time zone shift). */

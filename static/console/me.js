@@ -4,6 +4,7 @@
 //   can(me, "pay.view")        -> whether to show amounts of pay
 //   canViewAny(me)             -> whether any collection can be read (the Records menu)
 //   me.staffMemberId           -> the linked staff member's id, or null
+//   officeCurrency()           -> the currency of amounts that carry none of their own (GET /me's office)
 
 import { ApiError, api } from "./api.js";
 
@@ -15,7 +16,14 @@ export async function loadMe() {
       throw error;
     }),
   ]);
+  office = me.data.office;
   return { ...me.data, staffMemberId: member ? member.data.id : null };
+}
+
+let office = { currency: "EUR" }; // until /me answers: the console renders nothing before it does
+
+export function officeCurrency() {
+  return office.currency;
 }
 
 export function can(me, capability) {

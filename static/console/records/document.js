@@ -8,7 +8,9 @@
 //   doc.collections.filter((c) => c.mayView(me))
 //   doc.listOf("/notifications")              // a list that is no collection (no /{id}): its fields and filters
 //
-// A field: {name, label, kind, nullable, readOnly, enum, reference, description, maxLength, itemKind}; its kind is
+// A field: {name, label, kind, nullable, readOnly, enum, reference, description, maxLength, itemKind, capability};
+// `capability` is what a person needs to read it (in a create or patch schema: to set it), else null: a field a
+// person cannot use is not shown (`usableBy(me)`, SPEC §12). Its kind is
 // one of text, longtext, email, url, date, time, timestamp, integer, number, boolean, enum, reference, list,
 // custom (the custom fields, §4.7), object; `opaque` marks an id of nothing the document names (no column shows it).
 
@@ -35,6 +37,11 @@ export function loadDocument(api) {
 const refName = (node) => (node && node.$ref ? node.$ref.split("/").pop() : null);
 
 /** "gig_status_id" -> "Gig status", "amount_cents" -> "Amount (cents)", "is_default" -> "Default". */
+/** A filter of the fields `me` may use: those without a capability of their own, or whose `me` holds. */
+export function usableBy(me) {
+  return (field) => !field.capability || can(me, field.capability);
+}
+
 export function labelOf(name) {
   let words = name.replace(/^is_/, "").replace(/_id$/, "");
   const cents = words.endsWith("_cents");
@@ -201,6 +208,7 @@ class Document {
         nullable,
         required: required.has(name),
         readOnly: Boolean(property.readOnly),
+        capability: property["x-capability"] || null, // a gig role's pay_cents: pay.view, pay.edit in a body
         enum: resolved.enum || null,
         reference,
         description: property.description || "",

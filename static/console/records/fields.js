@@ -4,7 +4,7 @@
 
 import { api } from "../api.js";
 import { ReferencePicker } from "../components/reference_picker.js";
-import { date, moment, money } from "../format.js";
+import { amount, date, moment } from "../format.js";
 import { html, useEffect, useState } from "../lib.js";
 import { recordPath } from "../paths.js";
 import { recordLabel } from "./label.js";
@@ -107,7 +107,7 @@ export function FieldText({ field, record }) {
       return objectText(value);
   }
   if (field.name.endsWith("_cents") && typeof value === "number") {
-    return record.currency ? money(value, record.currency) : (value / 100).toFixed(2);
+    return amount(value, record);
   }
   return String(value);
 }

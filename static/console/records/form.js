@@ -13,7 +13,7 @@ import { ShownOnce } from "../components/shown_once.js";
 import { html, useEffect, useState } from "../lib.js";
 import { navigate } from "../router.js";
 import { FieldInput, FieldText, toControl, toJson } from "./fields.js";
-import { labelOf } from "./document.js";
+import { labelOf, usableBy } from "./document.js";
 import { recordLabel } from "./label.js";
 import { expansions } from "./list.js";
 
@@ -173,13 +173,15 @@ function DeleteButton({ collection, doc, id, api, basePath, noun }) {
 export function RecordForm({ collection, doc, id, me, api, basePath }) {
   const [loaded, loadError] = useLoaded(collection, doc, id, me, api);
   const creating = !id;
-  const editableNames = new Set(((creating ? collection.createFields : collection.mayChange(me) ? collection.patchFields : []) || []).map((f) => f.name));
+  const usable = usableBy(me);
+  const editable = (creating ? collection.createFields : collection.mayChange(me) ? collection.patchFields : []) || [];
+  const editableNames = new Set(editable.filter(usable).map((f) => f.name));
   // required is what a create needs: a record's schema marks every field it always carries as required
   const requiredNames = new Set((collection.createFields || []).filter((f) => f.required).map((f) => f.name));
   const fields = (creating ? collection.createFields || [] : collection.fields)
     .filter((field) => editableNames.has(field.name) && field.kind !== "custom")
     .map((field) => ({ ...field, required: requiredNames.has(field.name) }));
-  const readOnly = creating ? [] : collection.fields.filter((field) => !editableNames.has(field.name) && !STAMPS.includes(field.name));
+  const readOnly = creating ? [] : collection.fields.filter((field) => usable(field) && !editableNames.has(field.name) && !STAMPS.includes(field.name));
   const custom = loaded && (editableNames.has("custom_fields") ? loaded.custom : []);
   const [values, setValues] = useState(null);
   const [original, setOriginal] = useState(null);

@@ -9,6 +9,7 @@
 import { ErrorMessage, Loading } from "../components.js";
 import { html, useEffect, useState } from "../lib.js";
 import { navigate } from "../router.js";
+import { usableBy } from "./document.js";
 import { FieldText, ReferenceInput } from "./fields.js";
 import { recordLabel } from "./label.js";
 
@@ -36,8 +37,8 @@ export function expansions(collection, doc, me) {
     .map((field) => field.name.slice(0, -3));
 }
 
-export function columnsOf(collection) {
-  return collection.fields.filter((field) => !HIDDEN_COLUMNS.has(field.name) && !field.opaque);
+export function columnsOf(collection, me) {
+  return collection.fields.filter((field) => !HIDDEN_COLUMNS.has(field.name) && !field.opaque).filter(usableBy(me));
 }
 
 function SortHeader({ field, collection, query, basePath }) {
@@ -72,7 +73,7 @@ function Row({ record, columns, linked, basePath }) {
 /** The filter controls: one per field the list filters on, as its kind suits. */
 function filterControls(collection, doc, me) {
   const controls = [];
-  for (const field of columnsOf(collection)) {
+  for (const field of columnsOf(collection, me)) {
     const operators = collection.filters[field.name];
     if (!operators) continue;
     const key = (operator) => `filter[${field.name}][${operator}]`;
@@ -166,7 +167,7 @@ export function RecordList({ collection, doc, me, api, query, basePath, linked =
     const expand = expansions(collection, doc, me).join(",") || null;
     api.get(collection.path, { ...parameters, ...fixed, expand, limit: PAGE }).then(setAnswer, setError);
   }, [collection.path, key]);
-  const columns = columnsOf(collection);
+  const columns = columnsOf(collection, me);
   return html`<div class="record-list">
     <${Filters} key=${key} collection=${collection} doc=${doc} me=${me} query=${query} basePath=${basePath} />
     <${ErrorMessage} error=${error} />

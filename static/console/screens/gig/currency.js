@@ -1,19 +1,8 @@
-// The currency the band's amounts are in: a gig product's price and a gig role's pay carry none of their own,
-// the catalog's prices do (a band prices in one currency), so it is read from one of them, once per page load.
+// The currency of the gig page's amounts: a gig product's price and a gig role's pay carry none of their own,
+// so they are in the office's (GET /me's office.currency, read once at sign-in).
 
-import { api } from "../../api.js";
-import { useEffect, useState } from "../../lib.js";
-
-let currency = null;
+import { officeCurrency } from "../../me.js";
 
 export function useCurrency() {
-  const [known, setKnown] = useState(currency || "EUR");
-  useEffect(() => {
-    if (currency) return;
-    api.get("/prices", { limit: 1, fields: "currency" }).then(({ data }) => {
-      currency = (data[0] && data[0].currency) || "EUR";
-      setKnown(currency);
-    }, () => {});
-  }, []);
-  return known;
+  return officeCurrency();
 }
