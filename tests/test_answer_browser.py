@@ -7,23 +7,16 @@ import datetime as dt
 import sqlite3
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
 import signing
 from models import timestamp
-from tests.support.pages import chromium
+from tests.support import pages
 from tests.support.served import ServedOffice
 
+browser = pages.browser  # the module's chromium (a fixture)
+
 SECRET_KEY = "answer-browser-test-key"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    executable = chromium()
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=executable)
-        yield browser
-        browser.close()
 
 
 PHONE = {"width": 390, "height": 844}

@@ -10,15 +10,13 @@ import concurrent.futures
 import datetime as dt
 import re
 import urllib.parse
-from email import message_from_bytes, policy
 
 import pytest
 from playwright.sync_api import expect
 
 from tests.support import console
 from tests.support.console import DESKTOP, PHONE, DemoOffice, open_context, serious_accessibility_violations
-from tests.support.mail import text_of
-from tests.support.waiting import SLOW_MACHINE_SECONDS, wait_for
+from tests.support.mail import mailed_signin_link
 
 pytestmark = pytest.mark.browser
 browser, signed_in = console.browser, console.signed_in
@@ -91,17 +89,6 @@ def open_a_role_this_month(office):
         office.api(f"/gig-roles/{roles[0]['id']}", method="PATCH", body={"staff_member_id": None})
 
 
-def mailed_link(office, address):
-    def found():
-        for path in office.mail.glob("*.eml"):
-            message = message_from_bytes(path.read_bytes(), policy=policy.default)
-            if message["To"] == address:
-                return re.search(r"\S+/signin#token=\S+", text_of(message))[0]
-        return None
-
-    return wait_for(found, timeout=SLOW_MACHINE_SECONDS)
-
-
 def test_journey_1_sign_in_from_the_mailed_link_shows_this_month_s_gigs_with_their_open_role_badges(
     demo_office, browser
 ):
@@ -113,7 +100,7 @@ def test_journey_1_sign_in_from_the_mailed_link_shows_this_month_s_gigs_with_the
     context = open_context(browser)
     try:
         page = context.new_page()
-        page.goto(mailed_link(demo_office, "office@band.example"))
+        page.goto(mailed_signin_link(demo_office.mail, "office@band.example"))
         page.get_by_role("button", name="Sign in", exact=True).click()
         expect(page).to_have_url(re.compile(r"/agenda$"))
         expect(page.get_by_role("heading", level=1)).to_have_text(dt.date.today().strftime("%B %Y"))

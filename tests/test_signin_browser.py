@@ -8,28 +8,20 @@ import json
 import re
 import urllib.parse
 import urllib.request
-from email import message_from_bytes, policy
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
-from tests.support.mail import text_of
-from tests.support.pages import chromium
+from tests.support import pages
+from tests.support.mail import mailed_signin_link
 from tests.support.served import OPENER, ServedOffice, Service
 from tests.support.waiting import SLOW_MACHINE_SECONDS, wait_for
+
+browser = pages.browser  # the module's chromium (a fixture)
 
 SESSION_KEY = "band-office.session"
 HOSTILE = "<img src=x onerror=alert(1)> \u202eAda"
 SETUP_LINK = re.compile(r"\S+/setup#token=\S+")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    executable = chromium()
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=executable)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture
@@ -61,24 +53,11 @@ def member(office, name="Sam Player"):
     return address
 
 
-def mailed_link(office, address):
-    """The sign-in link in the mail to `address`, once the outbox wrote it."""
-
-    def found():
-        for path in office.mail.glob("*.eml"):
-            message = message_from_bytes(path.read_bytes(), policy=policy.default)
-            if message["To"] == address:
-                return re.search(r"\S+/signin#token=\S+", text_of(message))[0]
-        return None
-
-    return wait_for(found, timeout=SLOW_MACHINE_SECONDS)
-
-
 def ask_for_link(office, address):
     body = json.dumps({"email": address}).encode()
     status, _, _ = office.service.request("POST", "/auth/link", body, {"Content-Type": "application/json"})
     assert status == 200
-    return mailed_link(office, address)
+    return mailed_signin_link(office.mail, address)
 
 
 def with_next(link, next_path):
@@ -116,7 +95,7 @@ def test_the_mailed_link_opens_the_console_where_the_person_was_with_a_session_f
     asking.get_by_role("button", name="Send me a link").click()
     expect(asking.locator("#outcome")).to_contain_text("on its way")
     tab = context.new_page()  # the mail's link opens in a tab of its own
-    tab.goto(mailed_link(office, address))
+    tab.goto(mailed_signin_link(office.mail, address))
     entries = tab.evaluate("history.length")
     expect(tab.get_by_label("Keep me signed in on this computer")).not_to_be_checked()
     tab.get_by_role("button", name="Sign in", exact=True).click()

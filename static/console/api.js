@@ -9,6 +9,7 @@
 //
 // A query's value may be an array (the parameter repeated); null and undefined values are left out.
 
+import { saveBlob } from "./save_file.js";
 import { forgetSession, readSession, signInAgain } from "./session.js";
 
 export class ApiError extends Error {
@@ -171,12 +172,5 @@ export function upload(path, form, onProgress) {
  * handled as request() handles them. */
 export async function download(path, filename) {
   const response = await respond("GET", urlOf(path), { accept: "*/*" });
-  const url = URL.createObjectURL(await response.blob());
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = filename;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
+  saveBlob(await response.blob(), filename);
 }

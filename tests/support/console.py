@@ -8,10 +8,11 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import sync_playwright
 
-from tests.support.pages import chromium
+from tests.support import pages
 from tests.support.served import OPENER, Service
+
+browser = pages.browser  # the module's chromium (a fixture)
 
 SESSION_KEY = "band-office.session"
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"
@@ -90,15 +91,6 @@ def demo_office(tmp_path_factory):
     office = DemoOffice(tmp_path_factory.mktemp("console"))
     yield office
     office.service.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    executable = chromium()
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=executable)
-        yield browser
-        browser.close()
 
 
 class Problems:

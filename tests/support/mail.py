@@ -6,6 +6,8 @@ import re
 import urllib.parse
 from pathlib import Path
 
+from tests.support.waiting import SLOW_MACHINE_SECONDS, wait_for
+
 
 def request_link(anon, address):
     """Ask for a sign-in link and wait until the outbox has done what the request set off."""
@@ -33,3 +35,17 @@ def link_token(msg):
     """The sign-in token a mailed link carries."""
     text = text_of(msg)
     return urllib.parse.unquote(re.search(r"token=([A-Za-z0-9_\-]+)", text).group(1))
+
+
+def mailed_signin_link(outbox, address):
+    """The sign-in link in the mail to `address` that a served office's file mailer writes into the folder
+    `outbox`, once it is there."""
+
+    def found():
+        for path in outbox.glob("*.eml"):
+            message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+            if message["To"] == address:
+                return re.search(r"\S+/signin#token=\S+", text_of(message))[0]
+        return None
+
+    return wait_for(found, timeout=SLOW_MACHINE_SECONDS)

@@ -6,6 +6,7 @@ import shutil
 from html.parser import HTMLParser
 
 import pytest
+from playwright.sync_api import sync_playwright
 
 
 class Elements(HTMLParser):
@@ -37,3 +38,13 @@ def chromium():
     if found is None:
         pytest.skip("no chromium on this machine (apt-get install chromium) to run the answer page in a browser")
     return found
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's chromium driven by Playwright, one for a test module."""
+    executable = chromium()
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=executable)
+        yield launched
+        launched.close()

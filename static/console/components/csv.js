@@ -2,6 +2,8 @@
 // cell a spreadsheet would read as a formula (starting with = + - @) given a leading apostrophe, so that a name
 // like "=HYPERLINK(…)" stays text.
 
+import { saveBlob } from "../save_file.js";
+
 const FORMULA_START = /^[=+\-@]/;
 
 export function csvCell(value) {
@@ -15,14 +17,7 @@ export function csvText(rows) {
   return `\uFEFF${rows.map((row) => row.map(csvCell).join(",")).join("\r\n")}\r\n`;
 }
 
-/** Offer `text` as a download named `filename` (a Blob behind a link, clicked and let go). */
+/** Offer the CSV `text` as a download named `filename`. */
 export function download(text, filename) {
-  const url = URL.createObjectURL(new Blob([text], { type: "text/csv;charset=utf-8" }));
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = filename;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 60000);
+  saveBlob(new Blob([text], { type: "text/csv;charset=utf-8" }), filename);
 }
