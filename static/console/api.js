@@ -9,6 +9,7 @@
 //
 // A query's value may be an array (the parameter repeated); null and undefined values are left out.
 
+import { noteAnswer } from "./offline.js";
 import { saveBlob } from "./save_file.js";
 import { forgetSession, readSession, signInAgain } from "./session.js";
 
@@ -105,6 +106,7 @@ async function respond(method, url, { body, signal, accept = "application/json" 
         return LEAVING();
       }
       if (response && response.status !== 503) {
+        noteAnswer(response);
         if (!response.ok) throw await errorOf(response);
         return response;
       }
