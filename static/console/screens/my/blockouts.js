@@ -105,7 +105,9 @@ function Blockout({ blockout, canWrite, onRemove }) {
   const when = days(blockout);
   return html`<li class="my-blockout">
     <div class="my-blockout-what">
-      <span class="blockout-days">${when}</span>
+      <span class="blockout-days">${blockout.start_date === blockout.end_date
+        ? date(blockout.start_date)
+        : html`<span class="nowrap">${date(blockout.start_date)}</span> – <span class="nowrap">${date(blockout.end_date)}</span>`}</span>
       ${length(blockout) ? html`<span class="muted">${length(blockout)}</span>` : null}
       ${blockout.reason ? html`<span class="muted blockout-reason">${blockout.reason}</span>` : null}
     </div>

@@ -39,14 +39,14 @@ function roleWords(gig, gigRoleId) {
 
 function Line({ line, gig, currency }) {
   return html`<li class="my-pay-line">
-    <div class="my-pay-what">
+    <div class="my-pay-row">
       <span class="gig-date">${date(line.gig_date)}</span>
-      <a href=${myGigPath(line.gig_id)}>${gig ? gig.title : "Your gig"}</a>
-      <span class="muted">${roleWords(gig, line.gig_role_id)}</span>
-    </div>
-    <div class="my-pay-amount">
       <span class="amount">${line.amount_cents === null ? "—" : money(line.amount_cents, currency)}</span>
-      <span class="muted source">${SOURCES[line.source] || line.source}</span>
+    </div>
+    <a href=${myGigPath(line.gig_id)}>${gig ? gig.title : "Your gig"}</a>
+    <div class="my-pay-row muted">
+      <span class="role">${roleWords(gig, line.gig_role_id)}</span>
+      <span class="source">${SOURCES[line.source] || line.source}</span>
     </div>
   </li>`;
 }
