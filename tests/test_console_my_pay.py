@@ -129,6 +129,7 @@ def test_a_day_and_a_range_are_added_and_listed_and_one_is_removed(demo_office, 
     page.get_by_label(REASON).fill("Sister's wedding")
     page.get_by_role("button", name="Add this day").click()
     expect(listed(page).filter(has_text="Sister's wedding")).to_have_count(1)
+    expect(page.get_by_role("status").filter(has_text="Added")).to_be_focused()  # where the form was
     page.get_by_role("button", name="Add a range").click()
     page.get_by_label("From", exact=True).fill(far_day(20))
     page.get_by_label(TO).fill(far_day(26))
@@ -164,6 +165,8 @@ def test_a_range_ending_before_it_starts_is_refused_at_its_field_and_stores_noth
     expect(page.get_by_label(REASON)).to_have_value("Tour")
     shot(page, "my-blockouts-refused")
     assert own_blockouts(demo_office) == before
+    page.get_by_role("button", name="Cancel").click()
+    expect(page.get_by_role("button", name="Add a range")).to_be_focused()
 
 
 def test_a_day_they_play_is_refused_with_a_link_to_that_gig(demo_office, signed_in):
@@ -228,3 +231,16 @@ def test_both_screens_pass_axe_at_both_widths(demo_office, signed_in, paid_gig, 
     assert page.evaluate("() => document.documentElement.scrollWidth") <= viewport["width"]
     shot(page, "my-blockouts")
     assert json.dumps(page.evaluate("() => document.title")).startswith('"My blockouts')
+
+
+def test_past_blockouts_are_folded_away_and_read_only(demo_office, signed_in):
+    body = {"start_date": "2020-03-01", "end_date": "2020-03-02", "reason": "Long gone"}
+    demo_office.api("/me/blockouts", email=MUSICIAN, method="POST", body=body)
+    page = signed_in(MUSICIAN, PHONE)
+    page.goto(demo_office.url("/my/blockouts"))
+    expect(listed(page).first).to_be_visible()
+    expect(page.get_by_text("Long gone")).to_be_hidden()
+    page.get_by_text("Past blockouts").click()
+    past = page.get_by_role("list", name="Your past blockouts").get_by_role("listitem").filter(has_text="Long gone")
+    expect(past).to_contain_text("2 days")
+    expect(past.get_by_role("button")).to_have_count(0)

@@ -1,7 +1,8 @@
 // A musician's own blockouts (SPEC §10, §13; /my/blockouts): the days they cannot play from today on, by date,
 // each removed after a confirmation in words; "Add a day" and "Add a range" open a form (native date inputs; a
 // refusal is said at its field, or in words with a link to the gig they play then, and what was typed stays).
-// Past blockouts are not shown. While the app shows its offline copy nothing here writes (offline.js).
+// Past ones are folded away (loaded when opened, newest first). While the app shows its offline copy nothing here
+// writes (offline.js).
 
 import { ApiError } from "../../api.js";
 import { ErrorMessage, Loading } from "../../components.js";
@@ -9,8 +10,10 @@ import { date, localDate } from "../../format.js";
 import { html, useEffect, useRef, useState } from "../../lib.js";
 import { useOffline } from "../../offline.js";
 import { myGigPath } from "../../paths.js";
+import { useOnOpen } from "../staff-member-more.js";
 
 const FIELDS = ["start_date", "end_date", "reason"];
+const PAST = 50; // past blockouts shown, the newest
 
 /** The browser's today as "2026-11-26": blockouts ending before it are past. */
 function today() {
@@ -97,6 +100,18 @@ function AddBlockout({ range, api, onAdded, onCancel }) {
   </form>`;
 }
 
+/** A blockout's dates (a range broken at its dash, with its length) and its reason. */
+function What({ blockout }) {
+  const { start_date: first, end_date: last } = blockout;
+  return html`<div class="my-blockout-what">
+    <span class="blockout-days">${first === last
+      ? date(first)
+      : html`<span class="nowrap">${date(first)}</span> – <span class="nowrap">${date(last)}</span>`}</span>
+    ${length(blockout) ? html`<span class="muted">${length(blockout)}</span>` : null}
+    ${blockout.reason ? html`<span class="muted blockout-reason">${blockout.reason}</span>` : null}
+  </div>`;
+}
+
 /** One blockout, with Remove; Remove asks first, in words. */
 function Blockout({ blockout, canWrite, onRemove }) {
   const [asking, setAsking] = useState(false);
@@ -104,13 +119,7 @@ function Blockout({ blockout, canWrite, onRemove }) {
   useEffect(() => asking && keep.current && keep.current.focus(), [asking]);
   const when = days(blockout);
   return html`<li class="my-blockout">
-    <div class="my-blockout-what">
-      <span class="blockout-days">${blockout.start_date === blockout.end_date
-        ? date(blockout.start_date)
-        : html`<span class="nowrap">${date(blockout.start_date)}</span> – <span class="nowrap">${date(blockout.end_date)}</span>`}</span>
-      ${length(blockout) ? html`<span class="muted">${length(blockout)}</span>` : null}
-      ${blockout.reason ? html`<span class="muted blockout-reason">${blockout.reason}</span>` : null}
-    </div>
+    <${What} blockout=${blockout} />
     ${canWrite && !asking
       ? html`<button type="button" class="quiet" aria-label=${`Remove the blockout of ${when}`} onClick=${() => setAsking(true)}>Remove</button>`
       : null}
@@ -126,21 +135,50 @@ function Blockout({ blockout, canWrite, onRemove }) {
   </li>`;
 }
 
+/** The blockouts that ended before today, folded away and loaded when opened, newest first: read only. */
+function Past({ api }) {
+  const past = useOnOpen(() => api.get("/me/blockouts", { "filter[end_date][lt]": today(), sort: "-start_date", limit: PAST }));
+  const rows = past.answer ? past.answer.data : [];
+  return html`<details class="my-past" onToggle=${past.onToggle}>
+    <summary>Past blockouts</summary>
+    <${ErrorMessage} error=${past.error} />
+    ${past.opened && !past.answer && !past.error ? html`<${Loading} />` : null}
+    ${past.answer && rows.length === 0 ? html`<p class="my-empty">None.</p>` : null}
+    ${rows.length > 0
+      ? html`<ul class="my-blockout-list" aria-label="Your past blockouts">
+          ${rows.map((blockout) => html`<li key=${blockout.id} class="my-blockout"><${What} blockout=${blockout} /></li>`)}
+        </ul>`
+      : null}
+    ${past.answer && past.answer.meta.total > rows.length
+      ? html`<p class="muted">The ${PAST} most recent of ${past.answer.meta.total}.</p>`
+      : null}
+  </details>`;
+}
+
 export default function MyBlockouts({ api }) {
   const { offline } = useOffline();
   const [list, setList] = useState({});
   const [adding, setAdding] = useState(null); // "day", "range" or null
   const [said, setSaid] = useState({}); // {text} of the last change, or {error} of a removal refused
+  const status = useRef(null);
+  const openers = useRef({});
   const load = () =>
     api.get("/me/blockouts", { "filter[end_date][gte]": today(), limit: 200 }).then(
       (answer) => setList({ answer }),
       (error) => setList({ error }),
     );
   useEffect(() => void load(), []);
+  // The form or the Remove button that had the focus is gone: it goes to what happened.
+  useEffect(() => said.text && status.current && status.current.focus(), [said]);
   function added(blockout) {
     setAdding(null);
     setSaid({ text: `Added: ${days(blockout)}.` });
     load();
+  }
+  function cancel() {
+    const opener = openers.current[adding];
+    setAdding(null);
+    if (opener) opener.focus();
   }
   async function remove(blockout) {
     try {
@@ -153,6 +191,7 @@ export default function MyBlockouts({ api }) {
   }
   const rows = list.answer ? list.answer.data : [];
   const open = (kind) => html`<button type="button" aria-expanded=${adding === kind ? "true" : "false"}
+    ref=${(button) => (openers.current[kind] = button)}
     onClick=${() => setAdding(adding === kind ? null : kind)}>${kind === "day" ? "Add a day" : "Add a range"}</button>`;
   return html`<section class="screen my-blockouts">
     <header class="screen-header">
@@ -163,9 +202,9 @@ export default function MyBlockouts({ api }) {
       ? html`<p class="muted">You are offline: blockouts are added and removed when you are back online.</p>`
       : html`<p class="actions my-add-buttons">${open("day")}${open("range")}</p>`}
     ${!offline && adding
-      ? html`<${AddBlockout} key=${adding} range=${adding === "range"} api=${api} onAdded=${added} onCancel=${() => setAdding(null)} />`
+      ? html`<${AddBlockout} key=${adding} range=${adding === "range"} api=${api} onAdded=${added} onCancel=${cancel} />`
       : null}
-    <p class="my-said" role="status">${said.text || ""}</p>
+    <p class="my-said" role="status" tabindex="-1" ref=${status}>${said.text || ""}</p>
     <${ErrorMessage} error=${list.error || said.error} />
     ${!list.answer && !list.error ? html`<${Loading} />` : null}
     ${list.answer && rows.length === 0 ? html`<p class="my-empty">No days blocked out from today on.</p>` : null}
@@ -174,5 +213,6 @@ export default function MyBlockouts({ api }) {
           ${rows.map((blockout) => html`<${Blockout} key=${blockout.id} blockout=${blockout} canWrite=${!offline} onRemove=${remove} />`)}
         </ul>`
       : null}
+    <${Past} api=${api} />
   </section>`;
 }
