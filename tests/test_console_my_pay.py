@@ -160,7 +160,7 @@ def test_a_range_ending_before_it_starts_is_refused_at_its_field_and_stores_noth
     page.get_by_role("button", name="Add these days").click()
     to = page.get_by_label(TO)
     expect(to).to_have_attribute("aria-invalid", "true")
-    expect(page.locator("#blockout-range-end-problem")).to_have_text("Must not be before start_date.")
+    expect(page.locator("#blockout-range-end-problem")).to_have_text("Must not be before the first day.")
     expect(to).to_have_value(far_day(35))  # what was typed stays
     expect(page.get_by_label(REASON)).to_have_value("Tour")
     shot(page, "my-blockouts-refused")

@@ -33,9 +33,15 @@ function length(blockout) {
   return count > 1 ? `${count} days` : null;
 }
 
+// The API names the fields as its body does; the form says them as the musician reads them.
+const FIELD_WORDS = [
+  [/\bstart_date\b/g, "the first day"],
+  [/\bend_date\b/g, "the last day"],
+];
+
 function fieldProblem(error, name) {
   const said = error instanceof ApiError && error.status === 422 && error.details && error.details[name];
-  return said ? String(said) : null;
+  return said ? FIELD_WORDS.reduce((text, [field, words]) => text.replace(field, words), String(said)) : null;
 }
 
 /** A date or text input with its label, and what a 422 said about it under it. */
