@@ -5,7 +5,6 @@ and one removed, a range ending before it starts refused at its field, a day the
 the gig; nothing that writes while offline; axe at a phone's and a desktop's width; hostile strings as text."""
 
 import datetime as dt
-import json
 import os
 import urllib.parse
 from pathlib import Path
@@ -160,6 +159,7 @@ def test_a_range_ending_before_it_starts_is_refused_at_its_field_and_stores_noth
     page.get_by_role("button", name="Add these days").click()
     to = page.get_by_label(TO)
     expect(to).to_have_attribute("aria-invalid", "true")
+    expect(to).to_be_focused()
     expect(page.locator("#blockout-range-end-problem")).to_have_text("Must not be before the first day.")
     expect(to).to_have_value(far_day(35))  # what was typed stays
     expect(page.get_by_label(REASON)).to_have_value("Tour")
@@ -230,7 +230,7 @@ def test_both_screens_pass_axe_at_both_widths(demo_office, signed_in, paid_gig, 
     assert serious_accessibility_violations(page) == [], "/my/blockouts"
     assert page.evaluate("() => document.documentElement.scrollWidth") <= viewport["width"]
     shot(page, "my-blockouts")
-    assert json.dumps(page.evaluate("() => document.title")).startswith('"My blockouts')
+    assert page.title().startswith("My blockouts")
 
 
 def test_past_blockouts_are_folded_away_and_read_only(demo_office, signed_in):

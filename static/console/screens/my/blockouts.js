@@ -69,7 +69,12 @@ function AddBlockout({ range, api, onAdded, onCancel }) {
   const [error, setError] = useState(null);
   const [saving, setSaving] = useState(false);
   const first = useRef(null);
+  const formRef = useRef(null);
   useEffect(() => first.current && first.current.focus(), []);
+  useEffect(() => {
+    const invalid = error && formRef.current.querySelector('[aria-invalid="true"]');
+    if (invalid) invalid.focus(); // to the field that says why
+  }, [error]);
   const set = (name) => (event) => setForm({ ...form, [name]: event.target.value });
   async function submit(event) {
     event.preventDefault();
@@ -86,7 +91,7 @@ function AddBlockout({ range, api, onAdded, onCancel }) {
   const kind = range ? "range" : "day";
   // One day sends its date as both ends: what is said about either is said at the one field.
   const startProblem = fieldProblem(error, "start_date") || (range ? null : fieldProblem(error, "end_date"));
-  return html`<form class="my-add-blockout" onSubmit=${submit} aria-labelledby=${`add-${kind}-heading`}>
+  return html`<form class="my-add-blockout" ref=${formRef} onSubmit=${submit} aria-labelledby=${`add-${kind}-heading`}>
     <h2 id=${`add-${kind}-heading`}>${range ? "Add a range of days" : "Add a day"}</h2>
     <div class="my-fields">
       <${Field} id=${`blockout-${kind}-start`} label=${range ? "From" : "Day"} value=${form.start_date} required
