@@ -16,3 +16,8 @@ export function recordPath(collection, id) {
 export function staffingPath(gigId) {
   return `${recordPath("gigs", gigId)}?tab=staffing`;
 }
+
+/** A gig as the musician who plays it reads it (their own pages, /my). */
+export function myGigPath(gigId) {
+  return `/my/gigs/${encodeURIComponent(gigId)}`;
+}

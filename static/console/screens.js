@@ -23,4 +23,6 @@ export const SCREENS = [
   ["/people/staff-members/:id", () => import("./screens/staff-member.js")],
   ["/people/contacts/:id", () => import("./screens/contact.js")],
   ["/pay", () => import("./screens/pay.js")],
+  ["/my/pay", () => import("./screens/my/pay.js")],
+  ["/my/blockouts", () => import("./screens/my/blockouts.js")],
 ].map(([pattern, load]) => ({ pattern, load, compiled: compile(pattern) }));

@@ -13,6 +13,12 @@ export function withQuery(path, query, changes) {
   return search ? `${path}?${search}` : path;
 }
 
+/** The offset a query string's text names (?offset=40), 0 when it names none. */
+export function offsetOf(text) {
+  const number = Number(text);
+  return Number.isInteger(number) && number > 0 ? number : 0;
+}
+
 /** {meta: {total, limit, offset}} -> "21–40 of 57" with the links; `parameter` names the offset in the query. */
 export function Pager({ meta, path, query, parameter = "offset", label }) {
   if (!meta || meta.total <= meta.limit) return null;

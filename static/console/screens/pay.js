@@ -3,47 +3,17 @@
 // prints the sheet alone, and the whole sheet as a CSV made here from the JSON.
 
 import { ErrorMessage, Loading } from "../components.js";
-import { Pager, withQuery } from "../components/paging.js";
-import { date, money, monthBounds, shiftMonth, thisMonth } from "../format.js";
+import { Pager, offsetOf, withQuery } from "../components/paging.js";
+import { PeriodForm, periodOf } from "../components/period.js";
+import { date, money } from "../format.js";
 import { html, useEffect, useState } from "../lib.js";
-import { navigate } from "../router.js";
 import { MemberLines } from "./pay-lines.js";
 import { downloadSheet } from "./pay-csv.js";
 
-const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 export const PAGE = 100;
-
-function periodOf(query) {
-  if (DATE_RE.test(query.from || "") && DATE_RE.test(query.to || "")) return [query.from, query.to];
-  return monthBounds(shiftMonth(thisMonth(), -1));
-}
-
-function offsetOf(text) {
-  const number = Number(text);
-  return Number.isInteger(number) && number > 0 ? number : 0;
-}
 
 export function memberName(line) {
   return [line.first_name, line.last_name].filter(Boolean).join(" ");
-}
-
-function PeriodForm({ from, to }) {
-  const [dates, setDates] = useState({ from, to });
-  const monthLink = (by) => {
-    const [first, last] = monthBounds(shiftMonth(thisMonth(), by));
-    return `/pay?from=${first}&to=${last}`;
-  };
-  function submit(event) {
-    event.preventDefault();
-    navigate(withQuery("/pay", {}, dates));
-  }
-  return html`<form class="period no-print" onSubmit=${submit} aria-label="Period">
-    <label>From <input type="date" required value=${dates.from} onInput=${(e) => setDates({ ...dates, from: e.target.value })} /></label>
-    <label>To <input type="date" required value=${dates.to} onInput=${(e) => setDates({ ...dates, to: e.target.value })} /></label>
-    <button type="submit">Show</button>
-    <a href=${monthLink(-1)}>Last month</a>
-    <a href=${monthLink(0)}>This month</a>
-  </form>`;
 }
 
 function SheetRow({ line, currency, query, open, api, from, to }) {
@@ -98,7 +68,7 @@ export default function Pay({ query, api }) {
       <h1>Pay sheet</h1>
       <p class="period-said">${date(from)} – ${date(to)}</p>
     </header>
-    <${PeriodForm} key=${`${from}/${to}`} from=${from} to=${to} />
+    <${PeriodForm} key=${`${from}/${to}`} path="/pay" from=${from} to=${to} />
     <${ErrorMessage} error=${error || downloadProblem} />
     ${!answer && !error ? html`<${Loading} />` : null}
     ${answer && answer.data.length === 0 ? html`<p>Nobody played a gig in this period.</p>` : null}
