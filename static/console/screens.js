@@ -25,4 +25,7 @@ export const SCREENS = [
   ["/pay", () => import("./screens/pay.js")],
   ["/my/pay", () => import("./screens/my/pay.js")],
   ["/my/blockouts", () => import("./screens/my/blockouts.js")],
+  ["/my", () => import("./screens/my/index.js")],
+  ["/my/gigs/:id", () => import("./screens/my/gig.js")],
+  ["/my/invitations/:id", () => import("./screens/my/invitation.js")],
 ].map(([pattern, load]) => ({ pattern, load, compiled: compile(pattern) }));
