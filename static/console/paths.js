@@ -21,3 +21,8 @@ export function staffingPath(gigId) {
 export function myGigPath(gigId) {
   return `/my/gigs/${encodeURIComponent(gigId)}`;
 }
+
+/** An invitation as the musician invited reads and answers it (their own pages, /my). */
+export function myInvitationPath(invitationId) {
+  return `/my/invitations/${encodeURIComponent(invitationId)}`;
+}

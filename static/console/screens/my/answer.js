@@ -6,6 +6,7 @@ import { date } from "../../format.js";
 import { html, useEffect, useRef, useState } from "../../lib.js";
 import { refreshUnreadCount } from "../../my_tabs.js";
 import { useOffline } from "../../offline.js";
+import { myGigPath } from "../../paths.js";
 
 const MINUTE_MS = 60 * 1000;
 const DAY_MINUTES = 24 * 60;
@@ -39,7 +40,7 @@ function refusal(error, what) {
   }
   if (reason === "double_booked" && details.gig_role && details.gig_role.gig_id) {
     const other = details.gig_role;
-    return { words: `Not accepted: you play ${other.gig_title} at that time (${date(other.gig_date)}). Call the office.`, link: { href: `/my/gigs/${encodeURIComponent(other.gig_id)}`, text: `See ${other.gig_title}` } };
+    return { words: `Not accepted: you play ${other.gig_title} at that time (${date(other.gig_date)}). Call the office.`, link: { href: myGigPath(other.gig_id), text: `See ${other.gig_title}` } };
   }
   return { words: error.message };
 }

@@ -4,6 +4,7 @@
 
 import { ErrorMessage, Loading } from "../../components.js";
 import { html, useEffect, useState } from "../../lib.js";
+import { myInvitationPath } from "../../paths.js";
 import { AnswerButtons, Outcome, answerWithin } from "./answer.js";
 import { RoleLine, RunSheet, Text, Venue, When } from "./cards.js";
 import { useLoad } from "./load.js";
@@ -13,7 +14,7 @@ function Role({ api, gig, role, onAnswered }) {
   const invitation = { id: role.invitation.id, gig, role };
   return html`<li class="my-invited">
     <${RoleLine} role=${role} />
-    <p class="my-deadline">Invited: <a href=${`/my/invitations/${encodeURIComponent(role.invitation.id)}`}>${answerWithin(role.invitation.expires_at)}</a></p>
+    <p class="my-deadline">Invited: <a href=${myInvitationPath(role.invitation.id)}>${answerWithin(role.invitation.expires_at)}</a></p>
     <${AnswerButtons} api=${api} invitation=${invitation} onAnswered=${onAnswered} />
   </li>`;
 }

@@ -4,6 +4,7 @@
 
 import { ErrorMessage, Loading } from "../../components.js";
 import { html, useState } from "../../lib.js";
+import { myGigPath, myInvitationPath } from "../../paths.js";
 import { AnswerButtons, Outcome, answerWithin } from "./answer.js";
 import { Lineup, RoleLine, RunSheet, Text, Venue, When, runSheetSummary } from "./cards.js";
 import { useLoad } from "./load.js";
@@ -19,7 +20,7 @@ function InvitationCard({ api, invitation, onAnswered }) {
   return html`<li class="my-card my-invitation">
     <article aria-labelledby=${headingId}>
       <${When} gig=${gig} roles=${[role]} />
-      <h3 id=${headingId}><a href=${`/my/invitations/${encodeURIComponent(invitation.id)}`}><${Text} value=${gig.title} /></a></h3>
+      <h3 id=${headingId}><a href=${myInvitationPath(invitation.id)}><${Text} value=${gig.title} /></a></h3>
       <p><${RoleLine} role=${role} /></p>
       <p class="my-deadline"><time datetime=${invitation.expires_at}>${answerWithin(invitation.expires_at)}</time></p>
       <${Venue} venue=${gig.venue} />
@@ -35,7 +36,7 @@ function GigCard({ gig }) {
   return html`<li class="my-card my-gig">
     <article aria-labelledby=${headingId}>
       <${When} gig=${gig} roles=${roles} />
-      <h3 id=${headingId}><a href=${`/my/gigs/${encodeURIComponent(gig.id)}`}><${Text} value=${gig.title} /></a></h3>
+      <h3 id=${headingId}><a href=${myGigPath(gig.id)}><${Text} value=${gig.title} /></a></h3>
       <${Venue} venue=${gig.venue} />
       <ul class="my-roles" aria-label="Your roles">${roles.map((role) => html`<li key=${role.gig_role_id}><${RoleLine} role=${role} /></li>`)}</ul>
       <${Lineup} lineup=${gig.lineup} />

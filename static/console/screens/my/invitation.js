@@ -4,6 +4,7 @@
 
 import { ErrorMessage, Loading } from "../../components.js";
 import { html, useEffect, useState } from "../../lib.js";
+import { myGigPath } from "../../paths.js";
 import { AnswerButtons, Outcome, answerWithin } from "./answer.js";
 import { RoleLine, Text, Venue, When } from "./cards.js";
 import { useLoad } from "./load.js";
@@ -18,7 +19,7 @@ const STATUS_WORDS = {
 function Invitation({ api, invitation, onAnswered }) {
   const { gig, role } = invitation;
   const pending = invitation.status === "pending";
-  const gigPath = `/my/gigs/${encodeURIComponent(gig.id)}`;
+  const gigPath = myGigPath(gig.id);
   return html`<div class="my-card my-invitation">
     <${When} gig=${gig} roles=${[role]} />
     <p><${RoleLine} role=${role} /></p>
