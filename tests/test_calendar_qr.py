@@ -29,7 +29,7 @@ def read_qr(rows):
             if module == "1":
                 left, top = ((x + QUIET_ZONE) * MODULE_PIXELS, (y + QUIET_ZONE) * MODULE_PIXELS)
                 image.paste(0, (left, top, left + MODULE_PIXELS, top + MODULE_PIXELS))
-    found = zxingcpp.read_barcodes(image, formats=zxingcpp.BarcodeFormat.QRCode)
+    found = zxingcpp.read_barcodes(image, formats=zxingcpp.BarcodeFormat.QRCode, try_invert=False)
     assert len(found) == 1, found
     return found[0].text
 

@@ -23,4 +23,6 @@ export const SCREENS = [
   ["/people/staff-members/:id", () => import("./screens/staff-member.js")],
   ["/people/contacts/:id", () => import("./screens/contact.js")],
   ["/pay", () => import("./screens/pay.js")],
+  ["/my/calendar", () => import("./screens/my/calendar.js")],
+  ["/my/inbox", () => import("./screens/my/inbox.js")],
 ].map(([pattern, load]) => ({ pattern, load, compiled: compile(pattern) }));
