@@ -187,6 +187,7 @@ def test_the_inbox_counts_the_unread_and_a_tapped_one_is_read_and_opens_its_invi
     page.go_back()
     expect(heading).to_have_text(f"Inbox {count - 1} unread")
     expect(page.locator(".notice").first).not_to_contain_text("New")
+    shot(page, "inbox-one-read")
     page.get_by_role("button", name="Mark all read").click()
     expect(heading).to_have_text("Inbox")
     expect(page.get_by_role("button", name="Mark all read")).to_have_count(0)
