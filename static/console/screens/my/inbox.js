@@ -1,5 +1,6 @@
-// /my/inbox (SPEC §13, §9): the musician's notifications, newest first, PAGE at a time with "Show more"; the unread
-// ones marked in words, and their count in the heading (GET /me/notifications with filter[read]=false, its total).
+// /my/inbox (SPEC §13, §9): the musician's notifications, newest first, 20 at a time (PAGE) with "Show more"; the
+// unread ones marked in words, and their count in the heading (GET /me/notifications with filter[read]=false, its
+// total).
 // Tapping one marks it read (POST /me/notifications/{id}/read) and opens the invitation or the gig its data names;
 // "Mark all read" (POST /me/notifications/read-all). While offline (useOffline) nothing writes: the app is read only.
 
@@ -69,12 +70,10 @@ function Notice({ notification, offline, inbox }) {
   const target = targetOf(notification);
   async function open(event) {
     if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-    event.preventDefault(); // marked first: a page that is left may cancel the request
-    try {
-      if (unread && !offline) await inbox.markRead(notification);
-    } catch (failure) {
-      return inbox.setError(failure);
-    }
+    event.preventDefault();
+    // Marked before the inbox is left; the invitation or gig opens even if the mark could not be saved (it stays
+    // unread, to be marked on the next tap): what it leads to matters more than the mark.
+    if (unread && !offline) await inbox.markRead(notification).catch(() => {});
     navigate(target);
   }
   async function markOnly() {
