@@ -230,6 +230,18 @@ class CalendarUrlSchema(BaseSchema):
     url = fields.String(
         dump_only=True, metadata={"format": "uri", "description": "an iCalendar feed; its address is its only key"}
     )
+    webcal_url = fields.String(
+        dump_only=True,
+        metadata={"format": "uri", "description": "`url` as `webcal://`: opened on a phone, its calendar subscribes"},
+    )
+    qr_code = fields.List(
+        fields.String(metadata={"pattern": "^[01]+$"}),
+        dump_only=True,
+        metadata={
+            "description": "`webcal_url` as a QR code to draw: its rows top to bottom, `1` a dark module and `0` a "
+            "light one; square, without the quiet zone (leave 4 light modules around it)"
+        },
+    )
 
 
 # --- answer links (§9) ------------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ from flask import Blueprint, Response, current_app, request
 import calendar_feed
 import conventions
 import events
+import qr_codes
 import signing
 from auth import public, require
 from bodies import CalendarUrlSchema
@@ -32,8 +33,12 @@ RESOURCES = [
 
 
 def feed_url(*subject):
+    """A feed's address to copy, the same as a `webcal://` address to open (a phone's calendar subscribes), and
+    that as a QR code to scan off a screen."""
     token = signing.feed_token(current_app.config, *subject)
-    return {"data": {"url": f"{conventions.public_url()}/v1/calendar/{token}.ics"}}
+    url = f"{conventions.public_url()}/v1/calendar/{token}.ics"
+    webcal_url = "webcal:" + url.split(":", 1)[1]
+    return {"data": {"url": url, "webcal_url": webcal_url, "qr_code": list(qr_codes.rows_of(webcal_url))}}
 
 
 def member_or_own(id, action):

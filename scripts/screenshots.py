@@ -55,6 +55,7 @@ SHOTS = [
     ("gig", "/gigs/:id", lambda api: f"/gigs/{demo_gig(api)}", "admin@band.example", "h1"),
     ("gig-staffing", "/gigs/:id", lambda api: f"/gigs/{demo_gig(api)}?tab=staffing", "admin@band.example", ".gig-role"),
     ("my", "/my", lambda api: "/my", "staff@band.example", ".my-card"),
+    ("my-calendar", "/my/calendar", lambda api: "/my/calendar", "staff@band.example", "svg.qr-code"),
 ]
 
 

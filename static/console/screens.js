@@ -28,4 +28,6 @@ export const SCREENS = [
   ["/my", () => import("./screens/my/index.js")],
   ["/my/gigs/:id", () => import("./screens/my/gig.js")],
   ["/my/invitations/:id", () => import("./screens/my/invitation.js")],
+  ["/my/calendar", () => import("./screens/my/calendar.js")],
+  ["/my/inbox", () => import("./screens/my/inbox.js")],
 ].map(([pattern, load]) => ({ pattern, load, compiled: compile(pattern) }));

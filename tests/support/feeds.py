@@ -17,7 +17,7 @@ def path_of(url):
 def url_of(response):
     body = response.get_json()
     assert response.status_code == 200, body
-    assert set(body) == {"data"} and set(body["data"]) == {"url"}, body
+    assert set(body) == {"data"} and set(body["data"]) == {"url", "webcal_url", "qr_code"}, body
     return body["data"]["url"]
 
 

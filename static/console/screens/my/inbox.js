@@ -1,0 +1,124 @@
+// /my/inbox (SPEC §13, §9): the musician's notifications, newest first, 20 at a time (PAGE) with "Show more"; the
+// unread ones marked in words, and their count in the heading (GET /me/notifications with filter[read]=false, its
+// total).
+// Tapping one marks it read (POST /me/notifications/{id}/read) and opens the invitation or the gig its data names;
+// "Mark all read" (POST /me/notifications/read-all). While offline (useOffline) nothing writes: the app is read only.
+
+import { ErrorMessage, Loading } from "../../components.js";
+import { moment } from "../../format.js";
+import { html, useEffect, useState } from "../../lib.js";
+import { refreshUnreadCount } from "../../my_tabs.js";
+import { useOffline } from "../../offline.js";
+import { myGigPath, myInvitationPath } from "../../paths.js";
+import { navigate } from "../../router.js";
+
+const PAGE = 20;
+
+/** Where a notification leads: the invitation it is about, else its gig, else nowhere. */
+function targetOf(notification) {
+  const data = notification.data || {};
+  if (data.invitation_id) return myInvitationPath(data.invitation_id);
+  if (data.gig_id) return myGigPath(data.gig_id);
+  return null;
+}
+
+function unreadCount(api) {
+  return api.get("/me/notifications", { "filter[read]": "false", fields: "id", limit: 1 }).then((answer) => answer.meta.total);
+}
+
+/** The inbox's state: the notifications shown, how many there are and how many unread, and what changes them. */
+function useInbox(api) {
+  const [shown, setShown] = useState(null); // {items, total}
+  const [unread, setUnread] = useState(null);
+  const [error, setError] = useState(null);
+  async function load() {
+    try {
+      const [page, count] = await Promise.all([api.get("/me/notifications", { limit: PAGE }), unreadCount(api)]);
+      setShown({ items: page.data, total: page.meta.total });
+      setUnread(count);
+      setError(null);
+    } catch (failure) {
+      setError(failure);
+    }
+  }
+  async function more() {
+    try {
+      const page = await api.get("/me/notifications", { limit: PAGE, offset: shown.items.length });
+      const known = new Set(shown.items.map((item) => item.id)); // one that came meanwhile moved the pages on
+      setShown({ items: [...shown.items, ...page.data.filter((item) => !known.has(item.id))], total: page.meta.total });
+    } catch (failure) {
+      setError(failure);
+    }
+  }
+  async function markRead(notification) {
+    const marked = (await api.post(`/me/notifications/${encodeURIComponent(notification.id)}/read`)).data;
+    setShown((now) => ({ ...now, items: now.items.map((item) => (item.id === marked.id ? marked : item)) }));
+    setUnread((count) => Math.max(0, count - 1));
+    refreshUnreadCount(); // the tab bar's count
+  }
+  async function markAllRead() {
+    try {
+      await api.post("/me/notifications/read-all");
+      await load();
+      refreshUnreadCount();
+    } catch (failure) {
+      setError(failure);
+    }
+  }
+  useEffect(() => void load(), []);
+  return { shown, unread, error, setError, more, markRead, markAllRead };
+}
+
+function Notice({ notification, offline, inbox }) {
+  const unread = !notification.read_at;
+  const target = targetOf(notification);
+  async function open(event) {
+    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    // Marked before the inbox is left; the invitation or gig opens even if the mark could not be saved (it stays
+    // unread, to be marked on the next tap): what it leads to matters more than the mark.
+    if (unread && !offline) await inbox.markRead(notification).catch(() => {});
+    navigate(target);
+  }
+  async function markOnly() {
+    try {
+      await inbox.markRead(notification);
+    } catch (failure) {
+      inbox.setError(failure);
+    }
+  }
+  const content = html`
+    <span class="notice-line">
+      ${unread ? html`<span class="notice-new">New</span>` : null}
+      <strong class="notice-title">${notification.title}</strong>
+    </span>
+    <span class=${target ? "notice-body clamped" : "notice-body"}>${notification.body}</span>
+    <time class="notice-when" datetime=${notification.created_at}>${moment(notification.created_at)}</time>`;
+  return html`<li class=${unread ? "notice unread" : "notice"}>
+    ${target ? html`<a class="notice-open" href=${target} onClick=${open}>${content}</a>` : html`<div class="notice-open">${content}</div>`}
+    ${!target && unread && !offline ? html`<button type="button" class="quiet" onClick=${markOnly}>Mark read</button>` : null}
+  </li>`;
+}
+
+export default function MyInbox({ api }) {
+  const { offline } = useOffline();
+  const inbox = useInbox(api);
+  const { shown, unread, error } = inbox;
+  return html`<section class="screen my-inbox">
+    <header class="screen-header">
+      <h1>Inbox${unread ? html` <span class="unread-count">${unread} unread</span>` : null}</h1>
+      ${unread && !offline ? html`<button type="button" class="quiet big" onClick=${inbox.markAllRead}>Mark all read</button>` : null}
+    </header>
+    <${ErrorMessage} error=${error} />
+    ${!shown && !error ? html`<${Loading} />` : null}
+    ${shown && shown.items.length === 0 ? html`<p>Nothing yet: invitations and news about your gigs come here.</p>` : null}
+    ${shown && shown.items.length > 0
+      ? html`<ul class="notices" aria-label="Notifications, newest first">
+          ${shown.items.map((item) => html`<${Notice} key=${item.id} notification=${item} offline=${offline} inbox=${inbox} />`)}
+        </ul>`
+      : null}
+    ${shown && shown.items.length < shown.total
+      ? html`<p><button type="button" class="quiet big" onClick=${inbox.more}>Show more (${shown.total - shown.items.length} older)</button></p>`
+      : null}
+  </section>`;
+}
