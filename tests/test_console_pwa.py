@@ -189,7 +189,11 @@ def test_a_write_while_offline_fails_at_once_saying_so_and_changes_nothing(demo_
 def test_signing_out_forgets_the_kept_pages(demo_office, phone):
     page = installed(phone(token=demo_office.key_of(MUSICIAN)), demo_office)
     in_the_app(page, "async () => (await api.get('/me/gigs')).data")
-    assert kept_count(page) >= 2  # /v1/me and /v1/me/gigs
+    keys = page.evaluate(
+        """async () => (await (await caches.open("band-office-kept")).keys()).map(
+          (key) => [new URL(key.url).pathname, [...key.headers.keys()]])"""
+    )
+    assert sorted(keys) == [["/v1/me", []], ["/v1/me/gigs", []]]  # per URL; no bearer (nor any header) in a key
     page.get_by_role("button", name="Sign out").click()
     page.wait_for_url("**/signin**")
     assert kept_count(page) == 0
