@@ -23,4 +23,7 @@ export const SCREENS = [
   ["/people/staff-members/:id", () => import("./screens/staff-member.js")],
   ["/people/contacts/:id", () => import("./screens/contact.js")],
   ["/pay", () => import("./screens/pay.js")],
+  ["/my", () => import("./screens/my/index.js")],
+  ["/my/gigs/:id", () => import("./screens/my/gig.js")],
+  ["/my/invitations/:id", () => import("./screens/my/invitation.js")],
 ].map(([pattern, load]) => ({ pattern, load, compiled: compile(pattern) }));
