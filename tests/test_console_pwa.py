@@ -14,6 +14,7 @@ from playwright.sync_api import expect
 
 from tests.support import console
 from tests.support.console import PHONE
+from tests.support.mail import mailed_signin_link
 from tests.support.pages import Elements
 
 POLICY = (
@@ -21,7 +22,18 @@ POLICY = (
     "frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
 )
 MUSICIAN = "staff@band.example"
-demo_office, browser = console.demo_office, console.browser
+browser = console.browser
+
+
+@pytest.fixture(scope="module")
+def demo_office(tmp_path_factory):
+    """The demo office, its mail written to files (a new sign-in from the mailed link)."""
+    tmp = tmp_path_factory.mktemp("pwa")
+    office = console.DemoOffice(tmp, BAND_MAIL_URL=f"file:{tmp / 'mail'}")
+    office.mail = tmp / "mail"
+    yield office
+    office.service.stop()
+
 pytestmark = pytest.mark.browser
 
 
@@ -74,6 +86,12 @@ def in_the_app(page, body, argument=None):
 
 def titles(gigs):
     return [gig["title"] for gig in gigs]
+
+
+def kept_paths(page):
+    return page.evaluate(
+        "async () => (await (await caches.open('band-office-kept')).keys()).map((key) => new URL(key.url).pathname)"
+    )
 
 
 def kept_count(page):
@@ -200,3 +218,19 @@ def test_signing_out_forgets_the_kept_pages(demo_office, phone):
     page.get_by_role("button", name="Sign out").click()
     page.wait_for_url("**/signin**")
     assert kept_count(page) == 0
+
+
+def test_a_new_sign_in_on_the_phone_forgets_what_was_kept_for_the_one_before(demo_office, phone):
+    page = installed(phone(), demo_office)
+    assert "/v1/me/gigs" in kept_paths(page)
+    status, _, _ = demo_office.service.request(
+        "POST", "/auth/link", b'{"email": "office@band.example"}', {"Content-Type": "application/json"}
+    )
+    assert status == 200
+    page.goto(mailed_signin_link(demo_office.mail, "office@band.example"))
+    page.get_by_role("button", name="Sign in", exact=True).click()
+    expect(page).to_have_url(re.compile(r"/agenda$"))
+    page.wait_for_function(
+        """async () => !(await (await caches.open("band-office-kept")).keys()).some(
+          (key) => new URL(key.url).pathname === "/v1/me/gigs")"""
+    )

@@ -7,8 +7,8 @@
 // - GET /v1/me and /v1/me/...: the network first, the answer kept per URL (never the bearer: the key is the URL
 //   alone); when the network fails the kept copy is answered, marked `Band-Kept-At: <when it was fetched>`
 //   (static/console/offline.js reads it). Writes pass through: never kept, never answered from here.
-// - A message {forget: "kept"} (the page's sign-out, static/console/worker.js) forgets every kept answer and is
-//   answered {forgotten: true} on the message's port.
+// - A message {forget: "kept"} (a sign-out or a 401, static/console/worker.js; a new sign-in,
+//   templates/session_handoff.js) forgets every kept answer, answered {forgotten: true} on the message's port if any.
 
 const SHELL_CACHE_PREFIX = "band-office-shell-";
 const SHELL_CACHE = SHELL_CACHE_PREFIX + SHELL.version;
@@ -65,7 +65,7 @@ function within(answer, ms) {
 }
 
 /** The network's answer, else `kept()`'s; with neither, the network's own failure. */
-async function networkFirst(request, fetched, kept) {
+async function networkFirst(fetched, kept) {
   fetched.catch(() => {}); // answered from what was kept: its failure is no one's error
   try {
     const answer = await within(fetched, NETWORK_WAIT_MS);
@@ -78,7 +78,7 @@ async function networkFirst(request, fetched, kept) {
 
 function page(request) {
   const fetched = fetch(request);
-  return networkFirst(request, fetched, () => caches.match(SHELL.page, { cacheName: SHELL_CACHE }));
+  return networkFirst(fetched, () => caches.match(SHELL.page, { cacheName: SHELL_CACHE }));
 }
 
 async function shellFile(request) {
@@ -91,7 +91,7 @@ function keptOrNetwork(request) {
     if (answer.ok) await keep(request.url, answer.clone()).catch(() => {}); // full storage: answered, not kept
     return answer;
   });
-  return networkFirst(request, fetched, async () => {
+  return networkFirst(fetched, async () => {
     const cache = await caches.open(KEPT_CACHE);
     return cache.match(request.url, { ignoreVary: true });
   });
