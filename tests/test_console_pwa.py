@@ -23,6 +23,7 @@ POLICY = (
 )
 MUSICIAN = "staff@band.example"
 browser = console.browser
+pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
@@ -33,8 +34,6 @@ def demo_office(tmp_path_factory):
     office.mail = tmp / "mail"
     yield office
     office.service.stop()
-
-pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
@@ -62,8 +61,8 @@ def png_size(png):
 
 
 def installed(page, office, path="/my"):
-    """`page` at `path` controlled by the service worker, reloaded once so that the worker saw the start's requests
-    (GET /v1/me): what a second visit finds kept."""
+    """`page` at `path` controlled by the service worker, reloaded once so that the worker saw the screen's requests
+    (GET /v1/me, the home's /v1/me/gigs...): what a second visit finds kept."""
     page.goto(office.url(path))
     page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=30000)
     page.reload()
@@ -75,7 +74,7 @@ def installed(page, office, path="/my"):
 IN_THE_APP = """async (argument) => {
   const base = document.querySelector("script[type=module]").src;
   const load = (name) => import(new URL(name, base));
-  const [{ api, ApiError }, offline] = await Promise.all([load("./api.js"), load("./offline.js")]);
+  const [{ api }, offline] = await Promise.all([load("./api.js"), load("./offline.js")]);
   return await (%s)(argument);
 }"""
 
@@ -92,10 +91,6 @@ def kept_paths(page):
     return page.evaluate(
         "async () => (await (await caches.open('band-office-kept')).keys()).map((key) => new URL(key.url).pathname)"
     )
-
-
-def kept_count(page):
-    return page.evaluate("async () => (await (await caches.open('band-office-kept')).keys()).length")
 
 
 # --- over HTTP ------------------------------------------------------------------------------------------------
@@ -217,7 +212,7 @@ def test_signing_out_forgets_the_kept_pages(demo_office, phone):
     assert [headers for _, headers in keys if headers] == []  # no bearer (nor any header) in a key
     page.get_by_role("button", name="Sign out").click()
     page.wait_for_url("**/signin**")
-    assert kept_count(page) == 0
+    assert kept_paths(page) == []
 
 
 def test_a_new_sign_in_on_the_phone_forgets_what_was_kept_for_the_one_before(demo_office, phone):
