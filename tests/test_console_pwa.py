@@ -229,3 +229,31 @@ def test_a_new_sign_in_on_the_phone_forgets_what_was_kept_for_the_one_before(dem
         """async () => !(await (await caches.open("band-office-kept")).keys()).some(
           (key) => new URL(key.url).pathname === "/v1/me/gigs")"""
     )
+
+
+def test_out_of_reach_of_the_server_the_app_opens_read_only_and_a_write_fails_at_once(browser, tmp_path):
+    office = console.DemoOffice(tmp_path)  # of its own: this test stops it
+    try:
+        context = console.open_context(browser, office.keys[MUSICIAN], MUSICIAN, PHONE, service_workers="allow")
+        page = installed(context.new_page(), office)
+        shown = upcoming_titles(page)
+        office.service.stop()  # the phone still has a network (navigator.onLine), the office server is gone
+        page.reload()
+        expect(page.locator(".offline-strip")).to_have_text(re.compile(r"^Offline — as of \S"))
+        assert upcoming_titles(page) == shown
+        tried = in_the_app(
+            page,
+            """async () => {
+              const started = performance.now();
+              try {
+                await api.patch("/me/notification-settings", {});
+              } catch (error) {
+                return [error.code, performance.now() - started];
+              }
+            }""",
+        )
+        assert tried[0] == "offline" and tried[1] < 2000
+        context.close()
+        assert context.problems.unexpected() == []
+    finally:
+        office.service.stop()
