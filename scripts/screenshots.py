@@ -54,7 +54,7 @@ SHOTS = [
     ),
     ("gig", "/gigs/:id", lambda api: f"/gigs/{demo_gig(api)}", "admin@band.example", "h1"),
     ("gig-staffing", "/gigs/:id", lambda api: f"/gigs/{demo_gig(api)}?tab=staffing", "admin@band.example", ".gig-role"),
-    ("my", "/my", lambda api: "/my", "staff@band.example", "h1"),
+    ("my", "/my", lambda api: "/my", "staff@band.example", ".my-card"),
 ]
 
 

@@ -264,3 +264,27 @@ def test_hostile_strings_show_as_text(demo_office, signed_in, band):
     for viewport in (PHONE, DESKTOP):
         page.set_viewport_size(viewport)
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+
+
+def test_while_the_app_shows_a_kept_copy_the_strip_says_as_of_when_and_nothing_writes(demo_office, signed_in, band):
+    # The service worker (another part) answers with its kept copy marked Band-Kept-At: here a route stands in for it
+    band.invite("Kept copy gala")
+    page = signed_in(MUSICIAN, PHONE)
+    kept_at = "2026-11-26T13:02:00Z"
+
+    def kept(route):
+        answer = route.fetch()
+        route.fulfill(response=answer, headers={**answer.headers, "band-kept-at": kept_at})
+
+    page.route(re.compile(r"/v1/me/(gigs|invitations)"), kept)
+    page.goto(demo_office.url("/my"))
+    expect(card_of(page, "Kept copy gala")).to_contain_text("You can answer when you are online again.")
+    clock = "(at) => new Date(at).toLocaleTimeString(undefined, {hour: '2-digit', minute: '2-digit'})"
+    shown = page.evaluate(clock, kept_at)  # the phone's own time of day
+    expect(page.locator(".offline-strip")).to_contain_text("Offline — as of")
+    expect(page.locator(".offline-strip")).to_contain_text(shown)
+    expect(page.get_by_role("button", name="Accept")).to_have_count(0)
+    page.unroute(re.compile(r"/v1/me/(gigs|invitations)"))
+    page.reload()
+    expect(card_of(page, "Kept copy gala").get_by_role("button", name="Accept")).to_be_visible()
+    expect(page.locator(".offline-strip")).to_be_hidden()

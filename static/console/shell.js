@@ -61,7 +61,8 @@ function asOfWords(asOf) {
 
 function OfflineStrip() {
   const { offline, asOf } = useOffline();
-  return html`<p class="offline-strip" role="status">${offline ? `Offline — as of ${asOf ? asOfWords(asOf) : "earlier"}` : ""}</p>`;
+  const words = offline ? `Offline${asOf && !isNaN(asOf) ? ` — as of ${asOfWords(asOf)}` : ""}` : "";
+  return html`<p class="offline-strip" role="status">${words}</p>`;
 }
 
 /** Whether "My gigs" is the user's: always for a user without office work (it is their home), else when a staff

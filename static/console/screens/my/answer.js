@@ -10,12 +10,13 @@ import { useOffline } from "../../offline.js";
 const MINUTE_MS = 60 * 1000;
 const DAY_MINUTES = 24 * 60;
 
-/** "answer within 2 days", "answer within 5 hours", "answer within 40 minutes", "expired" (from expires_at); rounded
- * down, so that it never promises more time than there is. */
+/** "answer within 2 days", "answer within 30 hours", "answer within 40 minutes", "expired" (from expires_at): rounded
+ * down, so that it never promises more time than there is; in hours below two days, where a day's rounding is much. */
 export function answerWithin(expiresAt, now = Date.now()) {
   const minutes = Math.floor((new Date(expiresAt).getTime() - now) / MINUTE_MS);
   if (minutes <= 0) return "expired";
-  const [n, unit] = minutes >= DAY_MINUTES ? [Math.floor(minutes / DAY_MINUTES), "day"] : minutes >= 60 ? [Math.floor(minutes / 60), "hour"] : [minutes, "minute"];
+  const [n, unit] =
+    minutes >= 2 * DAY_MINUTES ? [Math.floor(minutes / DAY_MINUTES), "day"] : minutes >= 60 ? [Math.floor(minutes / 60), "hour"] : [minutes, "minute"];
   return `answer within ${n} ${unit}${n === 1 ? "" : "s"}`;
 }
 

@@ -9,7 +9,7 @@ import { RoleLine, RunSheet, Text, Venue, When } from "./cards.js";
 import { useLoad } from "./load.js";
 
 function Role({ api, gig, role, onAnswered }) {
-  if (!role.invitation) return html`<li><${RoleLine} role=${role} />${role.call_time ? html` <span class="muted">· call ${role.call_time}</span>` : null}</li>`;
+  if (!role.invitation) return html`<li><${RoleLine} role=${role} /></li>`;
   const invitation = { id: role.invitation.id, gig, role };
   return html`<li class="my-invited">
     <${RoleLine} role=${role} />

@@ -74,7 +74,8 @@ function Upcoming({ answer, limit, onMore }) {
 export default function MyGigs({ api }) {
   const [limit, setLimit] = useState(FIRST_GIGS);
   const [outcome, setOutcome] = useState(null);
-  const invitations = useLoad(() => api.get("/me/invitations", { "filter[status]": "pending", limit: 50 }), []);
+  const pending = { "filter[status]": "pending", sort: "expires_at", limit: 50 }; // the most urgent first
+  const invitations = useLoad(() => api.get("/me/invitations", pending), []);
   const gigs = useLoad(() => api.get("/me/gigs", { limit }), [limit]);
   const onAnswered = (said) => {
     setOutcome(said);
