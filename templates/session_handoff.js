@@ -39,6 +39,14 @@
     };
     (keep ? sessionStorage : localStorage).removeItem(SESSION_KEY);
     (keep ? localStorage : sessionStorage).setItem(SESSION_KEY, JSON.stringify(session));
+    forgetKeptPages();
+  }
+  // What the service worker kept for whoever was signed in here before is not this person's (sw/cache.js).
+  function forgetKeptPages() {
+    var worker = navigator.serviceWorker && navigator.serviceWorker.controller;
+    if (worker) {
+      worker.postMessage({forget: "kept"});
+    }
   }
   // Open the console in place of this page, whose address held the link's token: it leaves no history entry.
   function openConsole(data, keep, next) {

@@ -26,8 +26,9 @@ SETUP_LINK = re.compile(r"\S+/setup#token=\S+")
 
 @pytest.fixture
 def context(browser):
-    """A browser whose pages' script errors (a CSP refusal, say) fail the test."""
-    context = browser.new_context()
+    """A browser whose pages' script errors (a CSP refusal, say) fail the test. The console's service worker is
+    kept out: a test ending as the console opens would close the context while the worker's script is fetched."""
+    context = browser.new_context(service_workers="block")
     problems = []
     context.on("console", lambda message: message.type == "error" and problems.append(message.text))
     context.on("weberror", lambda error: problems.append(str(error.error)))

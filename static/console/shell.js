@@ -34,7 +34,7 @@ async function signOut() {
   try {
     await api.post("/auth/signout");
   } finally {
-    forgetSession();
+    await forgetSession();
     location.assign("/signin");
   }
 }
