@@ -48,7 +48,7 @@ def test_the_web_key_is_the_public_half_of_the_vapid_key_for_anyone(anon, docume
     documented.check("GET", "/push/web-key", r)
     assert r.status_code == 200 and list(r.get_json()["data"]) == ["public_key"]
     published = r.get_json()["data"]["public_key"]
-    assert "=" not in published and unb64url(published)[0] == 4  # base64url of an uncompressed point, as subscribe takes
+    assert "=" not in published and unb64url(published)[0] == 4  # base64url of an uncompressed point
     public = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), unb64url(published))
     public.verify(key.sign(b"a VAPID claim", ec.ECDSA(hashes.SHA256())), b"a VAPID claim", ec.ECDSA(hashes.SHA256()))
 
