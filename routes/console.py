@@ -8,6 +8,7 @@ path keeps answering the API's 404 envelope.
 from flask import Blueprint, current_app, render_template, request
 
 import console_assets
+import console_worker
 from auth import public
 from errors import not_found
 
@@ -28,13 +29,16 @@ def static_tree():
     return current_app.extensions["console_assets"]
 
 
+def page_text():
+    tree = static_tree()
+    urls = {name: tree.url(f"console/{file}") for name, file in CONSOLE_FILES.items()}
+    return render_template("console.html", **urls)
+
+
 @public
 def console_page(rest=None):
     """The console's one page; its script reads the path."""
-    tree = static_tree()
-    urls = {name: tree.url(f"console/{file}") for name, file in CONSOLE_FILES.items()}
-    page = render_template("console.html", **urls)
-    response = current_app.response_class(page, mimetype="text/html")
+    response = current_app.response_class(page_text(), mimetype="text/html")
     response.headers["Content-Security-Policy"] = POLICY
     response.headers["Cache-Control"] = "no-cache"  # the page names the assets' digest: always ask for it anew
     return response
@@ -59,10 +63,22 @@ def static_asset(digest, relative):
     return response.make_conditional(request)
 
 
+@public
+def service_worker():
+    """The service worker (console_worker.py), at the root so that its scope is the whole site; asked anew each time
+    (browsers also look for a new one at least daily)."""
+    script = console_worker.worker_script(static_tree(), page_text(), "/", CONSOLE_PATHS)
+    response = current_app.response_class(script, mimetype="text/javascript")
+    response.headers["Content-Security-Policy"] = POLICY
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
 def register(app):
     """The console's routes on `app`, and its static tree read once."""
     app.extensions["console_assets"] = console_assets.read_tree()
     app.add_url_rule("/", "console.home", console_page)
+    app.add_url_rule("/sw.js", "console.service_worker", service_worker)
     for prefix in CONSOLE_PATHS:
         app.add_url_rule(prefix, f"console.{prefix[1:]}", console_page)
         app.add_url_rule(f"{prefix}/<path:rest>", f"console.{prefix[1:]}_within", console_page)

@@ -101,7 +101,7 @@ async function respond(method, url, { body, signal, accept = "application/json" 
         }
       }
       if (response && response.status === 401) {
-        forgetSession();
+        await forgetSession();
         signInAgain();
         return LEAVING();
       }
@@ -151,8 +151,7 @@ export function upload(path, form, onProgress) {
     xhr.onerror = () => reject(new ApiError(0, "offline", "The server cannot be reached."));
     xhr.onload = () => {
       if (xhr.status === 401) {
-        forgetSession();
-        signInAgain();
+        forgetSession().finally(signInAgain);
         return;
       }
       let answer = null;

@@ -8,6 +8,7 @@ import { homePath, isCurrent, MENU } from "./menu.js";
 import { interceptLinks, match, navigate, useLocation } from "./router.js";
 import { SCREENS } from "./screens.js";
 import { Shell } from "./shell.js";
+import { registerWorker } from "./worker.js";
 
 /** The shell at the current address; "/" (the brand's link, the server's root) becomes the user's home. */
 function Console({ me }) {
@@ -33,4 +34,5 @@ async function start(root) {
   }
 }
 
+registerWorker();
 start(document.getElementById("console"));

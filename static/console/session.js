@@ -1,6 +1,8 @@
 // The session the /signin page hands to the console (SPEC §12): under one key, as JSON
 // {"token", "expires_at", "user": {"id", "name", "email"}}, in localStorage ("keep me signed in") or
-// sessionStorage; localStorage is read first.
+// sessionStorage; localStorage is read first. Forgetting it forgets what the service worker kept for it too.
+
+import { forgetKeptPages } from "./worker.js";
 
 export const SESSION_KEY = "band-office.session";
 
@@ -23,9 +25,11 @@ export function readSession() {
   return session && !expired(session) ? session : null;
 }
 
+/** Resolves once the service worker's kept answers are forgotten too (the next person here must not see them). */
 export function forgetSession() {
   localStorage.removeItem(SESSION_KEY);
   sessionStorage.removeItem(SESSION_KEY);
+  return forgetKeptPages();
 }
 
 /** Off to sign in; the signin page comes back to where the console was. */

@@ -30,7 +30,7 @@ async function signOut() {
   try {
     await api.post("/auth/signout");
   } finally {
-    forgetSession();
+    await forgetSession();
     location.assign("/signin");
   }
 }

@@ -114,9 +114,11 @@ def session_of(token, user_email):
     }
 
 
-def open_context(browser, token=None, email=None, viewport=DESKTOP, locale="en-GB"):
-    """A browser context whose pages report CSP violations and, with a token, hold a session for the console."""
-    context = browser.new_context(viewport=viewport, locale=locale)
+def open_context(browser, token=None, email=None, viewport=DESKTOP, locale="en-GB", service_workers="block"):
+    """A browser context whose pages report CSP violations and, with a token, hold a session for the console. The
+    console's service worker (/sw.js) is kept out unless `service_workers="allow"`: a test of a screen sees the server's
+    own answers (and Playwright's page.route sees no request a service worker makes)."""
+    context = browser.new_context(viewport=viewport, locale=locale, service_workers=service_workers)
     context.add_init_script(REPORT_CSP_VIOLATIONS)
     if token is not None:
         session = json.dumps(json.dumps(session_of(token, email)))
