@@ -23,4 +23,5 @@ export const SCREENS = [
   ["/people/staff-members/:id", () => import("./screens/staff-member.js")],
   ["/people/contacts/:id", () => import("./screens/contact.js")],
   ["/pay", () => import("./screens/pay.js")],
+  ["/my/settings", () => import("./screens/my/settings.js")],
 ].map(([pattern, load]) => ({ pattern, load, compiled: compile(pattern) }));
