@@ -15,7 +15,7 @@ const CHANNELS = [
   {
     name: "office_digest",
     label: "Office digest",
-    hint: "Every quarter of an hour when invitations were answered: who, which role, which gig.",
+    hint: "A summary by mail and push when invitations were answered or ran out, with the open roles.",
     capability: "staffing.edit",
   },
 ];
@@ -73,6 +73,6 @@ export default function Settings({ me, api }) {
       : null}
     <p class="saved" role="status">${saved}</p>
     <h2>This phone</h2>
-    <${PhonePush} api=${api} offline=${offline} pushOff=${settings && !settings.push} />
+    ${settings ? html`<${PhonePush} api=${api} offline=${offline} pushOff=${!settings.push} />` : null}
   </section>`;
 }

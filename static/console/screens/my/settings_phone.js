@@ -52,8 +52,10 @@ export function PhonePush({ api, offline, pushOff }) {
   const [said, setSaid] = useState("");
   const [error, setError] = useState(null);
   useEffect(() => {
-    standing(api).then(setStatus, setError);
-  }, []);
+    // Offline, what this browser remembers (the server's key and devices cannot be asked: nothing changes then)
+    if (offline) setStatus({ state: rememberedDevice() ? "on" : "off" });
+    else standing(api).then(setStatus, setError);
+  }, [offline]);
   async function act(action, after, done) {
     setBusy(true);
     setSaid("");
