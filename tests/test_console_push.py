@@ -158,6 +158,7 @@ def test_the_channels_are_switches_saved_at_once(office, phone):
     assert office.api("/me/notification-settings", MUSICIAN)["data"]["email"] is False
     page.reload()
     expect(page.get_by_role("switch", name="E-mail")).not_to_be_checked()
+    shot(page, "settings-390-mail-off")
     page.get_by_role("switch", name="E-mail").click()
     expect(page.get_by_role("status").filter(has_text="Saved: E-mail on.")).to_be_visible()
     assert office.api("/me/notification-settings", MUSICIAN)["data"]["email"] is True
@@ -184,6 +185,8 @@ def test_offline_the_settings_are_shown_and_nothing_can_be_changed(office, phone
     expect(page.locator(".channel").filter(has_text="E-mail")).to_contain_text("On")
     expect(page.get_by_role("switch")).to_have_count(0)
     expect(page.get_by_role("button", name="Notify me on this phone")).to_have_count(0)
+    expect(page.get_by_text("Notifications on this phone are off.")).to_be_visible()
+    shot(page, "settings-390-offline")
     page.context.set_offline(False)
 
 
@@ -333,5 +336,6 @@ def test_blocked_notifications_are_said_with_how_to_allow_them(office, phone):
     page.goto(office.url("/my/settings"))
     page.get_by_role("button", name="Notify me on this phone").click()
     expect(page.get_by_text("Notifications are blocked for this site")).to_be_visible()
+    shot(page, "settings-390-blocked")
     expect(page.get_by_role("button", name="Notify me on this phone")).to_have_count(0)
     assert devices_of(office) == before

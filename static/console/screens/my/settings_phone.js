@@ -77,10 +77,11 @@ export function PhonePush({ api, offline, pushOff }) {
   if (!status && !error) return html`<${Loading} />`;
   const state = status && status.state;
   return html`<div class="phone-push">
-    <${Why} state=${state} />
+    <div aria-live="polite"><${Why} state=${state} /></div>
     ${state === "on" ? html`<p>This phone gets a notification for each new message.</p>` : null}
     ${state === "on" && pushOff ? html`<p class="notice">Push is off above: switch it on, or this phone gets nothing.</p>` : null}
-    ${state === "off" ? html`<p>Get a notification on this phone when you are invited or a gig of yours changes.</p>` : null}
+    ${state === "off" && offline ? html`<p>Notifications on this phone are off.</p>` : null}
+    ${state === "off" && !offline ? html`<p>Get a notification on this phone when you are invited or a gig of yours changes.</p>` : null}
     ${!offline && state === "on"
       ? html`<button type="button" class="quiet big" disabled=${busy} onClick=${turnOff}>Stop notifications</button>`
       : null}
