@@ -104,8 +104,9 @@ def phone(browser, office):
     stand-in push service answers it. At the end, any console error, page error or CSP violation fails the test."""
     contexts = []
 
-    def open_page(email=MUSICIAN, viewport=PHONE, subscription=None, notifications=True, office=office):
-        context = console.open_context(browser, office.keys[email], email, viewport, service_workers="allow")
+    def open_page(email=MUSICIAN, viewport=PHONE, subscription=None, notifications=True, office=office, token=None):
+        token = token or office.keys[email]
+        context = console.open_context(browser, token, email, viewport, service_workers="allow")
         contexts.append(context)
         if notifications:
             context.grant_permissions(["notifications"], origin=office.origin)
@@ -218,6 +219,15 @@ def test_notify_me_registers_the_subscription_and_stop_removes_it(office, phone,
     assert [d for d in devices_of(office) if d["platform"] == "web"] == []
     assert page.evaluate("() => sessionStorage.getItem('tests.unsubscribed')") == "yes"
     expect(page.get_by_role("button", name="Notify me on this phone")).to_be_visible()
+
+
+def test_signing_out_stops_the_notifications_on_this_phone(office, phone, push_service):
+    page = phone(subscription=json.dumps(https_subscription(push_service, "phone-c")), token=office.key_of(MUSICIAN))
+    turn_on(page, office)
+    [device] = [d for d in devices_of(office) if "/push/phone-c" in d["token"]]
+    page.get_by_role("button", name="Sign out").click()
+    expect(page).to_have_url(office.url("/signin"))
+    assert device["id"] not in {d["id"] for d in devices_of(office)}
 
 
 def test_the_push_the_office_sends_for_an_invitation_decrypts_with_the_subscriptions_keys(office, phone, push_service):

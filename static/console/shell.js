@@ -9,6 +9,7 @@ import { html, useEffect, useRef, useState } from "./lib.js";
 import { isCurrent, menuOf } from "./menu.js";
 import { match } from "./router.js";
 import { SCREENS } from "./screens.js";
+import { forgetThisPhone } from "./screens/my/phone_push.js";
 import NotFound from "./screens/not-found.js";
 import { Search } from "./search.js";
 import { forgetSession } from "./session.js";
@@ -28,6 +29,7 @@ function Menu({ me, path, open }) {
 
 async function signOut() {
   try {
+    await forgetThisPhone(api);
     await api.post("/auth/signout");
   } finally {
     await forgetSession();

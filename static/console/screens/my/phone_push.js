@@ -4,11 +4,15 @@
 //   await subscribe(api, publicKey)   asks the permission, subscribes with the server's key, registers the device
 //   await unsubscribe(api)            removes the device from the server, then ends the browser's subscription
 //   rememberedDevice()                -> {id, token} of the device this browser registered, or null
+//   await forgetThisPhone(api)        on sign-out: the user's pushes no longer come here (failures ignored)
 //
 // The device this browser registered is remembered in localStorage (PUSH_DEVICE_KEY), so that "Stop notifications"
 // removes that one (DELETE /v1/devices/{token}) even after the browser's subscription has changed or gone.
 
+import { isOffline } from "../../offline.js";
+
 export const PUSH_DEVICE_KEY = "band-office.push-device";
+const FORGET_WAIT_MS = 5000;
 const WORKER_WAIT_MS = 15000;
 const APP_VERSION = "web app";
 
@@ -85,4 +89,13 @@ export async function unsubscribe(api) {
   const worker = await navigator.serviceWorker.getRegistration("/");
   const subscription = worker && (await worker.pushManager.getSubscription());
   if (subscription) await subscription.unsubscribe();
+}
+
+/** On sign-out: what the user is told no longer shows on this browser, whoever uses it next. Signing out waits
+ * FORGET_WAIT_MS at most (a lost connection is retried for longer): past that, or offline, the device stays. */
+export async function forgetThisPhone(api) {
+  if (!rememberedDevice() || pushUnavailable() || isOffline()) return;
+  let timer;
+  const late = new Promise((resolve) => (timer = setTimeout(resolve, FORGET_WAIT_MS)));
+  await Promise.race([unsubscribe(api).catch(() => {}), late]).finally(() => clearTimeout(timer));
 }
