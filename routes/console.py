@@ -5,6 +5,9 @@ The console's paths are declared here and only here (CONSOLE_PATHS); a screen at
 path keeps answering the API's 404 envelope.
 """
 
+import json
+import re
+
 from flask import Blueprint, current_app, render_template, request
 
 import console_assets
@@ -22,7 +25,19 @@ POLICY = (
     "frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
 )
 YEAR_SECONDS = 31536000
-CONSOLE_FILES = {"css": "console.css", "script": "main.js", "icon": "icon.svg"}
+CONSOLE_FILES = {
+    "css": "console.css",
+    "script": "main.js",
+    "icon": "icon.svg",
+    "touch_icon": "icons/apple-touch-icon.png",
+}
+# The manifest's icons (static/console/icons/, drawn for the band office: scripts/render_icons.py)
+APP_ICONS = [
+    ("icons/app-192.png", "192x192", "any"),
+    ("icons/app-512.png", "512x512", "any"),
+    ("icons/app-maskable-192.png", "192x192", "maskable"),
+    ("icons/app-maskable-512.png", "512x512", "maskable"),
+]
 
 
 def static_tree():
@@ -32,7 +47,7 @@ def static_tree():
 def page_text():
     tree = static_tree()
     urls = {name: tree.url(f"console/{file}") for name, file in CONSOLE_FILES.items()}
-    return render_template("console.html", **urls)
+    return render_template("console.html", **urls, theme_colour=css_colour(tree, "accent"))
 
 
 @public
@@ -74,11 +89,44 @@ def service_worker():
     return response
 
 
+def css_colour(tree, name):
+    """The light scheme's `--name` of console.css (its first declaration), the one home of the console's colours."""
+    css = tree.assets["console/console.css"].body.decode()
+    return re.search(rf"--{name}:\s*(#[0-9a-fA-F]{{3,8}})\s*;", css)[1]
+
+
+@public
+def web_app_manifest():
+    """What a phone installs (SPEC §13): the app's name, where it starts, its colours and icons."""
+    tree = static_tree()
+    icons = [
+        {"src": tree.url(f"console/{file}"), "sizes": sizes, "type": "image/png", "purpose": purpose}
+        for file, sizes, purpose in APP_ICONS
+    ]
+    manifest = {
+        "name": "Band Office",
+        "short_name": "Band Office",
+        "description": "Your gigs, invitations, pay and days off with the band.",
+        "id": "/",
+        "start_url": "/",
+        "scope": "/",
+        "display": "standalone",
+        "lang": "en",
+        "theme_color": css_colour(tree, "accent"),
+        "background_color": css_colour(tree, "background"),
+        "icons": icons,
+    }
+    response = current_app.response_class(json.dumps(manifest, indent=1), mimetype="application/manifest+json")
+    response.headers["Cache-Control"] = "no-cache"  # it names the icons' digest
+    return response
+
+
 def register(app):
     """The console's routes on `app`, and its static tree read once."""
     app.extensions["console_assets"] = console_assets.read_tree()
     app.add_url_rule("/", "console.home", console_page)
     app.add_url_rule("/sw.js", "console.service_worker", service_worker)
+    app.add_url_rule("/manifest.webmanifest", "console.manifest", web_app_manifest)
     for prefix in CONSOLE_PATHS:
         app.add_url_rule(prefix, f"console.{prefix[1:]}", console_page)
         app.add_url_rule(f"{prefix}/<path:rest>", f"console.{prefix[1:]}_within", console_page)

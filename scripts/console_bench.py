@@ -28,7 +28,8 @@ FIRST_LOAD_BUDGET_KB = 250
 CALLS_BUDGET = 3
 MONTH_BUDGET_S = 1.0
 DESKTOP = {"width": 1280, "height": 800}
-SHELL_CALLS = ("/v1/me",)  # the shell's own, made once before any screen
+# The shell's own, made once a page load: who is signed in, and (for the office) whether My gigs is theirs too
+SHELL_CALLS = ("/v1/me", "/v1/me/staff-member")
 MONTH_SHOWN = ".gig-row, .empty, .month-grid td.day"
 # The moment the month is in the page, taken by the page itself (asking for it afterwards over the DevTools protocol
 # would add the round trips of a busy machine to the figure).

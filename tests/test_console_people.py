@@ -381,7 +381,7 @@ def test_each_screen_costs_at_most_three_api_calls(demo_office, signed_in):
     page = signed_in()
     calls = []
     page.on("request", lambda request: calls.append(urllib.parse.urlsplit(request.url).path))
-    shell = ("/v1/me", "/v1/events")
+    shell = ("/v1/me", "/v1/me/staff-member", "/v1/events")  # /me/staff-member: whether My gigs is in the menu
     for name, path, _, _ in screens_of(demo_office):
         calls.clear()
         page.goto(demo_office.url(path.split("&member=")[0]))  # a member's gigs are asked for when opened

@@ -140,13 +140,12 @@ def test_the_menu_shows_what_can_allows(demo_office, signed_in):
 
 
 @pytest.mark.browser
-def test_a_musician_starts_at_the_first_screen_they_may_use(demo_office, signed_in):
-    # their own pages ("My gigs", SPEC §13) are the phone app's issue: until then no menu entry leads to Not found
+def test_a_musician_starts_at_their_own_gigs(demo_office, signed_in):
     page = signed_in("staff@band.example")
     page.goto(demo_office.url("/"))
-    expect(page).to_have_url(re.compile(r"/records$"))
+    expect(page).to_have_url(re.compile(r"/my$"))
     menu = page.get_by_role("navigation", name="Main menu")
-    expect(menu.get_by_role("link")).to_have_text(["Band Office", "Records"])
+    expect(menu.get_by_role("link")).to_have_text(["Band Office", "Records", "My gigs"])
 
 
 @pytest.mark.browser

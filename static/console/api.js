@@ -1,6 +1,7 @@
 // The one way the console speaks to /v1 (SPEC §12): the session's bearer token, JSON both ways, the error
 // envelope turned into an ApiError, a 401 back to sign-in (then to the same place), and a 503 or a lost
-// connection retried while the shell says "Retrying…".
+// connection retried while the shell says "Retrying…" (but not while offline: the device has no network, or the
+// app shows the service worker's kept copies; then a write fails at once, saying so).
 //
 //   import { api, ApiError } from "../api.js";
 //   const {data, meta} = await api.get("/gigs", {"filter[gig_date][gte]": "2026-11-01", sort: "gig_date"});
@@ -9,7 +10,7 @@
 //
 // A query's value may be an array (the parameter repeated); null and undefined values are left out.
 
-import { noteAnswer } from "./offline.js";
+import { isOffline, noteAnswer } from "./offline.js";
 import { saveBlob } from "./save_file.js";
 import { forgetSession, readSession, signInAgain } from "./session.js";
 
@@ -76,6 +77,18 @@ function bearer() {
   return session ? `Bearer ${session.token}` : null;
 }
 
+const WRITE_OFFLINE = "You are offline: nothing can be changed until the band office's server can be reached again.";
+const READ_OFFLINE = "You are offline, and this page was not kept from an earlier visit.";
+
+/** Whether a request cannot be sent now: retrying would only keep the person waiting. */
+function offlineNow() {
+  return navigator.onLine === false || isOffline();
+}
+
+function offlineError(method) {
+  return new ApiError(0, "offline", method === "GET" ? READ_OFFLINE : WRITE_OFFLINE);
+}
+
 const LEAVING = () => new Promise(() => {}); // the page is going back to sign-in
 
 async function send(method, url, { body, signal, accept }) {
@@ -87,15 +100,18 @@ async function send(method, url, { body, signal, accept }) {
 }
 
 /** The successful Response of one request, throws ApiError otherwise: a 401 goes back to sign-in, a 503 is resent
- * whatever the method (nothing was done), a lost connection resent unless a POST (it may have been done). */
+ * whatever the method (nothing was done), a lost connection resent unless a POST (it may have been done) or offline
+ * (a write is not even sent with no network). */
 async function respond(method, url, { body, signal, accept = "application/json" } = {}) {
   const token = {};
+  if (method !== "GET" && navigator.onLine === false) throw offlineError(method);
   try {
     for (let attempt = 0; ; attempt++) {
       let response = null;
       try {
         response = await send(method, url, { body, signal, accept });
       } catch (error) {
+        if (error.name !== "AbortError" && offlineNow()) throw offlineError(method);
         if (error.name === "AbortError" || method === "POST" || attempt >= RETRY_LIMIT) {
           throw error.name === "AbortError" ? error : new ApiError(0, "offline", "The server cannot be reached.");
         }
@@ -140,6 +156,7 @@ export const api = {
  * parsed answer or rejects with an ApiError, as request() does (XMLHttpRequest: fetch reports no upload progress).
  * Not retried: the upload may have been stored. */
 export function upload(path, form, onProgress) {
+  if (navigator.onLine === false) return Promise.reject(offlineError("POST"));
   const authorization = bearer();
   if (!authorization) return LEAVING();
   return new Promise((resolve, reject) => {
@@ -148,7 +165,7 @@ export function upload(path, form, onProgress) {
     xhr.setRequestHeader("Authorization", authorization);
     xhr.setRequestHeader("Accept", "application/json");
     xhr.upload.onprogress = (event) => onProgress && onProgress(event.loaded, event.total);
-    xhr.onerror = () => reject(new ApiError(0, "offline", "The server cannot be reached."));
+    xhr.onerror = () => reject(offlineNow() ? offlineError("POST") : new ApiError(0, "offline", "The server cannot be reached."));
     xhr.onload = () => {
       if (xhr.status === 401) {
         forgetSession().finally(signInAgain);

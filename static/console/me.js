@@ -2,9 +2,11 @@
 //
 //   can(me, "pay.view")        -> whether to show amounts of pay
 //   canViewAny(me)             -> whether any collection can be read (the Records menu)
+//   doesOfficeWork(me)         -> whether the office's screens are theirs (else their home is My gigs, SPEC §13)
+//   isLinkedToMember()         -> a promise: whether a staff member is linked to them (My gigs is theirs then)
 //   officeCurrency()           -> the currency of amounts that carry none of their own (GET /me's office)
 
-import { api } from "./api.js";
+import { ApiError, api } from "./api.js";
 
 export async function loadMe() {
   const me = await api.get("/me");
@@ -24,4 +26,24 @@ export function can(me, capability) {
 
 export function canViewAny(me) {
   return Object.entries(me.can || {}).some(([capability, held]) => held && capability.endsWith(".view"));
+}
+
+// The musicians' `staff` role reads the catalogue only: that alone is no office work.
+const NOT_OFFICE_WORK = ["catalog.view"];
+
+export function doesOfficeWork(me) {
+  return Object.entries(me.can || {}).some(([capability, held]) => held && !NOT_OFFICE_WORK.includes(capability));
+}
+
+let linked = null; // asked at most once a page load: GET /me/staff-member answers 404 when no member is linked
+
+export function isLinkedToMember() {
+  linked ||= api.get("/me/staff-member", { fields: "id" }).then(
+    () => true,
+    (error) => {
+      if (!(error instanceof ApiError && error.status === 404)) linked = null; // not known: asked again next time
+      return false;
+    },
+  );
+  return linked;
 }

@@ -1,7 +1,9 @@
 // The side menu: each entry shown only when GET /me says the user may use it (SPEC §12), with its
-// keyboard shortcut ("g" then the key) where it has one.
+// keyboard shortcut ("g" then the key) where it has one; "My gigs" (SPEC §13) when the musician's own pages are
+// the user's (`ownPages`: the shell works that out, shell.js useOwnPages).
 
-import { can, canViewAny } from "./me.js";
+import { can, canViewAny, doesOfficeWork } from "./me.js";
+import { MY_HOME } from "./my_tabs.js";
 
 export const MENU = [
   { label: "Agenda", path: "/agenda", key: "a", shown: (me) => can(me, "gigs.view") },
@@ -10,14 +12,17 @@ export const MENU = [
   { label: "Pay", path: "/pay", shown: (me) => can(me, "pay.view") },
   { label: "Records", path: "/records", shown: canViewAny },
   { label: "Admin", path: "/admin", shown: (me) => can(me, "admin.view") },
+  { label: "My gigs", path: MY_HOME, key: "m", shown: (me, ownPages) => ownPages, own: true },
 ];
 
-export function menuOf(me) {
-  return MENU.filter((entry) => entry.shown(me));
+export function menuOf(me, ownPages = false) {
+  return MENU.filter((entry) => entry.shown(me, ownPages));
 }
 
-/** Where "/" leads: the agenda for the office, else the first entry the user may use. */
+/** Where "/" leads: a user without office work starts at their own gigs; the office at the agenda, else at the
+ * first entry the user may use. */
 export function homePath(me) {
+  if (!doesOfficeWork(me)) return MY_HOME;
   const entries = menuOf(me);
   const first = entries.find((entry) => entry.path === "/agenda") || entries[0];
   return first ? first.path : null;

@@ -1,12 +1,16 @@
 // The frame around every screen (SPEC §12, CONSOLE.md): the side menu (a top bar with a menu button below
 // 768 px), the search, the user with sign-out, the "Retrying…" strip, the keyboard shortcuts, and the screen
-// the path names (SCREENS in screens.js), given {params, query, me, api}.
+// the path names (SCREENS in screens.js), given {params, query, me, api}. On the musician's pages (SPEC §13) their
+// tab bar (my_tabs.js); while the app shows the service worker's kept copy, the "Offline — as of 14:02" strip.
 
 import { api, onRetrying } from "./api.js";
 import { ErrorMessage } from "./components.js";
 import { KeysDialog, listenForKeys } from "./keys.js";
 import { html, useEffect, useRef, useState } from "./lib.js";
+import { doesOfficeWork, isLinkedToMember } from "./me.js";
 import { isCurrent, menuOf } from "./menu.js";
+import { MyTabs, isMyPage } from "./my_tabs.js";
+import { useOffline } from "./offline.js";
 import { match } from "./router.js";
 import { SCREENS } from "./screens.js";
 import { forgetThisPhone } from "./screens/my/phone_push.js";
@@ -16,8 +20,8 @@ import { forgetSession } from "./session.js";
 
 const loaded = new Map(); // pattern -> the screen's module, once imported
 
-function Menu({ me, path, open }) {
-  const entries = menuOf(me);
+function Menu({ me, ownPages, path, open }) {
+  const entries = menuOf(me, ownPages);
   const link = (entry) => html`<li class=${entry.own ? "own" : null}>
     <a href=${entry.path} aria-current=${isCurrent(entry, path) ? "page" : null}>${entry.label}</a>
   </li>`;
@@ -48,6 +52,28 @@ function RetryStrip() {
   const [retrying, setRetrying] = useState(false);
   useEffect(() => onRetrying(setRetrying), []);
   return html`<div class="retrying" role="status">${retrying ? "Retrying…" : ""}</div>`;
+}
+
+/** "14:02", or "Wed 25 Nov, 14:02" when not today: when the copy shown was fetched, in the phone's own time. */
+function asOfWords(asOf) {
+  const clock = asOf.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
+  if (asOf.toDateString() === new Date().toDateString()) return clock;
+  return `${asOf.toLocaleDateString(undefined, { weekday: "short", day: "numeric", month: "short" })}, ${clock}`;
+}
+
+function OfflineStrip() {
+  const { offline, asOf } = useOffline();
+  return html`<p class="offline-strip" role="status">${offline ? `Offline — as of ${asOf ? asOfWords(asOf) : "earlier"}` : ""}</p>`;
+}
+
+/** Whether "My gigs" is the user's: always for a user without office work (it is their home), else when a staff
+ * member is linked to them, asked once a page load after the first paint (so the screen's own calls go first). */
+function useOwnPages(me) {
+  const [ownPages, setOwnPages] = useState(!doesOfficeWork(me));
+  useEffect(() => {
+    if (!ownPages) isLinkedToMember().then(setOwnPages);
+  }, []);
+  return ownPages;
 }
 
 /** The screen `path` names (null while its module loads) and its params; a module that cannot be loaded (the
@@ -91,16 +117,20 @@ export function Shell({ me, location }) {
   const [keysOpen, setKeysOpen] = useState(false);
   const main = useRef(null);
   const searchBox = useRef(null);
+  const ownPages = useOwnPages(me);
+  const entries = useRef(null);
+  entries.current = menuOf(me, ownPages);
   const { Screen, params } = useScreen(location.path);
+  const withTabs = isMyPage(location.path);
   useFocusOnHeading(main, location.path, Screen);
   useEffect(() => setMenuOpen(false), [location.path]);
   useEffect(
-    () => listenForKeys({ entries: () => menuOf(me), focusSearch: () => searchBox.current?.focus(), onHelp: () => setKeysOpen(true) }),
+    () => listenForKeys({ entries: () => entries.current, focusSearch: () => searchBox.current?.focus(), onHelp: () => setKeysOpen(true) }),
     [],
   );
   return html`<a class="skip" href="#main">Skip to the content</a>
-    <div class="frame">
-      <${Menu} me=${me} path=${location.path} open=${menuOpen} />
+    <div class=${withTabs ? "frame with-tabs" : "frame"}>
+      <${Menu} me=${me} ownPages=${ownPages} path=${location.path} open=${menuOpen} />
       <header class="topbar">
         <button type="button" class="menu-button quiet" aria-controls="menu" aria-expanded=${menuOpen ? "true" : "false"}
           onClick=${() => setMenuOpen(!menuOpen)}>Menu</button>
@@ -108,10 +138,12 @@ export function Shell({ me, location }) {
         <${Search} me=${me} inputRef=${searchBox} />
         <${UserMenu} me=${me} />
       </header>
+      ${withTabs ? html`<${MyTabs} path=${location.path} />` : null}
       <main id="main" ref=${main} tabindex="-1">
+        <${OfflineStrip} />
         ${Screen ? html`<${Screen} key=${location.path} params=${params} query=${location.query} me=${me} api=${api} />` : null}
       </main>
     </div>
     <${RetryStrip} />
-    <${KeysDialog} open=${keysOpen} entries=${menuOf(me)} onClose=${() => setKeysOpen(false)} />`;
+    <${KeysDialog} open=${keysOpen} entries=${entries.current} onClose=${() => setKeysOpen(false)} />`;
 }

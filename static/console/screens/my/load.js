@@ -1,0 +1,26 @@
+// One answer of the API for a musician's screen: asked while the screen is first drawn (Preact runs effects after
+// the next paint, and a phone paints late), asked again by reload(), the last answer kept on screen meanwhile.
+//
+//   const gigs = useLoad(() => api.get("/me/gigs", {limit: 30}), [limit]);
+//   gigs.answer (null until the first), gigs.error, gigs.reload()
+
+import { useEffect, useMemo, useState } from "../../lib.js";
+
+export function useLoad(load, deps) {
+  const [round, setRound] = useState(0);
+  const [state, setState] = useState({ answer: null, error: null });
+  const asked = useMemo(() => {
+    const promise = load();
+    promise.catch(() => {}); // handled in the effect below, which may run after it fails
+    return promise;
+  }, [...deps, round]);
+  useEffect(() => {
+    let current = true;
+    asked.then(
+      (answer) => current && setState({ answer, error: null }),
+      (error) => current && setState((before) => ({ answer: before.answer, error })),
+    );
+    return () => (current = false);
+  }, [asked]);
+  return { ...state, reload: () => setRound((n) => n + 1) };
+}
