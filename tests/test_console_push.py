@@ -60,6 +60,12 @@ STAND_IN_PUSH_SERVICE = """
 """
 
 
+SHOWN_NOTIFICATIONS = """async () => {
+  const shown = await (await navigator.serviceWorker.ready).getNotifications();
+  return shown.map((n) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data, icon: n.icon }));
+}"""
+
+
 @pytest.fixture(scope="module")
 def vapid(tmp_path_factory):
     """The office's VAPID key pair: (the private key's PEM file, the public key as the web key gives it)."""
@@ -297,21 +303,17 @@ def test_a_push_delivered_to_the_service_worker_shows_its_notification(office, p
     origin = office.origin
     push = {"origin": origin, "registrationId": registration["registrationId"], "data": json.dumps(message)}
     cdp.send("ServiceWorker.deliverPushMessage", push)
-    shown = page.wait_for_function(
-        """async () => {
-          const shown = await (await navigator.serviceWorker.ready).getNotifications();
-          return shown.length > 0 && shown.map((n) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data }));
-        }""",
-        timeout=30000,
-    ).json_value()
+    shown = wait_for(lambda: page.evaluate(SHOWN_NOTIFICATIONS), timeout=30)
     assert shown == [
         {
             "title": message["title"],
             "body": message["body"],
             "tag": "invitation-i-1",
             "data": {"type": "invitation", **message["data"]},
+            "icon": shown[0]["icon"],
         }
     ]
+    assert shown[0]["icon"].startswith(office.url("/static/")) and shown[0]["icon"].endswith("/icons/app-192.png")
 
 
 # --- where push cannot be ------------------------------------------------------------------------------------
@@ -321,7 +323,7 @@ def test_over_plain_http_on_the_lan_the_page_says_why_push_is_unavailable(office
     page = phone()
     page.goto(office.url("/my/settings").replace("127.0.0.1", LAN_HOST))
     expect(page.get_by_text("it is plain HTTP")).to_be_visible()
-    expect(page.get_by_text("HTTPS with Caddy")).to_be_visible()
+    expect(page.get_by_text("HTTPS on the LAN, with Caddy")).to_be_visible()
     expect(page.get_by_role("button", name="Notify me on this phone")).to_have_count(0)
     expect(page.get_by_role("switch", name="E-mail")).to_be_visible()  # the settings themselves still work
     assert page.evaluate("() => isSecureContext") is False

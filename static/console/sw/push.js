@@ -8,11 +8,12 @@
 
 const INVITATION_TYPES = ["invitation", "invitation_reminder", "invitation_withdrawn"];
 const FALLBACK_TITLE = "Band office";
+const ICON = SHELL.files.find((url) => url.endsWith("/console/icons/app-192.png"));
 
 self.addEventListener("push", (event) => {
   const message = pushed(event);
   const data = message.data && typeof message.data === "object" ? message.data : {};
-  const options = { body: String(message.body || ""), data: { type: message.type, ...data } };
+  const options = { body: String(message.body || ""), data: { type: message.type, ...data }, icon: ICON };
   const tag = tagOf(message.type, data);
   if (tag) Object.assign(options, { tag, renotify: true });
   event.waitUntil(self.registration.showNotification(String(message.title || FALLBACK_TITLE), options));
