@@ -60,8 +60,9 @@ export default function Settings({ me, api }) {
     }
   }
   const shown = CHANNELS.filter((channel) => !channel.capability || can(me, channel.capability));
-  return html`<section class="screen my-settings">
-    <header class="screen-header"><h1>Settings</h1></header>
+  return html`<section class="screen my-settings-screen">
+    <p class="my-back"><a href="/my">← My gigs</a></p>
+    <h1>Settings</h1>
     ${offline ? html`<p class="notice">You are offline: these settings can be changed once the office can be reached.</p>` : null}
     <h2>How you hear about your work</h2>
     <p>You always find every message in your <a href="/my/inbox">inbox</a>. Besides:</p>
