@@ -62,13 +62,30 @@ function keyBytes(publicKey) {
   return Uint8Array.from(binary, (character) => character.charCodeAt(0));
 }
 
+/** The browser's subscription with the server's key: one made with an older key (the office made a new pair) is
+ * ended first, as the browser refuses a second. */
+async function subscribed(pushManager, applicationServerKey) {
+  const options = { userVisibleOnly: true, applicationServerKey };
+  try {
+    try {
+      return await pushManager.subscribe(options);
+    } catch (error) {
+      if (error.name !== "InvalidStateError") throw error;
+      const old = await pushManager.getSubscription();
+      if (old) await old.unsubscribe();
+      return await pushManager.subscribe(options);
+    }
+  } catch (error) {
+    throw new Error(`This browser could not turn notifications on (${error.message}).`);
+  }
+}
+
 /** Ask the permission, subscribe this browser and register it as a `web` device; the device, remembered. */
 export async function subscribe(api, publicKey) {
   const answer = await Notification.requestPermission();
   if (answer !== "granted") throw new PushRefused(answer);
   const worker = await registration();
-  const subscription = await worker.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) });
-  const token = JSON.stringify(subscription);
+  const token = JSON.stringify(await subscribed(worker.pushManager, keyBytes(publicKey)));
   const body = { token, platform: "web", environment: "production", app_version: APP_VERSION, label: "Web browser" };
   const device = (await api.post("/devices", body)).data;
   localStorage.setItem(PUSH_DEVICE_KEY, JSON.stringify({ id: device.id, token: device.token }));
