@@ -123,6 +123,10 @@ class IndexSchema(BaseSchema):
     openapi = fields.String(dump_only=True, metadata={"description": "the OpenAPI document"})
 
 
+class WebPushKeySchema(BaseSchema):
+    public_key = fields.String(dump_only=True, metadata={"description": "a P-256 point in base64url"})
+
+
 class HealthSchema(BaseSchema):
     status = fields.String(dump_only=True, validate=validate.OneOf(["ok"]))
     version = fields.String(dump_only=True)

@@ -1,15 +1,22 @@
 """Devices registered for push (SPEC §3): each belongs to the signed-in user who registered it last, and a user
-keeps DEVICES_PER_USER at most (SPEC §2.3): registering one more drops their least recently updated."""
+keeps DEVICES_PER_USER at most (SPEC §2.3): registering one more drops their least recently updated. And the
+public key a browser subscribes with (SPEC §13), for anyone to read."""
 
-from flask import Blueprint, g, request
+import base64
+import functools
+
+from cryptography.hazmat.primitives import serialization
+from flask import Blueprint, current_app, g, request
 
 import listing
-from bodies import DeviceSchema
+from auth import public
+from bodies import DeviceSchema, WebPushKeySchema
 from conventions import json_body
 from dialects import dialect
-from errors import ApiError
+from errors import ApiError, not_found
 from models import Device, now
 from openapi import operation
+from push import NEEDS
 from schemas import load
 
 blueprint = Blueprint("devices", __name__)
@@ -66,3 +73,25 @@ def remove_device(token):
     if not removed:
         raise ApiError(404, "not_found", "No device of yours has this token.")
     return "", 204
+
+
+@blueprint.get("/push/web-key")
+@public
+@operation(response=WebPushKeySchema, errors=(404,))
+def web_push_key():
+    """The VAPID public key, a browser's applicationServerKey (404: no Web Push here)."""
+    if not all(current_app.config[name] for name in NEEDS["web"]):
+        raise not_found("This server does not push to browsers: its office has not set up Web Push (VAPID).")
+    return {"data": {"public_key": public_key_of(current_app.config["VAPID_PRIVATE_KEY"])}}
+
+
+@functools.cache
+def public_key_of(private_key):
+    """The public key of a VAPID private key (as BAND_VAPID_PRIVATE_KEY gives it), as an application server key:
+    the uncompressed P-256 point in base64url without padding."""
+    from push.web import read_vapid  # as push does: its libraries only where browsers are pushed to
+
+    point = read_vapid(private_key).public_key.public_bytes(
+        serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+    )
+    return base64.urlsafe_b64encode(point).rstrip(b"=").decode()

@@ -30,4 +30,5 @@ export const SCREENS = [
   ["/my/invitations/:id", () => import("./screens/my/invitation.js")],
   ["/my/calendar", () => import("./screens/my/calendar.js")],
   ["/my/inbox", () => import("./screens/my/inbox.js")],
+  ["/my/settings", () => import("./screens/my/settings.js")],
 ].map(([pattern, load]) => ({ pattern, load, compiled: compile(pattern) }));

@@ -13,6 +13,7 @@ import { MyTabs, isMyPage } from "./my_tabs.js";
 import { useOffline } from "./offline.js";
 import { match } from "./router.js";
 import { SCREENS } from "./screens.js";
+import { forgetThisPhone } from "./screens/my/phone_push.js";
 import NotFound from "./screens/not-found.js";
 import { Search } from "./search.js";
 import { forgetSession } from "./session.js";
@@ -32,6 +33,7 @@ function Menu({ me, ownPages, path, open }) {
 
 async function signOut() {
   try {
+    await forgetThisPhone(api);
     await api.post("/auth/signout");
   } finally {
     await forgetSession();
