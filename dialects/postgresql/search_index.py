@@ -40,9 +40,10 @@ END $$""",
 
 
 # The columns whose change the index's update trigger follows, in their order: the fields it holds.
-COLUMNS_SQL = """SELECT a.attname FROM pg_trigger t, unnest(t.tgattr::int2[]) WITH ORDINALITY k(attnum, n), pg_attribute a
-  WHERE t.tgrelid = to_regclass(quote_ident(%s)) AND t.tgname = %s AND a.attrelid = t.tgrelid AND a.attnum = k.attnum
-  ORDER BY k.n"""
+COLUMNS_SQL = """SELECT a.attname
+  FROM pg_trigger t, unnest(t.tgattr::int2[]) WITH ORDINALITY k(attnum, n), pg_attribute a
+ WHERE t.tgrelid = to_regclass(quote_ident(%s)) AND t.tgname = %s AND a.attrelid = t.tgrelid AND a.attnum = k.attnum
+ ORDER BY k.n"""
 
 
 def search_columns(table):

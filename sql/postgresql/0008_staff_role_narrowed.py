@@ -13,9 +13,11 @@ OLD_GRANTS = {"gigs.view", "catalog.view", "staffing.view", "people.view"}
 OLD_DESCRIPTION = "Musicians and crew."
 NEW_GRANTS = ["catalog.view"]
 NEW_DESCRIPTION = "Musicians and crew: the catalogue; their own work under /me."
-# The events table as step 5 made it (a later step may change it; this one writes what it knew).
+# The events table as step 5 made it (a later step may change it; this one writes what it knew); {p}: a parameter.
 EVENT = """INSERT INTO "events" ("id", "type", "occurred_at", "subject_collection", "subject_id", "subject_group",
   "data", "changes") VALUES ({p}, 'access_role.updated', {p}, 'access_roles', {p}, 'admin', {p}, {p})"""
+
+UPDATE = "UPDATE access_roles SET grants = {p}, description = {p}, updated_at = {p} WHERE id = {p}"
 
 log = logging.getLogger("band.migrations")
 
@@ -38,9 +40,7 @@ def apply(database):
         return
     stamp, new_description = now(), NEW_DESCRIPTION if description == OLD_DESCRIPTION else description
     database.execute_sql(
-        "UPDATE access_roles SET grants = {p}, description = {p}, updated_at = {p} WHERE id = {p}".format(
-            p=database.param
-        ),
+        UPDATE.format(p=database.param),
         (json.dumps(NEW_GRANTS), new_description, stamp, role_id),
     )
     data = {"id": role_id, "created_at": created_at, "updated_at": stamp, "name": "staff", "grants": NEW_GRANTS}
