@@ -177,13 +177,16 @@ def rows_written(sql, params):
 
 
 def sqlstate(error):
-    """The SQLSTATE of a psycopg error, or of the one a peewee error wraps; None for any other error."""
-    while error is not None:
-        if getattr(error, "sqlstate", None):
-            return error.sqlstate
-        wrapped = error.args[0] if error.args and isinstance(error.args[0], BaseException) else None
-        error = wrapped or error.__cause__
-    return None
+    """The SQLSTATE of a psycopg error, or of the one a peewee error was raised for; None for any other error."""
+    original = _original(error)
+    return original.sqlstate if original is not None else None
+
+
+def _original(error):
+    """The psycopg error behind `error` (peewee raises its own while handling psycopg's), or None."""
+    while error is not None and not getattr(error, "sqlstate", None):
+        error = error.__cause__ or error.__context__
+    return error
 
 
 LOCK_NOT_AVAILABLE, UNIQUE_VIOLATION = "55P03", "23505"
@@ -216,8 +219,3 @@ def unique_violation(error):
     match = re.match(r"Key \((.+?)\)=", diagnostic.message_detail or "")
     return [part.strip().strip('"') for part in match[1].split(",")] if match else None
 
-
-def _original(error):
-    while error is not None and not getattr(error, "sqlstate", None):
-        error = error.args[0] if error.args and isinstance(error.args[0], BaseException) else error.__cause__
-    return error

@@ -98,7 +98,7 @@ def execute(url, *statements):
 
 def create_database(server_url, name, template=None):
     """A new database `name` on the server of `server_url` (any of its databases), copied from `template`."""
-    copied = f' TEMPLATE "{template}"' if template else ""
+    copied = f' TEMPLATE "{template}" STRATEGY FILE_COPY' if template else ""  # FILE_COPY: faster for small ones
     execute(server_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)', f'CREATE DATABASE "{name}"{copied}')
 
 
