@@ -1,9 +1,17 @@
 """The PostgreSQL dialect: every piece of SQL only PostgreSQL speaks, its modules by job (see `dialects` for what
 each name does), through psycopg 3 and peewee's pool. Migrations of this dialect: `sql/postgresql/`."""
 
+from dialects.postgresql.access import (
+    CALLER_SQL,
+    caller_row,
+    count_all_capability_holders,
+    count_role_holders,
+    grants_of,
+)
 from dialects.postgresql.backups import Unreadable, copy_database, inspect_file, keep_private
 from dialects.postgresql.binding import NOW, greater_of, one_of, prepared, prepared_rows, subquery
 from dialects.postgresql.budget import limit_statements, over_budget, without_budget
+from dialects.postgresql.bulk import compact, database_at, indexes_deferred, write_fast
 from dialects.postgresql.database import (
     ChangeWatch,
     connect_in_background,
@@ -21,39 +29,21 @@ from dialects.postgresql.database import (
     without_waiting,
     write_transaction,
 )
-from dialects.postgresql.unwritten import (  # not written yet: each fails when used
-    CALLER_SQL,
+from dialects.postgresql.expressions import all_of, contains, fold, fold_text, json_field, json_has, starts_with
+from dialects.postgresql.files import AttachmentDownload, store_attachment
+from dialects.postgresql.pages import (
     MAX_REMEMBERED_SQL,
-    AttachmentDownload,
-    all_of,
     as_json,
-    caller_row,
-    compact,
-    contains,
-    count_all_capability_holders,
-    count_role_holders,
     counted,
-    database_at,
     embedded,
-    fold,
-    fold_text,
-    grants_of,
-    indexes_deferred,
-    json_field,
-    json_has,
     json_page,
-    matching_words,
     packed_rows,
     page_query,
     page_total,
     record_query,
-    refresh_statistics,
-    search_columns,
-    search_index,
-    starts_with,
-    store_attachment,
-    write_fast,
 )
+from dialects.postgresql.search import matching_words, search_columns, search_index
+from dialects.postgresql.statistics import refresh_statistics
 
 NAME = "postgresql"  # its migrations: sql/postgresql/
 
