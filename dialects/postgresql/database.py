@@ -221,4 +221,3 @@ def unique_violation(error):
         return UNIQUE_WITH_NULL[diagnostic.constraint_name]
     match = re.match(r"Key \((.+?)\)=", diagnostic.message_detail or "")
     return [part.strip().strip('"') for part in match[1].split(",")] if match else None
-
