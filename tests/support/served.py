@@ -11,7 +11,7 @@ import sys
 import urllib.error
 import urllib.request
 
-from tests.support import PROJECT
+from tests.support import PROJECT, postgresql
 from tests.support.waiting import wait_for
 
 OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # 127.0.0.1 whatever the proxy settings
@@ -26,7 +26,7 @@ class Service:
     def __init__(self, tmp_path, **env):
         self.port = self.base = self.public_url = None
         self.env = {k: v for k, v in os.environ.items() if not k.startswith("BAND_")}
-        self.env.update({"BAND_DB": str(tmp_path / "band.db"), "PYTHONUNBUFFERED": "1", **env})
+        self.env.update({"BAND_DB": postgresql.location(tmp_path), "PYTHONUNBUFFERED": "1", **env})
         self.log_path = tmp_path / "server.log"
 
     def run(self, *args):
