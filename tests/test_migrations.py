@@ -1,5 +1,6 @@
-"""SPEC §6: numbered schema steps on PRAGMA user_version, backups before migrating, newer databases refused,
-and the steps kept equal to what models.py declares."""
+"""SPEC §6: numbered schema steps on the schema version the dialect keeps (SQLite's PRAGMA user_version), backups
+before migrating, newer databases refused, and the steps kept equal to what models.py declares; each step's change
+of the stored data, on either database."""
 
 import sqlite3
 
@@ -11,13 +12,16 @@ from app import create_app
 from dialects import dialect
 from errors import ConfigError
 from models import MODELS, AccessRole, Event, db
+from tests.support import postgresql
 from tests.support.database import structure
 
 
 @pytest.fixture
-def fresh(tmp_path):
-    """An app on a database file that does not exist yet."""
-    app = create_app({"DB": str(tmp_path / "band.db")})
+def fresh(tmp_path, monkeypatch):
+    """An app on a new database (on SQLite a file that does not exist yet). A backup of a PostgreSQL database is
+    written in the working folder, named after the database: the test's folder."""
+    monkeypatch.chdir(tmp_path)
+    app = create_app({"DB": postgresql.location(tmp_path)})
     yield app
     db.close()
 
@@ -33,6 +37,7 @@ def test_a_new_database_gets_every_step_and_the_default_roles(fresh, tmp_path):
     assert list(tmp_path.glob("*.bak")) == []  # nothing to back up in a new database
 
 
+@pytest.mark.skipif(postgresql.on_postgresql(), reason="test_postgresql_schema.py holds PostgreSQL's steps to these")
 def test_the_steps_build_exactly_the_schema_models_declare(fresh, tmp_path):
     with fresh.app_context():
         migrations.upgrade()
@@ -53,11 +58,12 @@ def test_a_pending_step_runs_after_a_backup_and_keeps_the_data(fresh, tmp_path):
         assert migrations.schema_version() == last + 1
         assert "motto" in [c.name for c in db.get_columns("teams")]
         assert AccessRole.get_or_none(name="keeper") is not None
-    [backup] = tmp_path.glob(f"band.db.v{last}-*.bak")
-    copy = sqlite3.connect(backup)
-    assert copy.execute("PRAGMA user_version").fetchone()[0] == last
-    assert copy.execute("SELECT COUNT(*) FROM access_roles WHERE name = 'keeper'").fetchone()[0] == 1
-    copy.close()
+    [backup] = tmp_path.glob(f"*.v{last}-*.bak")
+    assert dialect.inspect_file(backup)[:2] == (last, [])
+    if not postgresql.on_postgresql():  # the rows of a pg_dump archive are pg_restore's to read
+        copy = sqlite3.connect(backup)
+        assert copy.execute("SELECT COUNT(*) FROM access_roles WHERE name = 'keeper'").fetchone()[0] == 1
+        copy.close()
 
 
 def test_a_failing_step_leaves_the_database_as_it_was(fresh):
@@ -68,7 +74,7 @@ def test_a_failing_step_leaves_the_database_as_it_was(fresh):
     with fresh.app_context():
         migrations.upgrade()
         last = len(migrations.steps())
-        with pytest.raises(peewee.OperationalError):
+        with pytest.raises(peewee.DatabaseError):
             migrations.upgrade([*migrations.steps(), migrations.Step(last + 1, "broken", broken)])
         assert migrations.schema_version() == last
         assert "motto" not in [c.name for c in db.get_columns("teams")]
@@ -77,7 +83,7 @@ def test_a_failing_step_leaves_the_database_as_it_was(fresh):
 def test_a_database_newer_than_the_code_is_refused(fresh):
     with fresh.app_context():
         migrations.upgrade()
-        db.execute_sql("PRAGMA user_version = 99")
+        dialect.set_schema_version(99)
         with pytest.raises(ConfigError, match="schema version 99, newer than this code knows"):
             migrations.upgrade()
     result = fresh.test_cli_runner().invoke(args=["init-db"])
@@ -85,23 +91,31 @@ def test_a_database_newer_than_the_code_is_refused(fresh):
 
 
 def test_sql_steps_split_into_complete_statements():
-    assert dialect.statements("CREATE TABLE a (x TEXT DEFAULT ';');\n-- note\nCREATE INDEX i ON a (x);\n") == [
-        "CREATE TABLE a (x TEXT DEFAULT ';');",
-        "-- note\nCREATE INDEX i ON a (x);",
+    found = dialect.statements("CREATE TABLE a (x TEXT DEFAULT ';');\n-- note\nCREATE INDEX i ON a (x);\n")
+    assert [statement.removesuffix(";") for statement in found] == [
+        "CREATE TABLE a (x TEXT DEFAULT ';')",
+        "-- note\nCREATE INDEX i ON a (x)",
     ]
 
 
 def version_one(path):
-    """A database as step 1 left it (the schema as it first shipped), with its default roles."""
-    app = create_app({"DB": str(path)})
+    """A database as step 1 left it (the schema as it first shipped), with its default roles, in the test's folder
+    `path` (the backups a later upgrade writes go there)."""
+    app = create_app({"DB": postgresql.location(path)})
     with app.app_context():
         migrations.upgrade(migrations.steps()[:1])
     db.close()
     return app
 
 
-def test_old_status_kinds_become_the_five_kinds(tmp_path):
-    app = version_one(tmp_path / "band.db")
+def on_the_database(sql):
+    """`sql` with the database's placeholder for each `?`."""
+    return sql.replace("?", db.param)
+
+
+def test_old_status_kinds_become_the_five_kinds(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    app = version_one(tmp_path)
     with app.app_context():
         for name, kind in [
             ("Completed", "closed"),
@@ -110,9 +124,11 @@ def test_old_status_kinds_become_the_five_kinds(tmp_path):
             ("Hold", "tentative"),
         ]:
             db.execute_sql(
-                "INSERT INTO gig_statuses (id, created_at, updated_at, name, kind, is_default) "
-                "VALUES (?, '', '', ?, ?, 0)",
-                (f"00000000-0000-4000-8000-00000000000{len(name)}", name, kind),
+                on_the_database(
+                    "INSERT INTO gig_statuses (id, created_at, updated_at, name, kind, is_default) "
+                    "VALUES (?, '', '', ?, ?, FALSE)"
+                ),
+                (ids(len(name)), name, kind),
             )
         migrations.upgrade()
         kinds = dict(db.execute_sql("SELECT name, kind FROM gig_statuses").fetchall())
@@ -120,8 +136,9 @@ def test_old_status_kinds_become_the_five_kinds(tmp_path):
     assert kinds == {"Completed": "completed", "Called off": "cancelled", "Inquiry": "inquiry", "Hold": "tentative"}
 
 
-def test_times_stored_with_other_digits_become_ascii(tmp_path):
-    app = version_one(tmp_path / "band.db")
+def test_times_stored_with_other_digits_become_ascii(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    app = version_one(tmp_path)
     with app.app_context():
         db.execute_sql(
             "INSERT INTO gigs (id, created_at, updated_at, gig_date, title, start_time, end_time, load_in_time, "
@@ -138,17 +155,19 @@ OLD_STAFF_GRANTS = ["gigs.view", "catalog.view", "staffing.view", "people.view"]
 
 
 def before_step(path, step, staff_grants, description="Musicians and crew."):
-    """A database as the steps before `step` left it, its staff access role holding `staff_grants`."""
-    app = create_app({"DB": str(path)})
+    """A database as the steps before `step` left it, its staff access role holding `staff_grants`, in the test's
+    folder `path`."""
+    app = create_app({"DB": postgresql.location(path)})
     with app.app_context():
         migrations.upgrade(migrations.steps()[: step - 1])
         AccessRole.update(grants=staff_grants, description=description).where(AccessRole.name == "staff").execute()
     return app
 
 
-def test_the_staff_role_with_its_shipped_grants_reads_the_catalogue_only(tmp_path, caplog):
+def test_the_staff_role_with_its_shipped_grants_reads_the_catalogue_only(tmp_path, caplog, monkeypatch):
     caplog.set_level("INFO", logger="band.migrations")
-    app = before_step(tmp_path / "band.db", 8, OLD_STAFF_GRANTS)
+    monkeypatch.chdir(tmp_path)
+    app = before_step(tmp_path, 8, OLD_STAFF_GRANTS)
     with app.app_context():
         migrations.upgrade()
         staff = AccessRole.get(AccessRole.name == "staff")
@@ -163,10 +182,11 @@ def test_the_staff_role_with_its_shipped_grants_reads_the_catalogue_only(tmp_pat
     assert event.data["grants"] == ["catalog.view"] and event.data["updated_at"] == staff.updated_at
 
 
-def test_a_staff_role_the_office_changed_is_left_as_it_is_and_the_log_says_so(tmp_path, caplog):
+def test_a_staff_role_the_office_changed_is_left_as_it_is_and_the_log_says_so(tmp_path, caplog, monkeypatch):
     caplog.set_level("INFO", logger="band.migrations")
+    monkeypatch.chdir(tmp_path)
     changed = ["gigs.view", "catalog.view", "staffing.*"]
-    app = before_step(tmp_path / "band.db", 8, changed, description="Our players")
+    app = before_step(tmp_path, 8, changed, description="Our players")
     with app.app_context():
         migrations.upgrade()
         staff = AccessRole.get(AccessRole.name == "staff")
@@ -185,7 +205,7 @@ def test_a_new_database_says_nothing_of_the_staff_role(fresh, caplog):
 
 
 GIG_SQL = "INSERT INTO gigs (id, created_at, updated_at, gig_date, title, custom_fields) VALUES (?, '', '', ?, ?, '{}')"
-PRODUCT_SQL = "INSERT INTO products (id, created_at, updated_at, name, active) VALUES (?, '', '', ?, 1)"
+PRODUCT_SQL = "INSERT INTO products (id, created_at, updated_at, name, active) VALUES (?, '', '', ?, TRUE)"
 GIG_PRODUCT_SQL = "INSERT INTO gig_products (id, created_at, updated_at, gig_id, product_id) VALUES (?, '', '', ?, ?)"
 ROLE_SQL = (
     "INSERT INTO gig_roles (id, created_at, updated_at, gig_id, role_id, gig_product_id, status) "
@@ -197,30 +217,35 @@ def ids(n):
     return f"00000000-0000-4000-8000-{n:012d}"
 
 
-def test_gig_roles_carry_their_gigs_date_and_product_from_step_12_on_whatever_writes_them(tmp_path):
+def test_gig_roles_carry_their_gigs_date_and_product_from_step_12_on_whatever_writes_them(tmp_path, monkeypatch):
     """Step 12 copies the gig's date and the gig product's product onto the roles there are; its triggers keep them
     for a role written by any means, moved to another gig or gig product, or whose gig or gig product changes."""
-    app = create_app({"DB": str(tmp_path / "band.db")})
+    monkeypatch.chdir(tmp_path)  # the backup before step 12
+    app = create_app({"DB": postgresql.location(tmp_path)})
     with app.app_context():
+
+        def execute(sql, params=()):
+            return db.execute_sql(on_the_database(sql), params)
+
         migrations.upgrade(migrations.steps()[:11])
-        db.execute_sql("INSERT INTO roles (id, created_at, updated_at, name) VALUES (?, '', '', 'Bass')", (ids(9),))
-        db.execute_sql(GIG_SQL, (ids(1), "2027-06-12", "June"))
-        db.execute_sql(GIG_SQL, (ids(2), "2027-07-03", "July"))
+        execute("INSERT INTO roles (id, created_at, updated_at, name) VALUES (?, '', '', 'Bass')", (ids(9),))
+        execute(GIG_SQL, (ids(1), "2027-06-12", "June"))
+        execute(GIG_SQL, (ids(2), "2027-07-03", "July"))
         for product, name in ((ids(5), "Party"), (ids(6), "Ceremony")):
-            db.execute_sql(PRODUCT_SQL, (product, name))
-        db.execute_sql(GIG_PRODUCT_SQL, (ids(21), ids(1), ids(5)))
-        db.execute_sql(GIG_PRODUCT_SQL, (ids(22), ids(2), ids(6)))
-        db.execute_sql(ROLE_SQL, (ids(11), ids(1), ids(9), ids(21)))
+            execute(PRODUCT_SQL, (product, name))
+        execute(GIG_PRODUCT_SQL, (ids(21), ids(1), ids(5)))
+        execute(GIG_PRODUCT_SQL, (ids(22), ids(2), ids(6)))
+        execute(ROLE_SQL, (ids(11), ids(1), ids(9), ids(21)))
         migrations.upgrade()
 
         def copies():
-            return {row[0]: row[1:] for row in db.execute_sql("SELECT id, gig_date, product_id FROM gig_roles")}
+            return {row[0]: row[1:] for row in execute("SELECT id, gig_date, product_id FROM gig_roles")}
 
         assert copies() == {ids(11): ("2027-06-12", ids(5))}
-        db.execute_sql(ROLE_SQL, (ids(12), ids(2), ids(9), None))
+        execute(ROLE_SQL, (ids(12), ids(2), ids(9), None))
         assert copies() == {ids(11): ("2027-06-12", ids(5)), ids(12): ("2027-07-03", None)}
-        db.execute_sql("UPDATE gig_roles SET gig_id = ?, gig_product_id = ? WHERE id = ?", (ids(2), ids(22), ids(11)))
-        db.execute_sql("UPDATE gigs SET gig_date = '2027-08-01' WHERE id = ?", (ids(2),))
-        db.execute_sql("UPDATE gig_products SET product_id = ? WHERE id = ?", (ids(5), ids(22)))
+        execute("UPDATE gig_roles SET gig_id = ?, gig_product_id = ? WHERE id = ?", (ids(2), ids(22), ids(11)))
+        execute("UPDATE gigs SET gig_date = '2027-08-01' WHERE id = ?", (ids(2),))
+        execute("UPDATE gig_products SET product_id = ? WHERE id = ?", (ids(5), ids(22)))
         assert copies() == {ids(11): ("2027-08-01", ids(5)), ids(12): ("2027-08-01", None)}
     db.close()
