@@ -1,6 +1,5 @@
-"""SPEC §6: numbered schema steps on the schema version the dialect keeps (SQLite's PRAGMA user_version), backups
-before migrating, newer databases refused, and the steps kept equal to what models.py declares; each step's change
-of the stored data, on either database."""
+"""SPEC §6: numbered schema steps on PRAGMA user_version, backups before migrating, newer databases refused,
+and the steps kept equal to what models.py declares."""
 
 import sqlite3
 
@@ -17,10 +16,8 @@ from tests.support.database import structure
 
 
 @pytest.fixture
-def fresh(tmp_path, monkeypatch):
-    """An app on a new database (on SQLite a file that does not exist yet). A backup of a PostgreSQL database is
-    written in the working folder, named after the database: the test's folder."""
-    monkeypatch.chdir(tmp_path)
+def fresh(tmp_path):
+    """An app on a database that has no tables yet (a file that does not exist yet, on SQLite)."""
     app = create_app({"DB": postgresql.location(tmp_path)})
     yield app
     db.close()
@@ -37,7 +34,7 @@ def test_a_new_database_gets_every_step_and_the_default_roles(fresh, tmp_path):
     assert list(tmp_path.glob("*.bak")) == []  # nothing to back up in a new database
 
 
-@pytest.mark.skipif(postgresql.on_postgresql(), reason="test_postgresql_schema.py holds PostgreSQL's steps to these")
+@pytest.mark.sqlite_only  # on PostgreSQL: tests/test_postgresql_schema.py
 def test_the_steps_build_exactly_the_schema_models_declare(fresh, tmp_path):
     with fresh.app_context():
         migrations.upgrade()
@@ -48,6 +45,7 @@ def test_the_steps_build_exactly_the_schema_models_declare(fresh, tmp_path):
     assert structure(db.connection()) == migrated
 
 
+@pytest.mark.sqlite_only  # reads the backup file with sqlite3
 def test_a_pending_step_runs_after_a_backup_and_keeps_the_data(fresh, tmp_path):
     with fresh.app_context():
         migrations.upgrade()
@@ -58,12 +56,11 @@ def test_a_pending_step_runs_after_a_backup_and_keeps_the_data(fresh, tmp_path):
         assert migrations.schema_version() == last + 1
         assert "motto" in [c.name for c in db.get_columns("teams")]
         assert AccessRole.get_or_none(name="keeper") is not None
-    [backup] = tmp_path.glob(f"*.v{last}-*.bak")
-    assert dialect.inspect_file(backup)[:2] == (last, [])
-    if not postgresql.on_postgresql():  # the rows of a pg_dump archive are pg_restore's to read
-        copy = sqlite3.connect(backup)
-        assert copy.execute("SELECT COUNT(*) FROM access_roles WHERE name = 'keeper'").fetchone()[0] == 1
-        copy.close()
+    [backup] = tmp_path.glob(f"band.db.v{last}-*.bak")
+    copy = sqlite3.connect(backup)
+    assert copy.execute("PRAGMA user_version").fetchone()[0] == last
+    assert copy.execute("SELECT COUNT(*) FROM access_roles WHERE name = 'keeper'").fetchone()[0] == 1
+    copy.close()
 
 
 def test_a_failing_step_leaves_the_database_as_it_was(fresh):
@@ -91,30 +88,27 @@ def test_a_database_newer_than_the_code_is_refused(fresh):
 
 
 def test_sql_steps_split_into_complete_statements():
-    found = dialect.statements("CREATE TABLE a (x TEXT DEFAULT ';');\n-- note\nCREATE INDEX i ON a (x);\n")
-    assert [statement.removesuffix(";") for statement in found] == [
-        "CREATE TABLE a (x TEXT DEFAULT ';')",
-        "-- note\nCREATE INDEX i ON a (x)",
+    assert dialect.statements("CREATE TABLE a (x TEXT DEFAULT ';');\n-- note\nCREATE INDEX i ON a (x);\n") == [
+        "CREATE TABLE a (x TEXT DEFAULT ';');",
+        "-- note\nCREATE INDEX i ON a (x);",
     ]
 
 
-def version_one(path):
-    """A database as step 1 left it (the schema as it first shipped), with its default roles, in the test's folder
-    `path` (the backups a later upgrade writes go there)."""
-    app = create_app({"DB": postgresql.location(path)})
+def execute(sql, params=None):
+    """A statement written with SQLite's `?` placeholders, run with the dialect's."""
+    return db.execute_sql(sql.replace("?", db.param) if params else sql, params)
+
+
+def version_one(tmp_path):
+    """A database as step 1 left it (the schema as it first shipped), with its default roles."""
+    app = create_app({"DB": postgresql.location(tmp_path)})
     with app.app_context():
         migrations.upgrade(migrations.steps()[:1])
     db.close()
     return app
 
 
-def on_the_database(sql):
-    """`sql` with the database's placeholder for each `?`."""
-    return sql.replace("?", db.param)
-
-
-def test_old_status_kinds_become_the_five_kinds(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
+def test_old_status_kinds_become_the_five_kinds(tmp_path):
     app = version_one(tmp_path)
     with app.app_context():
         for name, kind in [
@@ -123,30 +117,27 @@ def test_old_status_kinds_become_the_five_kinds(tmp_path, monkeypatch):
             ("Inquiry", "tentative"),
             ("Hold", "tentative"),
         ]:
-            db.execute_sql(
-                on_the_database(
-                    "INSERT INTO gig_statuses (id, created_at, updated_at, name, kind, is_default) "
-                    "VALUES (?, '', '', ?, ?, FALSE)"
-                ),
-                (ids(len(name)), name, kind),
+            execute(
+                "INSERT INTO gig_statuses (id, created_at, updated_at, name, kind, is_default) "
+                "VALUES (?, '', '', ?, ?, FALSE)",
+                (f"00000000-0000-4000-8000-{len(name):012d}", name, kind),
             )
         migrations.upgrade()
-        kinds = dict(db.execute_sql("SELECT name, kind FROM gig_statuses").fetchall())
+        kinds = dict(execute("SELECT name, kind FROM gig_statuses").fetchall())
     db.close()
     assert kinds == {"Completed": "completed", "Called off": "cancelled", "Inquiry": "inquiry", "Hold": "tentative"}
 
 
-def test_times_stored_with_other_digits_become_ascii(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
+def test_times_stored_with_other_digits_become_ascii(tmp_path):
     app = version_one(tmp_path)
     with app.app_context():
-        db.execute_sql(
+        execute(
             "INSERT INTO gigs (id, created_at, updated_at, gig_date, title, start_time, end_time, load_in_time, "
             "custom_fields) VALUES ('00000000-0000-4000-8000-000000000001', '', '', '2027-06-12', 'Odd', '1５:00', "
             "'２３:３０', '9９:00', '{}')"
         )
         migrations.upgrade()
-        times = db.execute_sql("SELECT start_time, end_time, load_in_time FROM gigs").fetchone()
+        times = execute("SELECT start_time, end_time, load_in_time FROM gigs").fetchone()
     db.close()
     assert times == ("15:00", "23:30", None)
 
@@ -154,19 +145,17 @@ def test_times_stored_with_other_digits_become_ascii(tmp_path, monkeypatch):
 OLD_STAFF_GRANTS = ["gigs.view", "catalog.view", "staffing.view", "people.view"]
 
 
-def before_step(path, step, staff_grants, description="Musicians and crew."):
-    """A database as the steps before `step` left it, its staff access role holding `staff_grants`, in the test's
-    folder `path`."""
-    app = create_app({"DB": postgresql.location(path)})
+def before_step(tmp_path, step, staff_grants, description="Musicians and crew."):
+    """A database as the steps before `step` left it, its staff access role holding `staff_grants`."""
+    app = create_app({"DB": postgresql.location(tmp_path)})
     with app.app_context():
         migrations.upgrade(migrations.steps()[: step - 1])
         AccessRole.update(grants=staff_grants, description=description).where(AccessRole.name == "staff").execute()
     return app
 
 
-def test_the_staff_role_with_its_shipped_grants_reads_the_catalogue_only(tmp_path, caplog, monkeypatch):
+def test_the_staff_role_with_its_shipped_grants_reads_the_catalogue_only(tmp_path, caplog):
     caplog.set_level("INFO", logger="band.migrations")
-    monkeypatch.chdir(tmp_path)
     app = before_step(tmp_path, 8, OLD_STAFF_GRANTS)
     with app.app_context():
         migrations.upgrade()
@@ -182,9 +171,8 @@ def test_the_staff_role_with_its_shipped_grants_reads_the_catalogue_only(tmp_pat
     assert event.data["grants"] == ["catalog.view"] and event.data["updated_at"] == staff.updated_at
 
 
-def test_a_staff_role_the_office_changed_is_left_as_it_is_and_the_log_says_so(tmp_path, caplog, monkeypatch):
+def test_a_staff_role_the_office_changed_is_left_as_it_is_and_the_log_says_so(tmp_path, caplog):
     caplog.set_level("INFO", logger="band.migrations")
-    monkeypatch.chdir(tmp_path)
     changed = ["gigs.view", "catalog.view", "staffing.*"]
     app = before_step(tmp_path, 8, changed, description="Our players")
     with app.app_context():
@@ -217,16 +205,11 @@ def ids(n):
     return f"00000000-0000-4000-8000-{n:012d}"
 
 
-def test_gig_roles_carry_their_gigs_date_and_product_from_step_12_on_whatever_writes_them(tmp_path, monkeypatch):
+def test_gig_roles_carry_their_gigs_date_and_product_from_step_12_on_whatever_writes_them(tmp_path):
     """Step 12 copies the gig's date and the gig product's product onto the roles there are; its triggers keep them
     for a role written by any means, moved to another gig or gig product, or whose gig or gig product changes."""
-    monkeypatch.chdir(tmp_path)  # the backup before step 12
     app = create_app({"DB": postgresql.location(tmp_path)})
     with app.app_context():
-
-        def execute(sql, params=()):
-            return db.execute_sql(on_the_database(sql), params)
-
         migrations.upgrade(migrations.steps()[:11])
         execute("INSERT INTO roles (id, created_at, updated_at, name) VALUES (?, '', '', 'Bass')", (ids(9),))
         execute(GIG_SQL, (ids(1), "2027-06-12", "June"))
