@@ -48,8 +48,9 @@ BEGIN
   RETURN btrim(regexp_replace(lower(unaccent('unaccent'::regdictionary, "value") COLLATE "und-x-icu"),
                               '[^[:alnum:]]+', ' ', 'g'));
 END $$""",
-    # A record's words: those of its fields, in their order. The parser that splits them (PostgreSQL's) splits
-    # the query too (below), so that both agree on every word.
+    # A record's words: those of its fields, in their order (so a word asked may run on from one field into the
+    # next: `ann-smith` finds Ann Smith, which SQLite's index does not). The parser that splits them (PostgreSQL's)
+    # splits the query too (below), so that both agree on every word.
     """CREATE FUNCTION "band_search_document"(VARIADIC "fields" TEXT[]) RETURNS TSVECTOR
 LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE SET search_path FROM CURRENT AS $$
 BEGIN
