@@ -1,7 +1,12 @@
-"""What a test observes of the database: the statements a request runs, and the shape of a database."""
+"""What a test observes of the database: the statements a request runs, and the shape of a database; what another
+process does to it."""
+
+import contextlib
+import sqlite3
 
 from dialects import dialect
 from models import db
+from tests.support import postgresql
 
 
 def count_queries(monkeypatch):
@@ -17,6 +22,17 @@ def count_queries(monkeypatch):
 
     monkeypatch.setattr(db.obj, "execute_sql", counting)  # the database behind the proxy
     return executed
+
+
+def run_elsewhere(location, *statements):
+    """Run `statements` on a connection of their own to the database at `location` (BAND_DB), and commit them: what
+    another process (a command, say) does."""
+    if postgresql.on_postgresql():
+        postgresql.execute(location, *statements)
+        return
+    with contextlib.closing(sqlite3.connect(location)) as connection, connection:
+        for statement in statements:
+            connection.execute(statement)
 
 
 def structure(connection):
