@@ -26,6 +26,16 @@ def pytest_addoption(parser):
 def pytest_configure(config):
     if config.getoption("database") != DATABASE:
         raise pytest.UsageError(f"--database={config.getoption('database')}: give it on the command line")
+    for name in ("sqlite", "postgresql"):
+        config.addinivalue_line("markers", f"{name}_only: makes sense on {name} alone (skipped on the other)")
+
+
+def pytest_collection_modifyitems(config, items):
+    """Tests marked `<database>_only` are skipped on the other database."""
+    for item in items:
+        for name in ("sqlite", "postgresql"):
+            if item.get_closest_marker(f"{name}_only") and name != DATABASE:
+                item.add_marker(pytest.mark.skip(reason=f"makes sense on {name} alone"))
 
 
 def pytest_unconfigure(config):

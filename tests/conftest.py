@@ -20,9 +20,10 @@ from tests.support.records import Builder
 from tests.support.users import make_token, make_user
 
 
-@pytest.fixture(autouse=True)
+@pytest.fixture(scope="module", autouse=True)
 def _drop_test_databases():
-    """The databases a test made on PostgreSQL are dropped after it (its served offices stopped by then)."""
+    """The databases a test module made on PostgreSQL are dropped after it (its served offices stopped by then: a
+    module's own fixtures, a served office of them all, end before this one)."""
     yield
     if postgresql.on_postgresql():
         postgresql.drop_made_databases()

@@ -7,7 +7,7 @@ import pytest
 from dialects import dialect
 from listing import OPERATORS
 from tests.support.api import error_of
-from tests.support.database import count_queries, run_elsewhere
+from tests.support.database import connected, count_queries
 
 
 @pytest.fixture
@@ -259,7 +259,8 @@ def test_a_remembered_total_follows_every_change_to_the_database(app, admin, bui
     assert admin.get("/teams?limit=1").get_json()["meta"]["total"] == 3  # counted, then remembered
     build("teams")  # through the API
     assert admin.get("/teams?limit=1").get_json()["meta"]["total"] == 4
-    run_elsewhere(app.config["DB"], "DELETE FROM teams WHERE id = (SELECT id FROM teams LIMIT 1)")  # a command, say
+    with connected(app.config["DB"]) as other:  # another process, say a command
+        other.execute("DELETE FROM teams WHERE id = (SELECT id FROM teams LIMIT 1)")
     assert admin.get("/teams?limit=1").get_json()["meta"]["total"] == 3
 
 

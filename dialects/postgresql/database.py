@@ -33,6 +33,8 @@ def open_database(location, busy_timeout_seconds):
     name = params.pop("dbname", None) or params.get("user") or "postgres"
     # A writer waits for the write lock this long (as SQLite's busy timeout), then is told the database is busy.
     options = f"-c lock_timeout={int(busy_timeout_seconds * 1000)} -c timezone=UTC"
+    if not db.deferred:
+        db.close_all()  # the pool's connections are to the database opened before (tests open one after another)
     db.init(name, timeout=busy_timeout_seconds, options=options, **params)
     return db
 
@@ -106,12 +108,13 @@ _TOKENS = re.compile(r"""'(?:[^']|'')*'|"(?:[^"]|"")*"|--[^\n]*|/\*.*?\*/|(\$\w*
 
 
 def statements(script):
-    """The complete SQL statements of `script`, one by one (a function's dollar-quoted body is one piece)."""
+    """The complete SQL statements of `script`, one by one, each with its `;` (a function's dollar-quoted body is one
+    piece)."""
     found, pending = [], ""
     for match in _TOKENS.finditer(script):
         if match[0] == ";":
-            if pending.strip():
-                found.append(pending.strip())
+            if _code_in(pending):
+                found.append(pending.strip() + ";")
             pending = ""
         else:
             pending += match[0]
@@ -163,7 +166,7 @@ def insert_if_absent(model, **values):
 
 
 # The rows the transaction has written so far, triggers' rows included, table by table.
-_WRITTEN = "SELECT coalesce(sum(n_tup_ins + n_tup_upd + n_tup_del), 0) FROM pg_stat_xact_user_tables"
+_WRITTEN = "SELECT coalesce(sum(n_tup_ins + n_tup_upd + n_tup_del), 0)::bigint FROM pg_stat_xact_user_tables"
 
 
 def rows_written(sql, params):

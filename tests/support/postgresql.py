@@ -154,8 +154,8 @@ _made = {}  # the databases made for the test under way, by the folder they belo
 
 def location(tmp_path, template=None, kept=False):
     """BAND_DB of the database of a test's folder `tmp_path`, made if need be (as a copy of `template`, if given):
-    on SQLite the file `band.db` in it; on PostgreSQL a database of its own, dropped after the test unless `kept`
-    (a template). The test's app and the offices it serves from the folder share it, as they share the file."""
+    on SQLite the file `band.db` in it; on PostgreSQL a database of its own, dropped after the test module unless
+    `kept` (a template). The test's app and the offices it serves from the folder share it, as they share the file."""
     if not on_postgresql():
         path = tmp_path / "band.db"
         if template and not path.exists():
@@ -171,7 +171,7 @@ def location(tmp_path, template=None, kept=False):
 
 
 def drop_made_databases():
-    """The databases made for the test that ended dropped, but templates."""
+    """The databases made for the test module that ended dropped, but templates."""
     for folder, (name, kept) in list(_made.items()):
         if not kept:
             drop_database(os.environ[SERVER], name)

@@ -97,7 +97,7 @@ class ServedOffice:
         self.service = Service(tmp_path, **{**FAST, **env})
         self.service.run("create-user", "ops@example.com", "--name", "Ops", "--role", "admin")
         self.key = self.service.run("create-api-key", "ops@example.com", "--label", "tests").stdout.strip()
-        self.db = tmp_path / "band.db"
+        self.db = self.service.env["BAND_DB"]  # its location: a SQLite file or a postgresql:// URL
 
     def start(self):
         self.service.start()
