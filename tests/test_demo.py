@@ -47,9 +47,6 @@ NOW = dialect.NOW.sql  # the time now in the stored form
 AGENCY_GIGS = 300
 
 
-only_sqlite = pytest.mark.skipif(postgresql.on_postgresql(), reason="the example is a SQLite file")
-
-
 def read_only(location):
     """A connection that reads the database at `location` (a SQLite file, or a PostgreSQL database's URL)."""
     if postgresql.on_postgresql():
@@ -138,7 +135,7 @@ def served(request, tmp_path):
 # --- band.db.example -------------------------------------------------------------------------------------
 
 
-@only_sqlite
+@pytest.mark.sqlite_only  # the example is a SQLite file
 def test_the_example_has_the_current_schema(template_db):
     example, fresh = read_only(EXAMPLE), read_only(template_db)
     try:
@@ -149,7 +146,7 @@ def test_the_example_has_the_current_schema(template_db):
         fresh.close()
 
 
-@only_sqlite
+@pytest.mark.sqlite_only  # the example is a SQLite file
 def test_the_examples_search_indexes_agree_with_their_rows(tmp_path):
     """The example is written compactly (VACUUM): each search index still finds each row by its rowid."""
     copy = tmp_path / "example.db"
@@ -168,7 +165,7 @@ def test_the_examples_search_indexes_agree_with_their_rows(tmp_path):
         connection.close()
 
 
-@only_sqlite
+@pytest.mark.sqlite_only  # the example is a SQLite file
 def test_the_example_holds_a_band_and_no_secrets():
     example = read_only(EXAMPLE)
     try:
@@ -184,7 +181,7 @@ def test_the_example_holds_a_band_and_no_secrets():
 # --- the command -----------------------------------------------------------------------------------------
 
 
-@pytest.mark.skipif(postgresql.on_postgresql(), reason="SQLite's own checks: PostgreSQL checks as it writes")
+@pytest.mark.sqlite_only  # SQLite's own checks: PostgreSQL checks its rules as it writes
 def test_a_demo_is_a_sound_database_at_the_current_version(demo):
     assert rows(demo, "PRAGMA integrity_check") == [("ok",)]
     assert rows(demo, "PRAGMA foreign_key_check") == []
