@@ -4,7 +4,7 @@ import itertools
 
 import pytest
 
-from dialects.sqlite import pages
+from dialects import dialect
 from listing import OPERATORS
 from tests.support.api import error_of
 from tests.support.database import connected, count_queries
@@ -268,9 +268,9 @@ def test_fields_in_any_order_answer_in_the_records_order_with_one_shape_of_sql(a
     build("teams", description="Horns")
     permutations = list(itertools.permutations(["name", "description", "created_at", "updated_at"]))
     admin.get(f"/teams?fields={','.join(permutations[0])}")
-    shapes = len(pages._JSON_SQL)
+    shapes = len(dialect.pages._JSON_SQL)
     for names in permutations:
         [team] = admin.get(f"/teams?fields={','.join(names)}").get_json()["data"]
         assert list(team) == ["id", "created_at", "updated_at", "name", "description"]
-    assert len(pages._JSON_SQL) == shapes  # 24 orders, one statement remembered
-    assert len(pages._JSON_SQL) <= pages.MAX_REMEMBERED_SQL
+    assert len(dialect.pages._JSON_SQL) == shapes  # 24 orders, one statement remembered
+    assert len(dialect.pages._JSON_SQL) <= dialect.pages.MAX_REMEMBERED_SQL

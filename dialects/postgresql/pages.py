@@ -237,9 +237,13 @@ def page_total(model, page, scope, shown):
     return counted(_matching(model.select(fn.COUNT(SQL("*"))), model, page, scope, page.filter_joins))
 
 
-# The change counter's version (bumped by every transaction that writes, as it commits: sql/postgresql/), and
-# whether this transaction has written (then its own writes are not counted yet).
-VERSION_SQL = 'SELECT "version", pg_current_xact_id_if_assigned() IS NOT NULL FROM "change_counter" WHERE "id" = 1'
+# One statement, whatever is remembered: the change counter's version (bumped by every transaction that writes, as
+# it commits: sql/postgresql/), whether this transaction has written (its own writes are not counted yet then), and
+# the value, run only when the version is not the remembered one (an uncorrelated subquery runs when first used).
+COUNTED_SQL = """SELECT v."version", v."written", v."version" = %s AND NOT v."written",
+       CASE WHEN v."version" = %s AND NOT v."written" THEN NULL ELSE ({}) END
+  FROM (SELECT "version", pg_current_xact_id_if_assigned() IS NOT NULL AS "written"
+          FROM "change_counter" WHERE "id" = 1) AS v"""
 
 
 def counted(query):
@@ -254,13 +258,12 @@ def counted(query):
         totals = _counts.totals = {}
     sql, params = query if isinstance(query, tuple) else query.sql()
     key = (sql, *map(_hashable, params))
-    remembered = totals.get(key)
-    if remembered is not None and tuple(db.execute_sql(VERSION_SQL).fetchone()) == (remembered[0], False):
-        return remembered[1]
-    version, written, value = db.execute_sql(
-        f'SELECT "version", pg_current_xact_id_if_assigned() IS NOT NULL, ({sql}) FROM "change_counter" WHERE "id" = 1',
-        params,
+    remembered = totals.get(key, (None, None))
+    version, written, unchanged, value = db.execute_sql(
+        COUNTED_SQL.format(sql), [remembered[0], remembered[0], *params]
     ).fetchone()
+    if unchanged:
+        return remembered[1]
     if not written:
         totals[key] = (version, value)
     return value
