@@ -11,13 +11,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-import psycopg
 import pytest
 from peewee import BooleanField
 
 from models import MODELS
-
-postgresql = pytest.importorskip("tests.support.postgresql")  # the harness of s30-pg-core, until merged
+from tests.support import postgresql
 
 pytestmark = pytest.mark.skipif(not postgresql.on_postgresql(), reason="compares a PostgreSQL database with SQLite's")
 
@@ -60,6 +58,8 @@ def sqlite_schema(tmp_path_factory):
 @pytest.fixture(scope="module")
 def postgresql_schema(template_db):
     """The shape of the tests' migrated PostgreSQL database (the template each test's database is copied from)."""
+    import psycopg  # here: a run on SQLite never loads it (see dialects._spare_the_driver)
+
     with psycopg.connect(template_db) as connection:
         return postgresql_shape(connection)
 

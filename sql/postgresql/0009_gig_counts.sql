@@ -8,14 +8,20 @@ CREATE INDEX "gig_role_count_id" ON "gigs" ("role_count", "id");
 CREATE INDEX "gig_open_role_count_id" ON "gigs" ("open_role_count", "id");
 CREATE INDEX "gig_pending_invitation_count_id" ON "gigs" ("pending_invitation_count", "id");
 
-UPDATE "gigs" SET "role_count" = c."roles", "open_role_count" = c."open"
-  FROM (SELECT "gig_id", COUNT(*) AS "roles", COUNT(*) FILTER (WHERE "status" = 'open') AS "open"
-          FROM "gig_roles" GROUP BY "gig_id") c
- WHERE c."gig_id" = "gigs"."id";
-UPDATE "gigs" SET "pending_invitation_count" = c."pending"
-  FROM (SELECT r."gig_id", COUNT(*) AS "pending" FROM "gig_role_invitations" i JOIN "gig_roles" r ON r."id" = i."gig_role_id"
-         WHERE i."status" = 'pending' GROUP BY r."gig_id") c
- WHERE c."gig_id" = "gigs"."id";
+-- Every gig's counts from what is stored: here, and after rows are loaded with their counts as they were (a copy
+-- of an office: its roles and invitations, inserted, counted once more).
+CREATE FUNCTION "band_count_gigs"() RETURNS void LANGUAGE sql AS $$
+  UPDATE "gigs" SET "role_count" = c."roles", "open_role_count" = c."open", "pending_invitation_count" = c."pending"
+    FROM (SELECT g."id",
+                 (SELECT COUNT(*) FROM "gig_roles" r WHERE r."gig_id" = g."id") AS "roles",
+                 (SELECT COUNT(*) FROM "gig_roles" r WHERE r."gig_id" = g."id" AND r."status" = 'open') AS "open",
+                 (SELECT COUNT(*) FROM "gig_role_invitations" i JOIN "gig_roles" r ON r."id" = i."gig_role_id"
+                   WHERE r."gig_id" = g."id" AND i."status" = 'pending') AS "pending"
+            FROM "gigs" g) c
+   WHERE c."id" = "gigs"."id" AND ("gigs"."role_count", "gigs"."open_role_count", "gigs"."pending_invitation_count")
+         IS DISTINCT FROM (c."roles", c."open", c."pending");
+$$;
+SELECT "band_count_gigs"();
 
 -- The counts a gig gains or loses with one role (`sign` 1 or -1), its pending invitations included.
 CREATE FUNCTION "gig_counts_move"("of_gig" VARCHAR, "of_role" VARCHAR, "role_status" VARCHAR, "sign" INTEGER)
