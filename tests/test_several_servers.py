@@ -60,9 +60,9 @@ def later(seconds):
     return (dt.datetime.now(dt.UTC) + dt.timedelta(seconds=seconds)).isoformat()
 
 
-def invitations(office, count, expires_at=None, emails=False):
+def invitations(office, count, expires_in=None, emails=False):
     """`count` invitations to one role of a new gig, each to a member of its own (with an address of its own when
-    `emails`)."""
+    `emails`), expiring `expires_in` seconds after it is made if given."""
     gig = office.call("POST", "/gigs", {"gig_date": "2027-06-12", "title": "Müller wedding"})
     role = office.call("POST", "/roles", {"name": f"Bass {time.monotonic_ns()}"})
     gig_role = office.call("POST", "/gig-roles", {"gig_id": gig["id"], "role_id": role["id"]})
@@ -74,8 +74,8 @@ def invitations(office, count, expires_at=None, emails=False):
         member = office.call("POST", "/staff-members", member)
         office.call("POST", "/staff-member-roles", {"staff_member_id": member["id"], "role_id": role["id"]})
         body = {"gig_role_id": gig_role["id"], "staff_member_id": member["id"]}
-        if expires_at:
-            body["expires_at"] = expires_at
+        if expires_in:
+            body["expires_at"] = later(expires_in)
         found.append(office.call("POST", "/gig-role-invitations", body))
     return found
 
@@ -154,7 +154,7 @@ def test_notifications_with_both_workers_running_are_each_mailed_once(two_server
 
 def test_an_invitations_expiry_is_recorded_once_with_both_workers_running(two_servers):
     office, _ = two_servers()
-    expiring = invitations(office, 10, expires_at=later(1.5))
+    expiring = invitations(office, 10, expires_in=1)
     expired = "/events?filter[type]=gig_role_invitation.expired&limit=200"
     with connected(office.db) as connection:
         stored = lambda: {row[0] for row in connection.execute("SELECT status FROM gig_role_invitations").fetchall()}
