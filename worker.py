@@ -61,13 +61,14 @@ class Worker:
                 with self.app.app_context():
                     dialect.connect_in_background()
                     with dialect.one_server_at_a_time("timed work") as ours:
-                        if ours:  # else another server is doing this round's work now
+                        if ours:
                             self.tick()
             except Exception:
                 log.exception("the worker's round failed; it tries again in %s s", interval)
                 self.stopping.wait(interval)  # not sooner, even when an expiry is due: it may be what failed
                 continue
-            self.stopping.wait(self.pause(interval))
+            # not ours: another server is doing the round (a backup may take minutes), and looks again after it
+            self.stopping.wait(self.pause(interval) if ours else interval)
         db.close()
 
     def pause(self, interval):
