@@ -38,6 +38,10 @@ What a dialect provides (a PostgreSQL module must offer the same names, with the
 - `store_attachment`, `AttachmentDownload`: an attachment's bytes written and read in chunks.
 - `caller_row`, `CALLER_SQL`, `grants_of`, `count_role_holders`, `count_all_capability_holders`: who is calling
   and who holds which access role (roles are a JSON array on the user).
+- `claiming(query)`: the SELECT of rows a claim takes in its write transaction, never a row another server's
+  claim is taking at the same moment (the claim then marks them claimed); `one_server_at_a_time(name)`: a context
+  answering whether this process has the block named `name` to itself among the servers on the database (the
+  worker's timed work, done by one of them each round).
 - `ChangeWatch().version()`: a value that changes with every commit, by any connection or process.
 - `search_index(table, columns)`, `search_columns(table)`, `matching_words(model, words)`: `q` search, an index
   of a table's text fields kept by triggers.

@@ -43,6 +43,7 @@ from dialects.postgresql.pages import (
     record_query,
 )
 from dialects.postgresql.search import matching_words, search_columns, search_index
+from dialects.postgresql.servers import claiming, one_server_at_a_time
 from dialects.postgresql.statistics import refresh_statistics
 
 NAME = "postgresql"  # its migrations: sql/postgresql/
@@ -58,6 +59,7 @@ __all__ = [
     "all_of",
     "as_json",
     "caller_row",
+    "claiming",
     "compact",
     "connect_in_background",
     "contains",
@@ -83,6 +85,7 @@ __all__ = [
     "limit_statements",
     "matching_words",
     "one_of",
+    "one_server_at_a_time",
     "open_database",
     "over_budget",
     "packed_rows",
