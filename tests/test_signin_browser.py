@@ -1,8 +1,9 @@
-"""SPEC §12, sign-in and first run in a real browser (Debian's chromium, driven by Playwright) on a served office:
-the mailed link hands the session to the console (this tab's sessionStorage, or localStorage when "Keep me signed
-in on this computer" is ticked) and opens the place the console sent the person from, leaving no token in the
-address bar or the history; a `next` that is not a path of this site opens `/`. On a database with no admin,
-`serve` prints a setup link whose page names the first admin and signs them in, once."""
+"""SPEC §12, sign-in and first run in a real browser (Debian's chromium, driven by Playwright) on a served office: the
+mailed link hands the session to the console (this tab's sessionStorage, or localStorage when "Keep me signed in on
+this computer" is ticked) and opens the place the console sent the person from, leaving no token in the address bar
+or the history; a `next` that is not a path of this site opens `/`. An app installed on a phone's home screen (whose
+storage an iPhone keeps apart from Safari's, where the link opens) signs in with the link pasted. On a database with
+no admin, `serve` prints a setup link whose page names the first admin and signs them in, once."""
 
 import json
 import re
