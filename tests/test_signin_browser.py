@@ -1,8 +1,9 @@
-"""SPEC §12, sign-in and first run in a real browser (Debian's chromium, driven by Playwright) on a served office:
-the mailed link hands the session to the console (this tab's sessionStorage, or localStorage when "Keep me signed
-in on this computer" is ticked) and opens the place the console sent the person from, leaving no token in the
-address bar or the history; a `next` that is not a path of this site opens `/`. On a database with no admin,
-`serve` prints a setup link whose page names the first admin and signs them in, once."""
+"""SPEC §12, sign-in and first run in a real browser (Debian's chromium, driven by Playwright) on a served office: the
+mailed link hands the session to the console (this tab's sessionStorage, or localStorage when "Keep me signed in on
+this computer" is ticked) and opens the place the console sent the person from, leaving no token in the address bar
+or the history; a `next` that is not a path of this site opens `/`. An app installed on a phone's home screen (whose
+storage an iPhone keeps apart from Safari's, where the link opens) signs in with the link pasted. On a database with
+no admin, `serve` prints a setup link whose page names the first admin and signs them in, once."""
 
 import json
 import re
@@ -163,6 +164,87 @@ def test_a_programmer_can_still_see_the_token_for_a_client(context, office):
     expect(page.locator("#outcome strong")).to_have_text(HOSTILE)  # the name as text
     assert page.locator("img").count() == 0 and stored(page, "sessionStorage") is None
     assert "token=" not in page.evaluate("location.href")
+
+
+PHONE = {"width": 390, "height": 844}
+PASTE_FIELD = "The sign-in link from the mail"
+
+
+def signed_out_app(context, office):
+    """The app installed on a phone, with no session of its own: the console sends it to its sign-in screen."""
+    page = context.new_page()
+    page.set_viewport_size(PHONE)
+    page.goto(f"{office.origin}/my")
+    page.wait_for_url(re.compile(r"/signin\?next="))
+    return page
+
+
+def posts_to_confirm(page):
+    """The POSTs this page makes to /v1/auth/confirm, as they happen."""
+    posted = []
+    page.on("request", lambda request: request.method == "POST" and "/auth/confirm" in request.url and posted.append(1))
+    return posted
+
+
+def test_the_app_on_a_phone_signs_in_by_pasting_the_mailed_link(context, office):
+    address = member(office)
+    app = signed_out_app(context, office)
+    app.fill("#email", address)
+    app.get_by_role("button", name="Send me a link").click()
+    expect(app.locator("#outcome")).to_contain_text("paste it below")
+    link = mailed_signin_link(office.mail, address)  # long-pressed and copied in the phone's mail
+    app.get_by_label(PASTE_FIELD).fill(link)
+    app.get_by_role("button", name="Use this link").click()
+    expect(app.get_by_label("Keep me signed in on this computer")).to_be_focused()
+    app.get_by_label("Keep me signed in on this computer").check()
+    app.get_by_role("button", name="Sign in", exact=True).click()
+    app.wait_for_url(f"{office.origin}/my")
+    session = stored(app, "localStorage")
+    assert me(office.service, session["token"])["email"] == address and stored(app, "sessionStorage") is None
+
+
+def test_the_bare_token_pasted_signs_in_too_with_the_keyboard_alone(context, office):
+    address = member(office)
+    token = ask_for_link(office, address).split("#token=", 1)[1]
+    app = signed_out_app(context, office)
+    app.get_by_label(PASTE_FIELD).fill(f"  {token}\n")
+    app.keyboard.press("Enter")
+    expect(app.get_by_label("Keep me signed in on this computer")).to_be_focused()
+    app.keyboard.press("Space")
+    app.keyboard.press("Tab")
+    app.keyboard.press("Enter")
+    app.wait_for_url(f"{office.origin}/my")
+    assert me(office.service, stored(app, "localStorage")["token"])["email"] == address
+
+
+@pytest.mark.parametrize(
+    ("pasted", "said"),
+    [
+        ("https://evil.example/signin#token={token}", "This link leads to another site, not to this office."),
+        ("javascript:alert(1)//#token={token}", "This link leads to another site, not to this office."),
+        ("{origin}/signin", "This link holds no sign-in token."),
+        ("{origin}/setup#token={token}", "This link holds no sign-in token."),
+        ("{origin}/signin#token=", "This link holds no sign-in token."),
+        ("See you at the gig on Saturday!", "This is not a sign-in link, nor its token."),
+        ("", "Paste the link from the mail first."),
+    ],
+)
+def test_a_paste_that_is_not_this_offices_link_is_refused_in_words_and_posts_nothing(context, office, pasted, said):
+    address = member(office)
+    token = ask_for_link(office, address).split("#token=", 1)[1]
+    app = signed_out_app(context, office)
+    posted = posts_to_confirm(app)
+    app.get_by_label(PASTE_FIELD).fill(pasted.format(token=token, origin=office.origin))
+    app.get_by_role("button", name="Use this link").click()
+    expect(app.locator("#paste-problem")).to_contain_text(said)
+    expect(app.locator("#paste-problem")).to_contain_text(f"it starts with {office.origin}/signin#token=")
+    expect(app.get_by_label(PASTE_FIELD)).to_have_attribute("aria-invalid", "true")
+    expect(app.get_by_label(PASTE_FIELD)).to_be_focused()
+    expect(app.get_by_role("button", name="Sign in", exact=True)).to_be_hidden()
+    assert posted == []
+    body = json.dumps({"token": token}).encode()  # the link was not spent
+    status, _, _ = office.service.request("POST", "/auth/confirm", body, {"Content-Type": "application/json"})
+    assert status == 200
 
 
 def page_text(service, path):
