@@ -15,6 +15,8 @@ import sqlite3
 import sys
 import time
 
+import peewee
+
 import migrations
 from models import db
 
@@ -158,7 +160,8 @@ def copy(source):
     version = source_version(source, len(migrations.steps()))
     migrations.upgrade(migrations.steps()[:version])
     tables = copied_tables()
-    db.execute_sql(f"TRUNCATE {quoted(tables)}")  # what the migrations seeded (the default access roles)
+    db.execute_sql("SET CONSTRAINTS ALL IMMEDIATE")  # the migrations' deferred triggers fired: a table is truncated
+    db.execute_sql(f"TRUNCATE {quoted(tables)}")  # after, and what the migrations seeded (the default access roles)
     triggers_switched(tables, "DISABLE")
     for table in in_dependency_order(tables):
         copy_table(source, table)
@@ -199,6 +202,9 @@ def main(path, say=print):
                 return 1
     except Refused as e:
         print(f"error: {e}", file=sys.stderr)
+        return 1
+    except (peewee.DatabaseError, sqlite3.Error) as e:
+        print(f"error: the copy failed, nothing was kept in {db.database}: {e}", file=sys.stderr)
         return 1
     say(f"copied {path} into {db.database} in {time.monotonic() - started:.1f} s: every count agrees")
     return 0
