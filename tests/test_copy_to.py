@@ -3,6 +3,7 @@ API answers the same on both, keys and signed links made before the move keep wo
 refused and left as it was. Run with `pytest --database=postgresql` (it needs a PostgreSQL to copy into)."""
 
 import os
+import re
 import subprocess
 import sys
 from urllib.parse import urlsplit
@@ -104,9 +105,10 @@ def test_a_copied_office_answers_as_the_one_it_was_copied_from(tmp_path, demo_of
         moved.service.stop()
 
 
-def test_copied_events_keep_their_numbers_and_new_ones_follow(tmp_path, demo_office):
+def test_copied_events_keep_their_numbers_queue_nothing_again_and_new_ones_follow(tmp_path, demo_office):
     source = demo_office.start()
     try:
+        source.call("POST", "/webhook-endpoints", {"url": "http://127.0.0.1:9/hook"})  # its deliveries: copied once
         venue = source.call("POST", "/venues", {"name": "Copied Hall", "city": "Graz"})
         source.call("PATCH", f"/venues/{venue['id']}", {"city": "Linz"})
         events = source.call("GET", "/events?sort=seq")
@@ -114,6 +116,7 @@ def test_copied_events_keep_their_numbers_and_new_ones_follow(tmp_path, demo_off
         source.service.stop()
     copied = copy_to(empty_database(tmp_path), demo_office.db)
     assert copied.returncode == 0, copied.stdout + copied.stderr
+    assert re.search(r"^webhook_deliveries: ([1-9]\d*) in the source, \1 in ", copied.stdout, re.M), copied.stdout
 
     moved = served_copy(tmp_path, demo_office.key)
     try:
