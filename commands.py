@@ -261,7 +261,10 @@ def copy_to(url, source):
         fail(f"{source}: no such file")
     # The target's dialect follows BAND_DB, chosen as a process starts: the copy runs in one of its own.
     environment = {**os.environ, "BAND_DB": url}
-    copying = subprocess.run([sys.executable, str(Path(__file__).with_name("copy_to.py")), source], env=environment)
+    project = Path(__file__).parent
+    copying = subprocess.run(
+        [sys.executable, "-m", "dialects.postgresql.copy_in", source], cwd=project, env=environment
+    )
     sys.exit(copying.returncode)
 
 

@@ -1,23 +1,27 @@
 """`app.py copy-to postgresql://…` (SPEC §14): an office's SQLite database copied into an empty PostgreSQL database.
 
-Runs in a process of its own whose BAND_DB is the target (`python copy_to.py SOURCE`, started by the command), as the
-PostgreSQL dialect and its migrations follow BAND_DB. In one transaction on the target: refuse a database that holds
-any table, migrate it to the source's schema version, load every table's rows in the order of their references
-(COPY, with the tables' own triggers off: they would number, queue, count and index what is already so), then put
-back what those triggers keep (the search indexes, the gig counts, the events' sequence, the change counter), and
-compare a count per table with the source's. The source is read in one snapshot (a server may keep serving it);
-the signing key is a row like any other, so sessions, API keys, feed and answer links keep working after the move.
+Runs in a process of its own whose BAND_DB is the target (`python -m dialects.postgresql.copy_in SOURCE`, started by
+the command), as the dialect and its migrations follow BAND_DB; the source is read by dialects/sqlite/snapshot.py.
+In one transaction on the target: refuse a database that holds any table, migrate it to the source's schema
+version, load every table's rows in the order of their references (COPY, with the tables' own triggers off: they
+would number, queue, count and index what is already so), then put back what those triggers keep (the search
+indexes, the gig counts, the events' sequence, the change counter), and compare a count per table with the
+source's. The source is read in one snapshot (a server may keep serving it); the signing key is a row like any
+other, so sessions, API keys, feed and answer links keep working after the move.
 """
 
 import dialects  # isort: skip (first: the dialect follows BAND_DB)
 import graphlib
-import sqlite3
+import os
 import sys
 import time
 
 import peewee
 
 import migrations
+import writer
+from dialects.postgresql.search_index import search_columns, search_table
+from dialects.sqlite.snapshot import Snapshot, Unreadable
 from models import db
 
 BATCH_ROWS = 5000
@@ -49,7 +53,7 @@ def refuse_unless_empty():
 
 
 def source_version(source, latest):
-    version = source.execute("PRAGMA user_version").fetchone()[0]
+    version = source.schema_version()
     if version == 0:
         raise Refused("the source holds no Band Office schema")
     if version > latest:
@@ -95,15 +99,14 @@ def quoted(names):
 def copy_table(source, table):
     """Every row of `table`, read in batches and written through COPY."""
     columns = columns_of(table)
-    known = {row[1] for row in source.execute(f'PRAGMA table_info("{table}")')}
+    known = set(source.columns(table))
     missing = [c for c in columns if c not in known]
     if not known:
         raise Refused(f"the source has no table {table}")
     if missing:
         raise Refused(f"the source's table {table} has no column {', '.join(missing)}")
-    rows = source.execute(f'SELECT {quoted(columns)} FROM "{table}"')
     with db.connection().cursor() as cursor, cursor.copy(f'COPY "{table}" ({quoted(columns)}) FROM STDIN') as copy:
-        while batch := rows.fetchmany(BATCH_ROWS):
+        for batch in source.batches(table, columns, BATCH_ROWS):
             for row in batch:
                 copy.write_row(row)
 
@@ -114,8 +117,6 @@ def triggers_switched(tables, state):
 
 
 def rebuild_search(tables):
-    from dialects.postgresql.search_index import search_columns, search_table
-
     for table in tables:
         columns = search_columns(table)
         if columns:
@@ -147,7 +148,7 @@ def counts_compared(source, tables):
     found = []
     for table in sorted(tables):
         target = db.execute_sql(f'SELECT COUNT(*) FROM "{table}"').fetchone()[0]
-        found.append((table, source.execute(f'SELECT COUNT(*) FROM "{table}"').fetchone()[0], target))
+        found.append((table, source.count(table), target))
         if exists("regclass", f"{table}{SEARCH_SUFFIX}"):
             indexed = db.execute_sql(f'SELECT COUNT(*) FROM "{table}{SEARCH_SUFFIX}"').fetchone()[0]
             found.append((f"{table}{SEARCH_SUFFIX} (its search index)", target, indexed))
@@ -170,27 +171,12 @@ def copy(source):
     return counts_compared(source, tables)
 
 
-def open_source(path):
-    """The SQLite file read-only, in one snapshot held until the end."""
-    try:
-        source = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
-        source.execute("BEGIN")
-        source.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
-    except sqlite3.Error as e:
-        raise Refused(f"cannot read {path}: {e}") from None
-    return source
-
-
 def main(path, say=print):
     """Copy; answers the exit status: 0 when every count agrees (committed), 1 otherwise (nothing kept)."""
-    import os
-
-    import writer
-
     db.initialize(dialects.open_database(os.environ["BAND_DB"], writer.BUSY_TIMEOUT_SECONDS))
     started = time.monotonic()
     try:
-        source = open_source(path)
+        source = Snapshot(path)
         with db.atomic() as transaction:
             counts = copy(source)
             differ = [c for c in counts if c[1] != c[2]]
@@ -200,10 +186,10 @@ def main(path, say=print):
                 transaction.rollback()
                 print(f"error: {len(differ)} count(s) differ: nothing was kept in {db.database}", file=sys.stderr)
                 return 1
-    except Refused as e:
+    except (Refused, Unreadable) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
-    except (peewee.DatabaseError, sqlite3.Error) as e:
+    except peewee.DatabaseError as e:
         print(f"error: the copy failed, nothing was kept in {db.database}: {e}", file=sys.stderr)
         return 1
     say(f"copied {path} into {db.database} in {time.monotonic() - started:.1f} s: every count agrees")
