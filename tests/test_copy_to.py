@@ -151,3 +151,27 @@ def test_an_office_already_there_is_refused(tmp_path, demo_office):
     assert first.returncode == 0, first.stderr
     again = copy_to(target, demo_office.db)
     assert again.returncode != 0 and "is not empty" in again.stderr, again.stdout + again.stderr
+
+
+OLDER_OFFICE = """
+import sys
+import dialects, migrations, writer
+from models import db
+db.initialize(dialects.open_database(sys.argv[1], writer.BUSY_TIMEOUT_SECONDS))
+migrations.upgrade(migrations.steps()[: int(sys.argv[2])])
+"""
+
+
+def test_an_office_at_an_older_schema_version_is_copied_at_it_and_migrated_as_served(tmp_path):
+    source = tmp_path / "old.db"
+    env = {**{k: v for k, v in os.environ.items() if not k.startswith("BAND_")}, "BAND_DB": str(source)}
+    made = subprocess.run(
+        [sys.executable, "-c", OLDER_OFFICE, str(source), "11"], cwd=PROJECT, env=env, capture_output=True, text=True
+    )
+    assert made.returncode == 0, made.stderr
+    copied = copy_to(empty_database(tmp_path), source)
+    assert copied.returncode == 0, copied.stdout + copied.stderr
+    assert "access_roles: 5 in the source, 5 in" in copied.stdout
+
+    office = Service(tmp_path / "target")
+    assert office.run("init-db").stdout.strip().endswith("is at schema version 12.")
