@@ -4,10 +4,12 @@ refused and left as it was. Run with `pytest --database=postgresql` (it needs a 
 
 import os
 import re
+import sqlite3
 import subprocess
 import sys
 from urllib.parse import urlsplit
 
+import psycopg
 import pytest
 
 from tests.support import PROJECT, postgresql
@@ -135,8 +137,6 @@ def test_a_database_that_is_not_empty_is_refused_and_left_as_it_was(tmp_path, de
     assert refused.returncode != 0
     assert "is not empty" in refused.stderr and "public.notes" in refused.stderr, refused.stderr
 
-    import psycopg
-
     with psycopg.connect(target) as connection:
         tables = connection.execute(
             "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'"
@@ -175,3 +175,21 @@ def test_an_office_at_an_older_schema_version_is_copied_at_it_and_migrated_as_se
 
     office = Service(tmp_path / "target")
     assert office.run("init-db").stdout.strip().endswith("is at schema version 12.")
+
+
+def test_a_copy_that_fails_half_way_leaves_the_database_empty(tmp_path, demo_office):
+    broken = sqlite3.connect(demo_office.db)  # a gig gone, its roles left: a reference PostgreSQL refuses
+    broken.execute("DELETE FROM gigs WHERE id = (SELECT gig_id FROM gig_roles ORDER BY id LIMIT 1)")
+    broken.commit()
+    broken.close()
+    target = empty_database(tmp_path)
+    failed = copy_to(target, demo_office.db)
+    assert failed.returncode != 0 and "the copy failed, nothing was kept" in failed.stderr, failed.stderr
+    assert "foreign key" in failed.stderr
+    with psycopg.connect(target) as connection:
+        assert (
+            connection.execute(
+                "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'"
+            ).fetchall()
+            == []
+        )

@@ -17,6 +17,7 @@ import sys
 import time
 
 import peewee
+import psycopg
 
 import migrations
 import writer
@@ -189,7 +190,7 @@ def main(path, say=print):
     except (Refused, Unreadable) as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
-    except peewee.DatabaseError as e:
+    except (peewee.DatabaseError, psycopg.Error) as e:
         print(f"error: the copy failed, nothing was kept in {db.database}: {e}", file=sys.stderr)
         return 1
     say(f"copied {path} into {db.database} in {time.monotonic() - started:.1f} s: every count agrees")
