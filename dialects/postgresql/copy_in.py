@@ -168,6 +168,7 @@ def copy(source):
     for table in in_dependency_order(tables):
         copy_table(source, table)
     triggers_switched(tables, "ENABLE")
+    db.execute_sql(f"ANALYZE {quoted(tables)}")  # the planner's sizes: else what follows scans a table per gig
     put_back_what_triggers_keep(tables)
     return counts_compared(source, tables)
 
