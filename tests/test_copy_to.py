@@ -178,8 +178,10 @@ def test_an_office_at_an_older_schema_version_is_copied_at_it_and_migrated_as_se
     assert copied.returncode == 0, copied.stdout + copied.stderr
     assert "access_roles: 5 in the source, 5 in" in copied.stdout
 
-    office = Service(tmp_path / "target")
-    assert office.run("init-db").stdout.strip().endswith("is at schema version 12.")
+    env["BAND_DB"] = postgresql.location(tmp_path / "target")
+    command = [sys.executable, str(PROJECT / "app.py"), "init-db"]  # run in tmp_path: the backup before the step
+    migrated = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert migrated.stdout.strip().endswith("is at schema version 12."), migrated.stdout + migrated.stderr
 
 
 def test_a_copy_that_fails_half_way_leaves_the_database_empty(tmp_path, demo_office):
