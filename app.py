@@ -3,6 +3,7 @@
 python app.py serve            (or: flask --app app serve)
 """
 
+import dialects  # isort: skip (first: on SQLite, before peewee looks for PostgreSQL's driver; see dialects)
 import logging
 import logging.handlers
 import threading
@@ -15,7 +16,6 @@ import auth
 import clashes
 import commands
 import conventions
-import dialects
 import errors
 import notifications
 import routes

@@ -1,10 +1,11 @@
-"""The command line of SPEC §6: serve, init-db, create-user, create-api-key, demo, backup, check."""
+"""The command line of SPEC §6: serve, init-db, create-user, create-api-key, demo, backup, check; copy-to (§14)."""
 
 import logging
 import os
 import shlex
 import signal
 import socket
+import subprocess
 import sys
 from email.utils import parseaddr
 from pathlib import Path
@@ -13,6 +14,7 @@ import click
 from flask import current_app
 
 import demo as demo_data
+import dialects
 import first_run
 import migrations
 import push
@@ -245,6 +247,27 @@ def check(path):
     click.echo(f"ok: {path} can be restored or served")
 
 
+@click.command("copy-to")
+@click.argument("url")
+@click.argument("source", required=False)
+def copy_to(url, source):
+    """Copy the office's SQLite database (SOURCE, else BAND_DB) into the empty PostgreSQL database of URL."""
+    source = source or current_app.config["DB"]
+    if dialects.dialect_name(url) != "postgresql":
+        fail(f"{url} is no PostgreSQL database: give its URL, postgresql://user:password@host:port/db")
+    if dialects.dialect_name(source) != "sqlite":
+        fail("BAND_DB names no SQLite file: give the office's database as the second argument")
+    if not Path(source).is_file():
+        fail(f"{source}: no such file")
+    # The target's dialect follows BAND_DB, chosen as a process starts: the copy runs in one of its own.
+    environment = {**os.environ, "BAND_DB": url}
+    project = Path(__file__).parent
+    copying = subprocess.run(
+        [sys.executable, "-m", "dialects.postgresql.copy_in", source], cwd=project, env=environment
+    )
+    sys.exit(copying.returncode)
+
+
 # Each verdict: (the line to print, the reason the file cannot be used or None).
 
 
@@ -274,4 +297,4 @@ def schema_verdict(version, latest):
     return f"{version}, this code's", None
 
 
-COMMANDS = (serve, init_db, create_user, create_api_key, demo, backup, check)
+COMMANDS = (serve, init_db, create_user, create_api_key, demo, backup, check, copy_to)

@@ -65,7 +65,7 @@ def catalog_price(product_id, ensemble_id, gig_date):
             Price.valid_from.is_null() | (Price.valid_from <= gig_date),
             Price.valid_to.is_null() | (Price.valid_to >= gig_date),
         )
-        .order_by(Price.ensemble.is_null(), Price.valid_from.desc(), Price.created_at.desc())
+        .order_by(Price.ensemble.is_null(), Price.valid_from.desc(nulls="LAST"), Price.created_at.desc())
         .first()
     )
     return price.amount_cents if price else None

@@ -9,7 +9,7 @@ from errors import ConfigError
 
 # name: (default, parser, meaning). A default of None means "derived" (see `load`).
 SETTINGS = {
-    "DB": ("band.db", str, "the SQLite file (a path); postgresql://... is refused for now"),
+    "DB": ("band.db", str, "a path: a SQLite file; postgresql://user:password@host:port/db: PostgreSQL"),
     "SECRET_KEY": (None, str, "signing key for itsdangerous values (generated once, kept in the database)"),
     "PUBLIC_URL": ("http://127.0.0.1:8080", str, "how clients reach the server, for links"),
     "SIGNIN_URL": (None, str, "sign-in link template, default {public_url}/signin#token={token}"),

@@ -4,7 +4,8 @@
 what reads already show), prunes events older than `BAND_EVENT_DAYS` once a day, takes the daily backup into
 `BAND_BACKUP_DIR`, and makes the timed notifications (reminders, the office digest: `notifications.timed`). The
 database is the queue: each piece of work is one write transaction that claims what it does, so two servers on
-one database never do it twice; work not done before a stop is simply found again on the next start."""
+one database never do it twice, and each round is done by one of them (`dialect.one_server_at_a_time`); work not
+done before a stop is simply found again on the next start."""
 
 import datetime as dt
 import logging
@@ -59,12 +60,15 @@ class Worker:
             try:
                 with self.app.app_context():
                     dialect.connect_in_background()
-                    self.tick()
+                    with dialect.one_server_at_a_time("timed work") as ours:
+                        if ours:
+                            self.tick()
             except Exception:
                 log.exception("the worker's round failed; it tries again in %s s", interval)
                 self.stopping.wait(interval)  # not sooner, even when an expiry is due: it may be what failed
                 continue
-            self.stopping.wait(self.pause(interval))
+            # not ours: another server is doing the round (a backup may take minutes), and looks again after it
+            self.stopping.wait(self.pause(interval) if ours else interval)
         db.close()
 
     def pause(self, interval):

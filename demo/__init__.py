@@ -31,10 +31,9 @@ SEED = 1962
 
 
 def write(path, gigs=None):
-    """Write the demo band office (with `gigs` gigs: a booking agency's) to a new SQLite file at `path`; the
-    app's database stays as it was."""
-    path = Path(path)
-    if path.exists():
+    """Write the demo band office (with `gigs` gigs: a booking agency's) to a new SQLite file at `path` (on
+    PostgreSQL: a new database, `path` its postgresql:// URL); the app's database stays as it was."""
+    if Path(path).exists():
         raise ConfigError(f"{path} exists already: choose a new file for the demo database.")
     if gigs is not None and gigs < 1:
         raise ConfigError("a demo office has at least one gig.")
@@ -50,7 +49,7 @@ def write(path, gigs=None):
                 dialect.refresh_statistics(BUSY_TABLES, force=True)
             dialect.compact(mostly_small_tables=office.size.gigs is None)
     except BaseException:
-        for leftover in (path, Path(f"{path}-wal"), Path(f"{path}-shm"), Path(f"{path}-journal")):
+        for leftover in (Path(path), Path(f"{path}-wal"), Path(f"{path}-shm"), Path(f"{path}-journal")):
             leftover.unlink(missing_ok=True)
         raise
 

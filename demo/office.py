@@ -116,7 +116,7 @@ def insert_rows(model, rows):
     longer than the database takes to store it."""
     fields = model._meta.sorted_fields
     columns = ", ".join(f'"{field.column_name}"' for field in fields)
-    sql = f'INSERT INTO "{model._meta.table_name}" ({columns}) VALUES ({", ".join("?" * len(fields))})'
+    sql = f'INSERT INTO "{model._meta.table_name}" ({columns}) VALUES ({", ".join([db.param] * len(fields))})'
     converters = [(field.name, field.db_value) for field in fields]
     db.cursor().executemany(sql, ([value(row.__data__.get(name)) for name, value in converters] for row in rows))
 

@@ -3,9 +3,10 @@ piece of SQL that only one database speaks. Modules outside `dialects/` reach th
 portable queries, `models.db` (a peewee DatabaseProxy) and `dialect`; none names a database's module, and a lint
 test (tests/test_dialect_seam.py) keeps SQLite-only constructs inside `dialects/` and `sql/sqlite/`.
 
-`dialect_for(BAND_DB)` is the one place that picks the dialect: a path is SQLite (`dialects/sqlite/`);
-`postgresql://…` is refused for now (PostgreSQL comes with its own issue). The app factory calls
-`open_database`, which makes the dialect current and answers the peewee database it puts behind `models.db`.
+`dialect_name(BAND_DB)` is the one place that picks the dialect (`dialect_for` answers its module): a path is SQLite
+(`dialects/sqlite/`), `postgresql://…` (or `postgres://…`) PostgreSQL (`dialects/postgresql/`). The app factory
+calls `open_database`, which opens the database BAND_DB names with the current dialect and answers the peewee
+database it puts behind `models.db`.
 
 What a dialect provides (a PostgreSQL module must offer the same names, with the same meaning):
 - `NAME`: its migrations are `sql/<NAME>/NNNN_*.sql` or `.py`, numbered as the steps of every dialect.
@@ -37,6 +38,10 @@ What a dialect provides (a PostgreSQL module must offer the same names, with the
 - `store_attachment`, `AttachmentDownload`: an attachment's bytes written and read in chunks.
 - `caller_row`, `CALLER_SQL`, `grants_of`, `count_role_holders`, `count_all_capability_holders`: who is calling
   and who holds which access role (roles are a JSON array on the user).
+- `claiming(query)`: the SELECT of rows a claim takes in its write transaction, never a row another server's
+  claim is taking at the same moment (the claim then marks them claimed); `one_server_at_a_time(name)`: a context
+  answering whether this process has the block named `name` to itself among the servers on the database (the
+  worker's timed work, done by one of them each round).
 - `ChangeWatch().version()`: a value that changes with every commit, by any connection or process.
 - `search_index(table, columns)`, `search_columns(table)`, `matching_words(model, words)`: `q` search, an index
   of a table's text fields kept by triggers.
@@ -47,31 +52,45 @@ What a dialect provides (a PostgreSQL module must offer the same names, with the
 - `database_at(path)`, `write_fast()`, `indexes_deferred()`, `compact(mostly_small_tables)`: a whole new
   database written in one go (the demo).
 
-What is not yet chosen at run time: the models are declared at import with the dialect's `NOW` and
-`unique_with_null` indexes, and prepared statements keep the SQL first written, so `dialect` is fixed before any
-model is (today SQLite, the only one) and `open_database` refuses a location of another dialect. With PostgreSQL,
-`dialect` will be picked from BAND_DB by `dialect_for` as this package is imported.
+Chosen at run time, once: the models are declared at import with the dialect's `NOW` and `unique_with_null`
+indexes, and prepared statements keep the SQL first written, so `dialect` is picked from the BAND_DB variable by
+`dialect_for` as this package is imported, before any model is, and `open_database` refuses a location of another
+dialect. A process that opens a database named otherwise than by BAND_DB (the tests) sets BAND_DB first.
 """
 
-from dialects import sqlite
-
-dialect = sqlite  # the dialect of this process (see the last paragraph above)
+import importlib
+import os
+import sys
 
 POSTGRESQL_SCHEMES = ("postgresql://", "postgres://")
 
 
-def dialect_for(location):
-    """The dialect module of BAND_DB `location`: a path is a SQLite file."""
-    from errors import ConfigError  # errors reads `dialect` itself
+def dialect_name(location):
+    """The name of the dialect of BAND_DB `location`: a path is a SQLite file, a postgresql:// URL a PostgreSQL
+    database."""
+    return "postgresql" if location.startswith(POSTGRESQL_SCHEMES) else "sqlite"
 
-    if location.startswith(POSTGRESQL_SCHEMES):
-        raise ConfigError(f"BAND_DB={location.split('://')[0]}://…: PostgreSQL is not supported yet (SPEC §14).")
-    return sqlite
+
+def dialect_for(location):
+    """The dialect module of BAND_DB `location` (see `dialect_name`)."""
+    return importlib.import_module(f"dialects.{dialect_name(location)}")
+
+
+def _spare_the_driver(location):
+    """On SQLite, keep peewee from importing psycopg as it is imported (it imports every driver it finds): 10 MB of
+    memory and a moment of start-up a SQLite office never uses. Who needs psycopg in such a process removes the
+    stand-in from sys.modules first. Effective when this package is imported before peewee (app.py's first import)."""
+    if not location.startswith(POSTGRESQL_SCHEMES):
+        sys.modules.setdefault("psycopg", None)
+
+
+_spare_the_driver(os.environ.get("BAND_DB", ""))
+dialect = dialect_for(os.environ.get("BAND_DB", ""))  # the dialect of this process (see the last paragraph above)
 
 
 def open_database(location, busy_timeout_seconds):
     """Open the database BAND_DB names with its dialect, which must be the current one; answer the peewee database."""
-    chosen = dialect_for(location)
-    if dialect.NAME != chosen.NAME:
-        raise RuntimeError(f"this process runs on {dialect.NAME}: it cannot switch to {chosen.NAME}")
+    chosen = dialect_name(location)
+    if chosen != dialect.NAME:
+        raise RuntimeError(f"this process runs on {dialect.NAME} (BAND_DB as it started): it cannot open {chosen}")
     return dialect.open_database(location, busy_timeout_seconds)

@@ -13,12 +13,12 @@ from flask import g, has_request_context
 
 import writer
 from dialects import dialect
-from models import Event, new_id, now
+from models import Event, db, new_id, now
 
 NOT_CHANGES = ("updated_at",)  # moves with every change: not one itself
 INSERT = f"""INSERT INTO "{Event._meta.table_name}" ("id", "type", "occurred_at", "actor_user_id", "actor_name",
   "actor_token_kind", "request_id", "subject_collection", "subject_id", "subject_group", "gig_id", "data", "changes")
-  VALUES ({", ".join(["?"] * 13)})"""
+  VALUES ({", ".join([db.param] * 13)})"""  # the dialect's placeholder
 
 
 SENDERS = set()  # the running webhook senders' wake-ups

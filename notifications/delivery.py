@@ -113,7 +113,7 @@ def claim(limit, leases, configured):
     moment = now()
     rows = {}
     for channel in CHANNELS:
-        for row in due(channel, moment).limit(limit):
+        for row in dialect.claiming(due(channel, moment).limit(limit)):
             if len(rows) < limit:
                 rows.setdefault(row.id, row)
     if not rows:

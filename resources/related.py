@@ -41,7 +41,8 @@ def references_to(record):
     ]
     if not restricting:
         return {}
-    counts = ", ".join(f'(SELECT COUNT(*) FROM "{table}" WHERE "{column}" = ?)' for table, column in restricting)
+    one = 'SELECT COUNT(*) FROM "{}" WHERE "{}" = ' + db.param
+    counts = ", ".join(f"({one.format(table, column)})" for table, column in restricting)
     row = db.execute_sql(f"SELECT {counts}", [record.id] * len(restricting)).fetchone()
     totals = {}
     for (table, _), count in zip(restricting, row):

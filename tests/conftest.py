@@ -1,7 +1,7 @@
-"""Fixtures: a service on a temporary database (copied from one migrated template), clients signed in
+"""Fixtures: a service on a temporary database (copied from one migrated template: a SQLite file, or a PostgreSQL
+database when the tests run on PostgreSQL, see ../conftest.py), clients signed in
 with the access role a test needs, and builders that create valid records of any collection."""
 
-import shutil
 import sys
 from pathlib import Path
 
@@ -13,38 +13,57 @@ import migrations
 import signing
 from app import configure, create_app
 from models import AccessRole, db
+from tests.support import postgresql
 from tests.support.api import Api
 from tests.support.documented import parsed
 from tests.support.records import Builder
 from tests.support.users import make_token, make_user
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _drop_test_databases():
+    """The databases a test module made on PostgreSQL are dropped after it (its served offices stopped by then: a
+    module's own fixtures, a served office of them all, end before this one)."""
+    yield
+    if postgresql.on_postgresql():
+        postgresql.drop_made_databases()
+
+
 @pytest.fixture(scope="session")
 def template_db(tmp_path_factory):
-    path = tmp_path_factory.mktemp("template") / "band.db"
-    app = create_app({"DB": str(path)})
+    """The location of a migrated database, copied for each test: a file, or a PostgreSQL database."""
+    location = postgresql.location(tmp_path_factory.mktemp("template"), kept=True)
+    app = create_app({"DB": location})
     with app.app_context():
         migrations.upgrade()
         signing.make_secret_key()  # as serve and init-db prepare a database
+    release_database()
+    return location
+
+
+def release_database():
+    """This process's connections to the database closed: a PostgreSQL database can then be copied or dropped."""
     db.close()
-    return path
+    if postgresql.on_postgresql():
+        db.close_all()
 
 
 @pytest.fixture(scope="session")
 def shared_app(template_db):
     """Building the routes takes a moment: one app serves every test, configured afresh for each."""
-    return create_app({"DB": str(template_db)})
+    app = create_app({"DB": template_db})
+    release_database()
+    return app
 
 
 @pytest.fixture
 def app(shared_app, template_db, tmp_path):
-    path = tmp_path / "band.db"
-    shutil.copy(template_db, path)
-    settings = {"DB": str(path), "MAIL_URL": f"file:{tmp_path / 'mail'}", "AUTH_RATE_LIMIT": "1000/minute"}
+    location = postgresql.location(tmp_path, template=template_db)
+    settings = {"DB": location, "MAIL_URL": f"file:{tmp_path / 'mail'}", "AUTH_RATE_LIMIT": "1000/minute"}
     configure(shared_app, settings)
     yield shared_app
     shared_app.extensions["outbox"].close()
-    db.close()
+    release_database()
 
 
 @pytest.fixture

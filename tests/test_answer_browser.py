@@ -4,7 +4,6 @@ says so in plain words; the second's link then says someone else took the role. 
 its Content-Security-Policy, as a person's browser enforces it: a violation fails the test."""
 
 import datetime as dt
-import sqlite3
 
 import pytest
 from playwright.sync_api import expect
@@ -12,6 +11,7 @@ from playwright.sync_api import expect
 import signing
 from models import timestamp
 from tests.support import pages
+from tests.support.database import connected
 from tests.support.served import ServedOffice
 
 browser = pages.browser  # the module's chromium (a fixture)
@@ -139,7 +139,7 @@ def test_the_page_says_in_plain_words_what_became_of_every_other_answer(office, 
     expect(page.locator("#outcome")).to_contain_text("The office has withdrawn this invitation")
 
     past = timestamp(dt.datetime.now(dt.UTC) - dt.timedelta(seconds=1))
-    with sqlite3.connect(office.db, timeout=10) as db:
+    with connected(office.db) as db:
         db.execute("UPDATE gig_role_invitations SET expires_at = ? WHERE id = ?", (past, max_["id"]))
     page = opened(context, office, max_)
     expect(page.locator("#outcome")).to_contain_text("This invitation has expired")

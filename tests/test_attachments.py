@@ -3,12 +3,13 @@ deletes and capabilities (their bytes as served: test_attachment_content.py)."""
 
 import hashlib
 import io
-import shutil
 
 import pytest
 
 from app import configure, create_app
-from models import AttachmentContent, db
+from models import AttachmentContent
+from tests.conftest import release_database
+from tests.support import postgresql
 from tests.support.api import Api, error_of
 from tests.support.uploads import MB, PDF, browser_upload, created, upload
 from tests.support.users import make_token, make_user
@@ -174,14 +175,15 @@ def test_the_content_type_comes_from_the_part_or_the_filename(admin, gig, sent_t
 @pytest.fixture
 def small_limit(template_db, tmp_path):
     """A service started with BAND_MAX_UPLOAD_MB=1, and an admin client of it."""
-    path = tmp_path / "small.db"
-    shutil.copy(template_db, path)
-    small = create_app({"DB": str(path), "MAX_UPLOAD_MB": 1, "MAIL_URL": f"file:{tmp_path / 'mail'}"})
+    folder = tmp_path / "small"
+    folder.mkdir()
+    location = postgresql.location(folder, template=template_db)
+    small = create_app({"DB": location, "MAX_UPLOAD_MB": 1, "MAIL_URL": f"file:{tmp_path / 'mail'}"})
     client = Api(small.test_client())
     admin = client.with_token(make_token(make_user(roles=["admin"])))
     yield client, admin
     small.extensions["outbox"].join()
-    db.close()
+    release_database()
 
 
 def test_a_file_of_exactly_the_limit_is_accepted(small_limit):

@@ -1,16 +1,18 @@
 """The demo band office of `python app.py demo PATH` (SPEC §6) and the committed `band.db.example`: the example
 keeps the current schema, a new demo obeys the rules of §4 and §5 as if the office had entered it through the
-API, and the app serves it."""
+API, and the app serves it. On PostgreSQL a demo is a new database of the test server (the example, a SQLite file,
+is SQLite's alone)."""
 
 import datetime as dt
 import itertools
 import json
+import os
 import re
 import shutil
 import sqlite3
 import types
 import urllib.parse
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 
 import pytest
@@ -21,7 +23,10 @@ import migrations
 import rules
 from app import create_app
 from demo.data import STAFF
-from models import Equipment, Gig, GigEquipment, GigProduct, GigRole, GigRoleInvitation, StaffMember, User, db
+from dialects import dialect
+from models import MODELS, Equipment, Gig, GigEquipment, GigProduct, GigRole, GigRoleInvitation, StaffMember, User, db
+from tests.conftest import release_database
+from tests.support import postgresql
 from tests.support.api import Api
 from tests.support.database import structure
 from tests.support.users import make_token
@@ -38,12 +43,17 @@ FORMS = {
     "time": re.compile(r"([01]\d|2[0-3]):[0-5]\d"),
     "id": re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}"),
 }  # column name suffix: the stored form (SPEC §2)
-NOW = "strftime('%Y-%m-%dT%H:%M:%f000Z', 'now')"
+NOW = dialect.NOW.sql  # the time now in the stored form
 AGENCY_GIGS = 300
 
 
-def read_only(path):
-    return sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+def read_only(location):
+    """A connection that reads the database at `location` (a SQLite file, or a PostgreSQL database's URL)."""
+    if postgresql.on_postgresql():
+        import psycopg
+
+        return psycopg.connect(location, autocommit=True, options="-c default_transaction_read_only=on")
+    return sqlite3.connect(f"file:{location}?mode=ro", uri=True)
 
 
 def rows(connection, sql):
@@ -51,27 +61,40 @@ def rows(connection, sql):
 
 
 def count(connection, sql):
-    return connection.execute(f"SELECT COUNT(*) FROM ({sql})").fetchone()[0]
+    return connection.execute(f"SELECT COUNT(*) FROM ({sql}) AS counted").fetchone()[0]
 
 
-def content(path):
-    """Every row but the access roles (which migrations seed), without the timestamps that follow the clock."""
-    connection, found = read_only(path), {}
-    for (table,) in rows(connection, "SELECT name FROM sqlite_master WHERE type = 'table' AND name != 'access_roles'"):
-        columns = [c[1] for c in rows(connection, f'PRAGMA table_info("{table}")') if not c[1].endswith("_at")]
-        found[table] = sorted(rows(connection, f"SELECT {', '.join(columns)} FROM {table}"), key=repr)
+def content(location):
+    """Every row of the models' tables but the access roles (which migrations seed), without the timestamps that
+    follow the clock."""
+    connection, found = read_only(location), {}
+    for model in MODELS:
+        table = model._meta.table_name
+        columns = [f'"{f.column_name}"' for f in model._meta.sorted_fields if not f.column_name.endswith("_at")]
+        if table != "access_roles":
+            found[table] = sorted(rows(connection, f'SELECT {", ".join(columns)} FROM "{table}"'), key=repr)
     connection.close()
     return found
 
 
+def new_demo(folder):
+    """Where a new demo database goes: a file in `folder`, or a new database on the test server."""
+    if not postgresql.on_postgresql():
+        return str(folder / "demo.db")
+    name = f"demo_{folder.parent.name}_{folder.name}"[:63].lower()
+    server = os.environ[postgresql.SERVER]
+    postgresql.drop_database(server, name)
+    return postgresql.database_url(server, name)
+
+
 def write_demo(template_db, folder, *options):
-    """A demo database written by the command of an app on a database of its own."""
-    shutil.copy(template_db, folder / "band.db")
-    app = create_app({"DB": str(folder / "band.db")})
-    result = app.test_cli_runner().invoke(args=["demo", str(folder / "demo.db"), *options])
-    db.close()
+    """A demo database written by the command of an app on a database of its own; its location."""
+    app = create_app({"DB": postgresql.location(folder, template=template_db, kept=True)})
+    target = new_demo(folder)
+    result = app.test_cli_runner().invoke(args=["demo", target, *options])
+    release_database()
     assert result.exit_code == 0, result.output
-    return folder / "demo.db"
+    return target
 
 
 @pytest.fixture(scope="module")
@@ -104,15 +127,15 @@ def demo(request):
 @pytest.fixture(params=["demo_db", "agency_db"])
 def served(request, tmp_path):
     """The app on a copy of either demo database."""
-    shutil.copy(request.getfixturevalue(request.param), tmp_path / "demo.db")
-    app = create_app({"DB": str(tmp_path / "demo.db")})
+    app = create_app({"DB": postgresql.location(tmp_path, template=request.getfixturevalue(request.param))})
     yield app
-    db.close()
+    release_database()
 
 
 # --- band.db.example -------------------------------------------------------------------------------------
 
 
+@pytest.mark.sqlite_only  # the example is a SQLite file
 def test_the_example_has_the_current_schema(template_db):
     example, fresh = read_only(EXAMPLE), read_only(template_db)
     try:
@@ -123,6 +146,7 @@ def test_the_example_has_the_current_schema(template_db):
         fresh.close()
 
 
+@pytest.mark.sqlite_only  # the example is a SQLite file
 def test_the_examples_search_indexes_agree_with_their_rows(tmp_path):
     """The example is written compactly (VACUUM): each search index still finds each row by its rowid."""
     copy = tmp_path / "example.db"
@@ -141,6 +165,7 @@ def test_the_examples_search_indexes_agree_with_their_rows(tmp_path):
         connection.close()
 
 
+@pytest.mark.sqlite_only  # the example is a SQLite file
 def test_the_example_holds_a_band_and_no_secrets():
     example = read_only(EXAMPLE)
     try:
@@ -156,6 +181,7 @@ def test_the_example_holds_a_band_and_no_secrets():
 # --- the command -----------------------------------------------------------------------------------------
 
 
+@pytest.mark.sqlite_only  # SQLite's own checks: PostgreSQL checks its rules as it writes
 def test_a_demo_is_a_sound_database_at_the_current_version(demo):
     assert rows(demo, "PRAGMA integrity_check") == [("ok",)]
     assert rows(demo, "PRAGMA foreign_key_check") == []
@@ -173,13 +199,14 @@ def test_the_command_refuses_an_existing_file(app, tmp_path):
 
 def test_the_command_leaves_the_apps_database_alone(app, admin, tmp_path, demo_db):
     users = admin.get("/users").get_json()["meta"]["total"]
-    result = app.test_cli_runner().invoke(args=["demo", str(tmp_path / "demo.db")])
+    target = new_demo(tmp_path)
+    result = app.test_cli_runner().invoke(args=["demo", target])
     assert result.exit_code == 0, result.output
-    assert db.database == app.config["DB"]
+    assert db.database in (app.config["DB"], urllib.parse.urlsplit(app.config["DB"]).path.lstrip("/"))
     assert admin.get("/users").get_json()["meta"]["total"] == users
     assert admin.get("/gigs").get_json()["meta"]["total"] == 0
     assert admin.create("teams", {"name": "Brass"})["name"] == "Brass"
-    assert content(tmp_path / "demo.db") == content(demo_db), "the same day gives the same band"
+    assert content(target) == content(demo_db), "the same day gives the same band"
 
 
 # --- the rules of §4 and §5 ------------------------------------------------------------------------------
@@ -266,7 +293,7 @@ def test_invitations_tell_a_consistent_story(demo):
         FROM gig_role_invitations"""
     assert {state for (state,) in rows(demo, states)} == {"pending", "expired", "accepted", "declined", "withdrawn"}
     accepted = """SELECT * FROM gig_role_invitations i JOIN gig_roles r ON r.id = i.gig_role_id
-        WHERE i.status = 'accepted' AND r.staff_member_id IS NOT i.staff_member_id"""
+        WHERE i.status = 'accepted' AND r.staff_member_id IS DISTINCT FROM i.staff_member_id"""
     assert count(demo, accepted) == 0
     pending_on_filled = """SELECT * FROM gig_role_invitations i JOIN gig_roles r ON r.id = i.gig_role_id
         WHERE i.status = 'pending' AND r.staff_member_id IS NOT NULL"""
@@ -285,11 +312,12 @@ def test_invitations_tell_a_consistent_story(demo):
 
 
 def test_a_season_of_gigs(season):
-    total = count(season, "SELECT * FROM gigs")
+    days = [dt.date.fromisoformat(day) for (day,) in rows(season, "SELECT gig_date FROM gigs")]
+    total, today = len(days), dt.date.today()
     assert 60 <= total <= 120
-    assert count(season, "SELECT * FROM gigs WHERE strftime('%w', gig_date) = '6'") > total / 2
-    assert count(season, "SELECT * FROM gigs WHERE gig_date < date('now')") > 0
-    assert count(season, "SELECT * FROM gigs WHERE gig_date > date('now', '+6 months')") > 0
+    assert sum(day.weekday() == 5 for day in days) > total / 2  # Saturdays
+    assert any(day < today for day in days)
+    assert any(day > today + dt.timedelta(days=184) for day in days)
     assert count(season, "SELECT * FROM gigs WHERE end_time < start_time") > 0
     assert count(season, "SELECT * FROM gigs WHERE start_time IS NULL") > 0
     assert count(season, "SELECT * FROM gig_products WHERE price_cents IS NULL") == 0
@@ -301,8 +329,10 @@ def test_an_agency_has_the_gigs_asked_for_and_the_staff_for_them(agency_db):
         assert count(agency, "SELECT * FROM gigs") == AGENCY_GIGS
         days = rows(agency, "SELECT gig_date, COUNT(*) FROM gigs GROUP BY 1")
         assert max(n for _, n in days) >= 3 and len(days) >= AGENCY_GIGS / 5
-        weekdays = dict(rows(agency, "SELECT strftime('%w', gig_date), COUNT(*) FROM gigs GROUP BY 1"))
-        assert max(weekdays, key=weekdays.get) == "6", "Saturdays are the busiest"
+        weekdays = Counter()
+        for day, gigs in days:
+            weekdays[dt.date.fromisoformat(day).weekday()] += gigs
+        assert max(weekdays, key=weekdays.get) == 5, "Saturdays are the busiest"
         assert count(agency, "SELECT * FROM staff_members") > len(STAFF), "more staff than the band has"
         assert count(agency, "SELECT * FROM gig_products WHERE price_cents IS NULL") == 0
     finally:
@@ -310,10 +340,9 @@ def test_an_agency_has_the_gigs_asked_for_and_the_staff_for_them(agency_db):
 
 
 def test_values_are_stored_in_the_api_form(demo):
-    for (table,) in rows(demo, "SELECT name FROM sqlite_master WHERE type = 'table'"):
-        if "_search" in table or table.startswith("sqlite_"):  # SQLite's own: search indexes, statistics
-            continue
-        for column in [c[1] for c in rows(demo, f'PRAGMA table_info("{table}")')]:
+    for model in MODELS:
+        table = model._meta.table_name
+        for column in [field.column_name for field in model._meta.sorted_fields]:
             form = next((f for suffix, f in FORMS.items() if column.endswith(suffix)), None)
             values = rows(demo, f'SELECT "{column}" FROM "{table}" WHERE "{column}" IS NOT NULL') if form else []
             assert all(form.fullmatch(value) for (value,) in values), (table, column)

@@ -2,13 +2,15 @@
 PostgreSQL is one more dialect (a module of `dialects/` and a folder of migrations), not a hunt through the code.
 The app's modules are checked (not tests/ or scripts/, which may reach for SQLite directly)."""
 
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from dialects import dialect_for
-from errors import ConfigError
+from dialects import dialect_for, dialect_name
 
 ROOT = Path(__file__).resolve().parent.parent
 # Where SQLite's own SQL belongs, and what is no app module.
@@ -93,7 +95,18 @@ def test_a_path_is_a_sqlite_file(location):
 
 
 @pytest.mark.parametrize("location", ["postgresql://band:secret@db.example:5432/band", "postgres://h/band"])
-def test_postgresql_is_refused_for_now_without_echoing_the_password(location):
-    with pytest.raises(ConfigError, match="PostgreSQL is not supported yet") as refused:
-        dialect_for(location)
-    assert "secret" not in str(refused.value)
+def test_a_postgresql_url_is_postgresql(location):
+    assert dialect_name(location) == "postgresql"
+
+
+def test_a_sqlite_office_never_loads_postgresql():
+    modules = "sorted(name for name, module in sys.modules.items() if 'psycopg' in name and module)"
+    loaded = subprocess.run(
+        [sys.executable, "-c", f"import app, sys; print({modules})"],
+        cwd=ROOT,
+        env={k: v for k, v in os.environ.items() if k != "BAND_DB"},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert loaded.stdout.strip() == "[]"

@@ -1,14 +1,13 @@
 """SPEC §2.1: limit, offset, sort, fields and every filter operator, parsed strictly."""
 
 import itertools
-import sqlite3
 
 import pytest
 
-from dialects.sqlite import pages
+from dialects import dialect
 from listing import OPERATORS
 from tests.support.api import error_of
-from tests.support.database import count_queries
+from tests.support.database import connected, count_queries
 
 
 @pytest.fixture
@@ -260,7 +259,7 @@ def test_a_remembered_total_follows_every_change_to_the_database(app, admin, bui
     assert admin.get("/teams?limit=1").get_json()["meta"]["total"] == 3  # counted, then remembered
     build("teams")  # through the API
     assert admin.get("/teams?limit=1").get_json()["meta"]["total"] == 4
-    with sqlite3.connect(app.config["DB"]) as other:  # another process, say a command
+    with connected(app.config["DB"]) as other:  # another process, say a command
         other.execute("DELETE FROM teams WHERE id = (SELECT id FROM teams LIMIT 1)")
     assert admin.get("/teams?limit=1").get_json()["meta"]["total"] == 3
 
@@ -269,9 +268,9 @@ def test_fields_in_any_order_answer_in_the_records_order_with_one_shape_of_sql(a
     build("teams", description="Horns")
     permutations = list(itertools.permutations(["name", "description", "created_at", "updated_at"]))
     admin.get(f"/teams?fields={','.join(permutations[0])}")
-    shapes = len(pages._JSON_SQL)
+    shapes = len(dialect.pages._JSON_SQL)
     for names in permutations:
         [team] = admin.get(f"/teams?fields={','.join(names)}").get_json()["data"]
         assert list(team) == ["id", "created_at", "updated_at", "name", "description"]
-    assert len(pages._JSON_SQL) == shapes  # 24 orders, one statement remembered
-    assert len(pages._JSON_SQL) <= pages.MAX_REMEMBERED_SQL
+    assert len(dialect.pages._JSON_SQL) == shapes  # 24 orders, one statement remembered
+    assert len(dialect.pages._JSON_SQL) <= dialect.pages.MAX_REMEMBERED_SQL

@@ -11,13 +11,14 @@ from app import create_app
 from dialects import dialect
 from errors import ConfigError
 from models import MODELS, AccessRole, Event, db
+from tests.support import postgresql
 from tests.support.database import structure
 
 
 @pytest.fixture
 def fresh(tmp_path):
-    """An app on a database file that does not exist yet."""
-    app = create_app({"DB": str(tmp_path / "band.db")})
+    """An app on a database that has no tables yet (a file that does not exist yet, on SQLite)."""
+    app = create_app({"DB": postgresql.location(tmp_path)})
     yield app
     db.close()
 
@@ -33,6 +34,7 @@ def test_a_new_database_gets_every_step_and_the_default_roles(fresh, tmp_path):
     assert list(tmp_path.glob("*.bak")) == []  # nothing to back up in a new database
 
 
+@pytest.mark.sqlite_only  # on PostgreSQL: tests/test_postgresql_schema.py
 def test_the_steps_build_exactly_the_schema_models_declare(fresh, tmp_path):
     with fresh.app_context():
         migrations.upgrade()
@@ -43,6 +45,7 @@ def test_the_steps_build_exactly_the_schema_models_declare(fresh, tmp_path):
     assert structure(db.connection()) == migrated
 
 
+@pytest.mark.sqlite_only  # reads the backup file with sqlite3
 def test_a_pending_step_runs_after_a_backup_and_keeps_the_data(fresh, tmp_path):
     with fresh.app_context():
         migrations.upgrade()
@@ -68,7 +71,7 @@ def test_a_failing_step_leaves_the_database_as_it_was(fresh):
     with fresh.app_context():
         migrations.upgrade()
         last = len(migrations.steps())
-        with pytest.raises(peewee.OperationalError):
+        with pytest.raises(peewee.DatabaseError):
             migrations.upgrade([*migrations.steps(), migrations.Step(last + 1, "broken", broken)])
         assert migrations.schema_version() == last
         assert "motto" not in [c.name for c in db.get_columns("teams")]
@@ -77,7 +80,7 @@ def test_a_failing_step_leaves_the_database_as_it_was(fresh):
 def test_a_database_newer_than_the_code_is_refused(fresh):
     with fresh.app_context():
         migrations.upgrade()
-        db.execute_sql("PRAGMA user_version = 99")
+        dialect.set_schema_version(99)
         with pytest.raises(ConfigError, match="schema version 99, newer than this code knows"):
             migrations.upgrade()
     result = fresh.test_cli_runner().invoke(args=["init-db"])
@@ -91,9 +94,14 @@ def test_sql_steps_split_into_complete_statements():
     ]
 
 
-def version_one(path):
+def execute(sql, params=None):
+    """A statement written with SQLite's `?` placeholders, run with the dialect's."""
+    return db.execute_sql(sql.replace("?", db.param) if params else sql, params)
+
+
+def version_one(tmp_path):
     """A database as step 1 left it (the schema as it first shipped), with its default roles."""
-    app = create_app({"DB": str(path)})
+    app = create_app({"DB": postgresql.location(tmp_path)})
     with app.app_context():
         migrations.upgrade(migrations.steps()[:1])
     db.close()
@@ -101,7 +109,7 @@ def version_one(path):
 
 
 def test_old_status_kinds_become_the_five_kinds(tmp_path):
-    app = version_one(tmp_path / "band.db")
+    app = version_one(tmp_path)
     with app.app_context():
         for name, kind in [
             ("Completed", "closed"),
@@ -109,27 +117,27 @@ def test_old_status_kinds_become_the_five_kinds(tmp_path):
             ("Inquiry", "tentative"),
             ("Hold", "tentative"),
         ]:
-            db.execute_sql(
+            execute(
                 "INSERT INTO gig_statuses (id, created_at, updated_at, name, kind, is_default) "
-                "VALUES (?, '', '', ?, ?, 0)",
-                (f"00000000-0000-4000-8000-00000000000{len(name)}", name, kind),
+                "VALUES (?, '', '', ?, ?, FALSE)",
+                (f"00000000-0000-4000-8000-{len(name):012d}", name, kind),
             )
         migrations.upgrade()
-        kinds = dict(db.execute_sql("SELECT name, kind FROM gig_statuses").fetchall())
+        kinds = dict(execute("SELECT name, kind FROM gig_statuses").fetchall())
     db.close()
     assert kinds == {"Completed": "completed", "Called off": "cancelled", "Inquiry": "inquiry", "Hold": "tentative"}
 
 
 def test_times_stored_with_other_digits_become_ascii(tmp_path):
-    app = version_one(tmp_path / "band.db")
+    app = version_one(tmp_path)
     with app.app_context():
-        db.execute_sql(
+        execute(
             "INSERT INTO gigs (id, created_at, updated_at, gig_date, title, start_time, end_time, load_in_time, "
             "custom_fields) VALUES ('00000000-0000-4000-8000-000000000001', '', '', '2027-06-12', 'Odd', '1５:00', "
             "'２３:３０', '9９:00', '{}')"
         )
         migrations.upgrade()
-        times = db.execute_sql("SELECT start_time, end_time, load_in_time FROM gigs").fetchone()
+        times = execute("SELECT start_time, end_time, load_in_time FROM gigs").fetchone()
     db.close()
     assert times == ("15:00", "23:30", None)
 
@@ -137,9 +145,9 @@ def test_times_stored_with_other_digits_become_ascii(tmp_path):
 OLD_STAFF_GRANTS = ["gigs.view", "catalog.view", "staffing.view", "people.view"]
 
 
-def before_step(path, step, staff_grants, description="Musicians and crew."):
+def before_step(tmp_path, step, staff_grants, description="Musicians and crew."):
     """A database as the steps before `step` left it, its staff access role holding `staff_grants`."""
-    app = create_app({"DB": str(path)})
+    app = create_app({"DB": postgresql.location(tmp_path)})
     with app.app_context():
         migrations.upgrade(migrations.steps()[: step - 1])
         AccessRole.update(grants=staff_grants, description=description).where(AccessRole.name == "staff").execute()
@@ -148,7 +156,7 @@ def before_step(path, step, staff_grants, description="Musicians and crew."):
 
 def test_the_staff_role_with_its_shipped_grants_reads_the_catalogue_only(tmp_path, caplog):
     caplog.set_level("INFO", logger="band.migrations")
-    app = before_step(tmp_path / "band.db", 8, OLD_STAFF_GRANTS)
+    app = before_step(tmp_path, 8, OLD_STAFF_GRANTS)
     with app.app_context():
         migrations.upgrade()
         staff = AccessRole.get(AccessRole.name == "staff")
@@ -166,7 +174,7 @@ def test_the_staff_role_with_its_shipped_grants_reads_the_catalogue_only(tmp_pat
 def test_a_staff_role_the_office_changed_is_left_as_it_is_and_the_log_says_so(tmp_path, caplog):
     caplog.set_level("INFO", logger="band.migrations")
     changed = ["gigs.view", "catalog.view", "staffing.*"]
-    app = before_step(tmp_path / "band.db", 8, changed, description="Our players")
+    app = before_step(tmp_path, 8, changed, description="Our players")
     with app.app_context():
         migrations.upgrade()
         staff = AccessRole.get(AccessRole.name == "staff")
@@ -185,7 +193,7 @@ def test_a_new_database_says_nothing_of_the_staff_role(fresh, caplog):
 
 
 GIG_SQL = "INSERT INTO gigs (id, created_at, updated_at, gig_date, title, custom_fields) VALUES (?, '', '', ?, ?, '{}')"
-PRODUCT_SQL = "INSERT INTO products (id, created_at, updated_at, name, active) VALUES (?, '', '', ?, 1)"
+PRODUCT_SQL = "INSERT INTO products (id, created_at, updated_at, name, active) VALUES (?, '', '', ?, TRUE)"
 GIG_PRODUCT_SQL = "INSERT INTO gig_products (id, created_at, updated_at, gig_id, product_id) VALUES (?, '', '', ?, ?)"
 ROLE_SQL = (
     "INSERT INTO gig_roles (id, created_at, updated_at, gig_id, role_id, gig_product_id, status) "
@@ -200,27 +208,27 @@ def ids(n):
 def test_gig_roles_carry_their_gigs_date_and_product_from_step_12_on_whatever_writes_them(tmp_path):
     """Step 12 copies the gig's date and the gig product's product onto the roles there are; its triggers keep them
     for a role written by any means, moved to another gig or gig product, or whose gig or gig product changes."""
-    app = create_app({"DB": str(tmp_path / "band.db")})
+    app = create_app({"DB": postgresql.location(tmp_path)})
     with app.app_context():
         migrations.upgrade(migrations.steps()[:11])
-        db.execute_sql("INSERT INTO roles (id, created_at, updated_at, name) VALUES (?, '', '', 'Bass')", (ids(9),))
-        db.execute_sql(GIG_SQL, (ids(1), "2027-06-12", "June"))
-        db.execute_sql(GIG_SQL, (ids(2), "2027-07-03", "July"))
+        execute("INSERT INTO roles (id, created_at, updated_at, name) VALUES (?, '', '', 'Bass')", (ids(9),))
+        execute(GIG_SQL, (ids(1), "2027-06-12", "June"))
+        execute(GIG_SQL, (ids(2), "2027-07-03", "July"))
         for product, name in ((ids(5), "Party"), (ids(6), "Ceremony")):
-            db.execute_sql(PRODUCT_SQL, (product, name))
-        db.execute_sql(GIG_PRODUCT_SQL, (ids(21), ids(1), ids(5)))
-        db.execute_sql(GIG_PRODUCT_SQL, (ids(22), ids(2), ids(6)))
-        db.execute_sql(ROLE_SQL, (ids(11), ids(1), ids(9), ids(21)))
+            execute(PRODUCT_SQL, (product, name))
+        execute(GIG_PRODUCT_SQL, (ids(21), ids(1), ids(5)))
+        execute(GIG_PRODUCT_SQL, (ids(22), ids(2), ids(6)))
+        execute(ROLE_SQL, (ids(11), ids(1), ids(9), ids(21)))
         migrations.upgrade()
 
         def copies():
-            return {row[0]: row[1:] for row in db.execute_sql("SELECT id, gig_date, product_id FROM gig_roles")}
+            return {row[0]: row[1:] for row in execute("SELECT id, gig_date, product_id FROM gig_roles")}
 
         assert copies() == {ids(11): ("2027-06-12", ids(5))}
-        db.execute_sql(ROLE_SQL, (ids(12), ids(2), ids(9), None))
+        execute(ROLE_SQL, (ids(12), ids(2), ids(9), None))
         assert copies() == {ids(11): ("2027-06-12", ids(5)), ids(12): ("2027-07-03", None)}
-        db.execute_sql("UPDATE gig_roles SET gig_id = ?, gig_product_id = ? WHERE id = ?", (ids(2), ids(22), ids(11)))
-        db.execute_sql("UPDATE gigs SET gig_date = '2027-08-01' WHERE id = ?", (ids(2),))
-        db.execute_sql("UPDATE gig_products SET product_id = ? WHERE id = ?", (ids(5), ids(22)))
+        execute("UPDATE gig_roles SET gig_id = ?, gig_product_id = ? WHERE id = ?", (ids(2), ids(22), ids(11)))
+        execute("UPDATE gigs SET gig_date = '2027-08-01' WHERE id = ?", (ids(2),))
+        execute("UPDATE gig_products SET product_id = ? WHERE id = ?", (ids(5), ids(22)))
         assert copies() == {ids(11): ("2027-08-01", ids(5)), ids(12): ("2027-08-01", None)}
     db.close()

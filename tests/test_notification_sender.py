@@ -4,9 +4,7 @@ The notifications are queued as the rules queue them, straight into the served d
 is the mail and the pushes that arrive, and each channel's state as the office reads it."""
 
 import collections
-import contextlib
 import json
-import sqlite3
 import time
 import uuid
 from urllib.parse import urlsplit
@@ -17,6 +15,7 @@ import notifications
 import writer
 from models import Notification
 from notifications import sender as notification_sender
+from tests.support.database import connected
 from tests.support.mail import mails
 from tests.support.push_servers import Answer, UnifiedPushServer
 from tests.support.queued import devices_of, later, log_lines, mail_off, person, queue, reading, register_device, stored
@@ -317,7 +316,7 @@ def test_a_mail_sent_again_after_a_kill_9_is_the_same_message(serve):
         row = stored(office, notification)
         assert row["email_state"] == "pending" and row["claimed_until"] is not None
         inbox.answer_after = 0
-        with contextlib.closing(sqlite3.connect(office.db, timeout=10)) as connection, connection:
+        with connected(office.db) as connection:
             connection.execute("UPDATE notifications SET claimed_until = ?", (later(-1),))  # its claim ran out
         office.service.start()
         reading(office, notification, email_state="sent", email_attempts=1)

@@ -6,12 +6,12 @@ import collections
 import contextlib
 import datetime as dt
 import re
-import sqlite3
 
 import worker
 from models import GigRoleInvitation, Notification, NotificationSetting
 from notifications import run_timed
 from notifications.words import day
+from tests.support.database import connected
 from tests.support.notified import (
     Office,
     assert_private,
@@ -180,7 +180,7 @@ def running(*services):
 
 
 def stored(path, sql):
-    with sqlite3.connect(path) as connection:
+    with connected(path) as connection:
         return connection.execute(sql).fetchall()
 
 

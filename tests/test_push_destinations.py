@@ -4,14 +4,13 @@ accepts connections and never answers, as many as they may, and are sent notific
 after the hanging server is gone, without a restart; and a user who kept more devices from before there was a
 limit is pushed on their ten latest alone. The endpoints are real servers on 127.0.0.1."""
 
-import contextlib
-import sqlite3
 import time
 import uuid
 
 import pytest
 
 from outgoing import PER_DESTINATION
+from tests.support.database import connected
 from tests.support.push_servers import SilentServer, UnifiedPushServer
 from tests.support.queued import devices_of, later, person, queue, reading, register_device
 from tests.support.served import served_offices
@@ -71,7 +70,7 @@ def test_endpoints_that_hang_delay_no_one_elses_push_during_the_attack_nor_after
 def test_a_user_who_kept_more_devices_from_before_the_limit_is_pushed_on_the_ten_latest(office, healthy):
     someone = person(office)
     devices = [f"{healthy.origin}/up/{n}" for n in range(KEPT + 5)]  # the oldest first
-    with contextlib.closing(sqlite3.connect(office.db, timeout=10)) as connection, connection:
+    with connected(office.db) as connection:
         for n, token in enumerate(devices):
             row = (str(uuid.uuid4()), later(n - 60), later(n - 60), someone.user_id, token)
             connection.execute(

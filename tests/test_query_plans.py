@@ -54,17 +54,20 @@ def cases():
                     yield pytest.param(name, {"sort": sort}, id=f"{name}-sort-{sort}")
 
 
+@pytest.mark.sqlite_only  # SQLite's plans (EXPLAIN QUERY PLAN)
 @pytest.mark.parametrize("name, args", list(cases()))
 def test_every_filter_and_sort_of_the_busy_lists_walks_an_index(app, name, args):
     steps = plan(BY_NAME[name], **args)
     assert walks_an_index(steps), steps
 
 
+@pytest.mark.sqlite_only  # SQLite's plans (EXPLAIN QUERY PLAN)
 def test_the_everyday_gig_list_needs_no_sorting(app):
     steps = plan(BY_NAME["gigs"], **{"filter[gig_status_id]": VALUES["ref"], "sort": "-gig_date", "offset": "50000"})
     assert walks_an_index(steps) and not any("TEMP B-TREE" in step for step in steps), steps
 
 
+@pytest.mark.sqlite_only  # SQLite's plans (EXPLAIN QUERY PLAN)
 def test_the_computed_status_is_the_one_sort_that_sorts(app):
     steps = plan(BY_NAME["gig-role-invitations"], sort="status")
     assert any("TEMP B-TREE" in step for step in steps)
@@ -107,6 +110,7 @@ def full_plan(name, **args):
     return [row[3] for row in db.execute_sql("EXPLAIN QUERY PLAN " + sql, params).fetchall()]
 
 
+@pytest.mark.sqlite_only  # SQLite's plans (EXPLAIN QUERY PLAN)
 def test_gigs_of_a_month_with_open_roles_walk_the_date_index(app):
     steps = full_plan(
         "gigs",
@@ -141,6 +145,7 @@ def a_band_of_years(gigs=2000, roles_per_gig=8):
     assert dialect.refresh_statistics(BUSY_TABLES)
 
 
+@pytest.mark.sqlite_only  # SQLite's plans (EXPLAIN QUERY PLAN)
 def test_open_roles_of_a_month_by_gig_date_start_from_the_gigs_of_the_month(app):
     a_band_of_years()
     args = {
@@ -154,6 +159,7 @@ def test_open_roles_of_a_month_by_gig_date_start_from_the_gigs_of_the_month(app)
     assert not dialect.refresh_statistics(BUSY_TABLES)  # told once, until the tables double
 
 
+@pytest.mark.sqlite_only  # SQLite's plans (EXPLAIN QUERY PLAN)
 @pytest.mark.parametrize("name", ["gigs", "staff-members", "contacts", "gig-songs"])
 def test_q_reads_the_search_index(app, name):
     steps = full_plan(name, q="anna mü")
@@ -161,6 +167,7 @@ def test_q_reads_the_search_index(app, name):
     assert any(step.endswith(f"_search VIRTUAL TABLE INDEX 0:M{len(BY_NAME[name].searched)}") for step in steps), steps
 
 
+@pytest.mark.sqlite_only  # SQLite's plans (EXPLAIN QUERY PLAN)
 def test_q_of_a_word_in_many_rows_walks_the_lists_order_and_of_a_rare_word_starts_from_its_matches(app):
     titles = ["Wedding of the Smiths"] * 2100 + ["Gala night"] * 3
     db.execute_sql("BEGIN")
@@ -198,6 +205,7 @@ def own_cases():
     yield pytest.param("gigs", {"filter[gig_date][gte]": "2000-01-01", "sort": "gig_date"}, id="me-gigs-all-dates")
 
 
+@pytest.mark.sqlite_only  # SQLite's plans (EXPLAIN QUERY PLAN)
 @pytest.mark.parametrize("name, args", list(own_cases()))
 def test_a_musicians_own_pages_start_from_their_own_rows_whatever_the_sort(app, name, args):
     """A member has a few hundred gigs among a hundred thousand: their page walks theirs, never the whole table."""
@@ -222,6 +230,7 @@ THROUGH_A_REFERENCE = [
 ]
 
 
+@pytest.mark.sqlite_only  # SQLite's plans (EXPLAIN QUERY PLAN)
 @pytest.mark.parametrize("name, sort", THROUGH_A_REFERENCE)
 def test_a_sort_through_a_reference_walks_indexes_and_sorts_no_rows(app, name, sort):
     """SPEC §2.3: the referenced records in the order of an index, each one's rows by id; a page far down the list
@@ -230,6 +239,7 @@ def test_a_sort_through_a_reference_walks_indexes_and_sorts_no_rows(app, name, s
     assert walks_an_index(steps) and not any("TEMP B-TREE" in step for step in steps), steps
 
 
+@pytest.mark.sqlite_only  # SQLite's plans (EXPLAIN QUERY PLAN)
 @pytest.mark.parametrize("sort", ["created_at", "-created_at"])
 def test_the_pending_invitations_walk_their_own_index_in_the_default_order(app, sort):
     """An invitation's status is computed (a pending one past expiry reads expired), but a filter on it finds the
@@ -238,6 +248,7 @@ def test_the_pending_invitations_walk_their_own_index_in_the_default_order(app, 
     assert steps == ["SEARCH t1 USING INDEX gigroleinvitation_status_created_at_id (status=?)"], steps
 
 
+@pytest.mark.sqlite_only  # SQLite's plans (EXPLAIN QUERY PLAN)
 @pytest.mark.parametrize("sort", ["staff_member.last_name", "-staff_member.last_name", "staff_member.first_name"])
 def test_a_sort_through_a_reference_that_may_be_null_walks_indexes_and_sorts_no_rows(app, sort):
     """A gig role's member may be null: the page is chosen from the roles without one (by the (staff_member_id, id)

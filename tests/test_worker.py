@@ -3,9 +3,9 @@ BAND_EVENT_DAYS, the daily backup kept to BAND_BACKUP_KEEP, and BAND_WORKER=off.
 
 import datetime as dt
 import os
-import sqlite3
 import time
 
+from tests.support.database import connected
 from tests.support.served import ServedOffice
 from tests.support.waiting import wait_for
 
@@ -21,7 +21,7 @@ class Office(ServedOffice):
         return self.call("POST", "/gig-role-invitations", body)
 
     def stored_status(self, invitation):
-        with sqlite3.connect(self.db) as connection:
+        with connected(self.db) as connection:
             query = "SELECT status FROM gig_role_invitations WHERE id = ?"
             return connection.execute(query, (invitation["id"],)).fetchone()[0]
 
@@ -67,7 +67,7 @@ def test_old_events_are_pruned_and_a_daily_backup_is_kept(tmp_path):
         os.utime(old_backup, (stamp, stamp))
     office = Office(tmp_path, BAND_BACKUP_DIR=str(backups), BAND_BACKUP_KEEP="2", BAND_BACKUP_TIME="00:00")
     office.service.run("init-db")
-    with sqlite3.connect(office.db) as connection:
+    with connected(office.db) as connection:
         old = (dt.datetime.now(dt.UTC) - dt.timedelta(days=400)).strftime("%Y-%m-%dT%H:%M:%S.000000Z")
         connection.execute(
             "INSERT INTO events (id, type, occurred_at, subject_collection, subject_id, subject_group) "

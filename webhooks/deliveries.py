@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import events
 import pay_policy
 import writer
+from dialects import dialect
 from models import Event, WebhookDelivery, WebhookEndpoint, new_id, now, timestamp
 from outgoing import PER_DESTINATION, destination
 from resources import pay_amounts
@@ -88,7 +89,7 @@ def claim(limit, lease_seconds, busy):
                 WebhookDelivery.endpoint == endpoint.id, WebhookDelivery.next_attempt_at <= moment
             )
             rows = due.select(WebhookDelivery.id, WebhookDelivery.event).order_by(WebhookDelivery.next_attempt_at)
-            found = [(row.id, row.event_id, endpoint) for row in rows.limit(room)]
+            found = [(row.id, row.event_id, endpoint) for row in dialect.claiming(rows.limit(room))]
             sending[to] += len(found)
             claimed += found
     if not claimed:

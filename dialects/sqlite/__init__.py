@@ -57,6 +57,7 @@ from dialects.sqlite.pages import (
     record_query,
 )
 from dialects.sqlite.search import matching_words, search_columns, search_index
+from dialects.sqlite.servers import claiming, one_server_at_a_time
 
 NAME = "sqlite"  # its migrations: sql/sqlite/
 
@@ -71,6 +72,7 @@ __all__ = [
     "all_of",
     "as_json",
     "caller_row",
+    "claiming",
     "compact",
     "connect_in_background",
     "contains",
@@ -96,6 +98,7 @@ __all__ = [
     "limit_statements",
     "matching_words",
     "one_of",
+    "one_server_at_a_time",
     "open_database",
     "over_budget",
     "packed_rows",

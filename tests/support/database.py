@@ -1,4 +1,8 @@
-"""What a test observes of the database: the statements a request runs, and the shape of a database."""
+"""What a test observes of the database: the statements a request runs, the shape of a database, and a connection
+of the test's own to a served office's database."""
+
+import contextlib
+import sqlite3
 
 from dialects import dialect
 from models import db
@@ -41,3 +45,33 @@ def structure(connection):
             sorted(indexes),
         )
     return shape
+
+
+@contextlib.contextmanager
+def connected(location, rows=tuple):
+    """A connection of the test's own to the database at BAND_DB `location` (as another process's), committed and
+    closed at the end: on SQLite or PostgreSQL alike, its statements written with SQLite's `?` placeholders, its
+    rows tuples or, with `rows=dict`, dicts. Booleans are bound as Python's True and False (PostgreSQL's are no
+    integers)."""
+    if dialect.NAME == "sqlite":
+        connection = sqlite3.connect(location, timeout=10)
+        if rows is dict:
+            connection.row_factory = lambda cursor, row: {c[0]: v for c, v in zip(cursor.description, row)}
+        with contextlib.closing(connection), connection:
+            yield connection
+        return
+    import psycopg
+    from psycopg.rows import dict_row, tuple_row
+
+    with psycopg.connect(location, row_factory=dict_row if rows is dict else tuple_row) as connection:
+        yield QuestionMarks(connection)
+
+
+class QuestionMarks:
+    """A psycopg connection that takes statements with `?` placeholders, as sqlite3's does."""
+
+    def __init__(self, connection):
+        self.connection = connection
+
+    def execute(self, sql, params=None):
+        return self.connection.execute(sql.replace("?", "%s") if params else sql, params)

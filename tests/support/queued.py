@@ -1,14 +1,13 @@
 """People with devices in a served office, and notifications queued as the rules queue them, straight into its
 database: what the tests of the notification channels start from, and how they read each channel's state."""
 
-import contextlib
 import datetime as dt
 import json
-import sqlite3
 import uuid
 from dataclasses import dataclass
 
 from models import timestamp
+from tests.support.database import connected
 from tests.support.waiting import wait_for
 
 
@@ -55,8 +54,9 @@ def call_as(office, key, method, path, body=None):
 
 def mail_off(office, someone, push=True):
     """The user's settings: mail off, push as given."""
-    with contextlib.closing(sqlite3.connect(office.db, timeout=10)) as connection, connection:
-        connection.execute("INSERT INTO notification_settings VALUES (?, 0, ?, 1)", (someone.user_id, push))
+    with connected(office.db) as connection:
+        settings = (someone.user_id, False, push, True)
+        connection.execute("INSERT INTO notification_settings VALUES (?, ?, ?, ?)", settings)
 
 
 def later(seconds):
@@ -83,7 +83,7 @@ def queue(office, someone, type="gig_changed", due_in=0.0, **fields):
         "push_attempts": 0,
         **fields,
     }
-    with contextlib.closing(sqlite3.connect(office.db, timeout=10)) as connection, connection:
+    with connected(office.db) as connection:
         connection.execute(
             f"INSERT INTO notifications ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})", tuple(row.values())
         )
@@ -92,10 +92,8 @@ def queue(office, someone, type="gig_changed", due_in=0.0, **fields):
 
 def stored(office, notification_id):
     """The notification as stored: its state per channel."""
-    with contextlib.closing(sqlite3.connect(office.db, timeout=10)) as connection:
-        connection.row_factory = sqlite3.Row
-        found = connection.execute("SELECT * FROM notifications WHERE id = ?", (notification_id,)).fetchone()
-    return dict(found)
+    with connected(office.db, rows=dict) as connection:
+        return connection.execute("SELECT * FROM notifications WHERE id = ?", (notification_id,)).fetchone()
 
 
 def reading(office, notification_id, timeout=10, **expected):

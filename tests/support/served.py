@@ -11,7 +11,7 @@ import sys
 import urllib.error
 import urllib.request
 
-from tests.support import PROJECT
+from tests.support import PROJECT, postgresql
 from tests.support.waiting import wait_for
 
 OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # 127.0.0.1 whatever the proxy settings
@@ -26,7 +26,7 @@ class Service:
     def __init__(self, tmp_path, **env):
         self.port = self.base = self.public_url = None
         self.env = {k: v for k, v in os.environ.items() if not k.startswith("BAND_")}
-        self.env.update({"BAND_DB": str(tmp_path / "band.db"), "PYTHONUNBUFFERED": "1", **env})
+        self.env.update({"BAND_DB": postgresql.location(tmp_path), "PYTHONUNBUFFERED": "1", **env})
         self.log_path = tmp_path / "server.log"
 
     def run(self, *args):
@@ -97,7 +97,7 @@ class ServedOffice:
         self.service = Service(tmp_path, **{**FAST, **env})
         self.service.run("create-user", "ops@example.com", "--name", "Ops", "--role", "admin")
         self.key = self.service.run("create-api-key", "ops@example.com", "--label", "tests").stdout.strip()
-        self.db = tmp_path / "band.db"
+        self.db = self.service.env["BAND_DB"]  # its location: a SQLite file or a postgresql:// URL
 
     def start(self):
         self.service.start()

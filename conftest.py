@@ -1,0 +1,43 @@
+"""Read by pytest before tests/conftest.py imports the project: the database the tests run on, SQLite by default,
+or PostgreSQL with `--database=postgresql` (or BAND_TEST_DATABASE=postgresql), which must be chosen before the
+project is imported, as its dialect follows BAND_DB (see dialects/__init__.py). On PostgreSQL a throwaway server is
+started for the run (tests/support/postgresql.py), unless BAND_TEST_POSTGRESQL names one."""
+
+import sys
+
+import pytest
+
+from tests.support import postgresql
+
+DATABASE = postgresql.chosen_database(sys.argv)
+CLUSTER = postgresql.prepare_server(DATABASE)
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--database",
+        choices=["sqlite", "postgresql"],
+        default=DATABASE,
+        help="the database the tests run on: sqlite (the default), or postgresql on a throwaway PostgreSQL of "
+        "their own (also BAND_TEST_DATABASE=postgresql; BAND_TEST_POSTGRESQL=URL: on that server instead)",
+    )
+
+
+def pytest_configure(config):
+    if config.getoption("database") != DATABASE:
+        raise pytest.UsageError(f"--database={config.getoption('database')}: give it on the command line")
+    for name in ("sqlite", "postgresql"):
+        config.addinivalue_line("markers", f"{name}_only: makes sense on {name} alone (skipped on the other)")
+
+
+def pytest_collection_modifyitems(config, items):
+    """Tests marked `<database>_only` are skipped on the other database."""
+    for item in items:
+        for name in ("sqlite", "postgresql"):
+            if item.get_closest_marker(f"{name}_only") and name != DATABASE:
+                item.add_marker(pytest.mark.skip(reason=f"makes sense on {name} alone"))
+
+
+def pytest_unconfigure(config):
+    if CLUSTER is not None:
+        CLUSTER.stop()

@@ -1,0 +1,178 @@
+"""A throwaway PostgreSQL for the tests (`pytest --database=postgresql`): a cluster of its own in a temporary folder,
+initdb'd and run as the `postgres` user when the tests run as root (PostgreSQL refuses root), spoken to through a
+Unix socket in that folder (no port to collide with another), with its durability switched off (a test's data never
+outlives the run). Databases are made from a migrated template, one per test, and dropped after it."""
+
+import atexit
+import contextlib
+import os
+import pwd
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+from urllib.parse import urlsplit
+
+# Settings for speed and for many databases side by side: nothing written survives a crash, and none needs to.
+SETTINGS = {
+    "listen_addresses": "''",
+    "max_connections": "400",
+    "fsync": "off",
+    "synchronous_commit": "off",
+    "full_page_writes": "off",
+    "shared_buffers": "64MB",
+    "max_locks_per_transaction": "256",
+}
+SUPERUSER = "postgres"
+
+
+def server_program(name):
+    """A server program (initdb, pg_ctl): on PATH, else the newest of Debian's /usr/lib/postgresql/*/bin."""
+    found = shutil.which(name)
+    if found:
+        return found
+    installed = sorted(Path("/usr/lib/postgresql").glob(f"*/bin/{name}"), key=lambda p: int(p.parts[-3]))
+    if not installed:
+        raise FileNotFoundError(f"{name} not found: install PostgreSQL (Debian: apt-get install postgresql)")
+    return str(installed[-1])
+
+
+class Cluster:
+    """A PostgreSQL server of the tests' own: `start()`, `url(database)`, `stop()`."""
+
+    def __init__(self, folder=None):
+        self.folder = Path(folder or tempfile.mkdtemp(prefix="band-pg-"))
+        self.data, self.socket = self.folder / "data", self.folder
+        self.as_user = SUPERUSER if os.geteuid() == 0 else None
+
+    def start(self):
+        if self.as_user:
+            account = pwd.getpwnam(self.as_user)
+            os.chown(self.folder, account.pw_uid, account.pw_gid)
+        self._run(
+            server_program("initdb"),
+            "--auth=trust",
+            f"--username={SUPERUSER}",
+            "--encoding=UTF8",
+            "--locale=C.UTF-8",
+            "--no-sync",
+            "-D",
+            str(self.data),
+        )
+        options = " ".join(f"-c {name}={value}" for name, value in SETTINGS.items())
+        self._run(
+            server_program("pg_ctl"),
+            "start",
+            "--wait",
+            "--timeout=60",
+            "-D",
+            str(self.data),
+            f"--log={self.folder / 'server.log'}",
+            "-o",
+            f"{options} -k {self.socket}",
+        )
+        return self
+
+    def stop(self):
+        if not self.data.exists():
+            return
+        with contextlib.suppress(subprocess.CalledProcessError):
+            self._run(server_program("pg_ctl"), "stop", "--wait", "-m", "immediate", "-D", str(self.data))
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+    def url(self, database):
+        return f"postgresql://{SUPERUSER}@/{database}?host={self.socket}"
+
+    def _run(self, *command):
+        subprocess.run(command, check=True, capture_output=True, text=True, user=self.as_user)
+
+
+def execute(url, *statements):
+    """Run statements outside a transaction (CREATE DATABASE cannot run in one) on a connection of their own."""
+    import psycopg  # here: a run on SQLite never loads it (see dialects._spare_the_driver)
+
+    with psycopg.connect(url, autocommit=True) as connection:
+        for statement in statements:
+            connection.execute(statement)
+
+
+def create_database(server_url, name, template=None):
+    """A new database `name` on the server of `server_url` (any of its databases), copied from `template`."""
+    copied = f' TEMPLATE "{template}" STRATEGY FILE_COPY' if template else ""  # FILE_COPY: faster for small ones
+    execute(server_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)', f'CREATE DATABASE "{name}"{copied}')
+
+
+def drop_database(server_url, name):
+    execute(server_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def database_url(server_url, name):
+    """The URL of database `name` on the server of `server_url`."""
+    return urlsplit(server_url)._replace(path=f"/{name}").geturl()
+
+
+# --- the database the tests run on ----------------------------------------------------------------------------
+
+CHOICE = "BAND_TEST_DATABASE"  # sqlite (the default) or postgresql; `pytest --database=...` sets it
+SERVER = "BAND_TEST_POSTGRESQL"  # a URL of the PostgreSQL server the tests make databases on (started when unset)
+
+
+def chosen_database(argv):
+    """The database the tests run on: `--database=NAME` (or `--database NAME`) of the command line, else
+    BAND_TEST_DATABASE, else sqlite. Read before the project is imported (its dialect follows BAND_DB), so from
+    the command line itself; xdist's workers, whose command line is not pytest's, inherit the variable."""
+    for i, argument in enumerate(argv):
+        if argument.startswith("--database="):
+            return argument.split("=", 1)[1]
+        if argument == "--database" and i + 1 < len(argv):
+            return argv[i + 1]
+    return os.environ.get(CHOICE) or "sqlite"
+
+
+def prepare_server(database):
+    """Make `database` this process's and its children's choice; on PostgreSQL, start a cluster unless SERVER
+    names one (a parent process, an xdist controller, started it), and point BAND_DB at it so that the project's
+    dialect is PostgreSQL's. Answers the cluster started, to be stopped at the end, or None."""
+    os.environ[CHOICE] = database
+    if database != "postgresql":
+        return None
+    started = None
+    if not os.environ.get(SERVER):
+        started = Cluster().start()
+        atexit.register(started.stop)  # also when pytest stops before its unconfigure hook (a usage error)
+        os.environ[SERVER] = started.url("postgres")
+    os.environ["BAND_DB"] = os.environ[SERVER]
+    return started
+
+
+def on_postgresql():
+    return os.environ.get(CHOICE) == "postgresql"
+
+
+_made = {}  # the databases made for the test under way, by the folder they belong to (see `location`)
+
+
+def location(tmp_path, template=None, kept=False):
+    """BAND_DB of the database of a test's folder `tmp_path`, made if need be (as a copy of `template`, if given):
+    on SQLite the file `band.db` in it; on PostgreSQL a database of its own, dropped after the test module unless
+    `kept` (a template). The test's app and the offices it serves from the folder share it, as they share the file."""
+    if not on_postgresql():
+        path = tmp_path / "band.db"
+        if template and not path.exists():
+            shutil.copy(template, path)
+        return str(path)
+    server = os.environ[SERVER]
+    if str(tmp_path) not in _made:
+        worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+        name = f"band_{tmp_path.parent.name}_{worker}_{tmp_path.name}"[:63].lower()
+        create_database(server, name, template and urlsplit(template).path.lstrip("/"))
+        _made[str(tmp_path)] = name, kept
+    return database_url(server, _made[str(tmp_path)][0])
+
+
+def drop_made_databases():
+    """The databases made for the test module that ended dropped, but templates."""
+    for folder, (name, kept) in list(_made.items()):
+        if not kept:
+            drop_database(os.environ[SERVER], name)
+            del _made[folder]
