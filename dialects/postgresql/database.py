@@ -9,8 +9,7 @@ import psycopg
 from peewee import SQL
 from playhouse.postgres_ext import PooledPsycopg3Database
 
-from dialects.exemption import Unbudgeted
-from dialects.postgresql.budget import Budgeted
+from dialects.postgresql.budget import Budgeted, Unbudgeted
 
 
 class BudgetedDatabase(Budgeted, PooledPsycopg3Database):
