@@ -1,6 +1,7 @@
 """The PostgreSQL dialect: every piece of SQL only PostgreSQL speaks, its modules by job (see `dialects` for what
 each name does), through psycopg 3 and peewee's pool. Migrations of this dialect: `sql/postgresql/`."""
 
+from dialects.exemption import without_budget
 from dialects.postgresql.access import (
     CALLER_SQL,
     caller_row,
@@ -10,7 +11,7 @@ from dialects.postgresql.access import (
 )
 from dialects.postgresql.backups import Unreadable, copy_database, inspect_file, keep_private
 from dialects.postgresql.binding import NOW, greater_of, one_of, prepared, prepared_rows, subquery
-from dialects.postgresql.budget import limit_statements, over_budget, without_budget
+from dialects.postgresql.budget import limit_statements, over_budget
 from dialects.postgresql.bulk import compact, database_at, indexes_deferred, write_fast
 from dialects.postgresql.database import (
     ChangeWatch,

@@ -2,11 +2,12 @@
 cancelled by PostgreSQL's statement_timeout. Its clock is the wall's, not the CPU's (PostgreSQL measures no
 statement's CPU): reads never wait for a lock, so a statement that runs out of time is one that costs."""
 
-import contextlib
 import threading
 import weakref
 
 from psycopg import pq
+
+from dialects.exemption import exempt
 
 _budget = threading.local()
 
@@ -27,36 +28,9 @@ def over_budget(error):
 QUERY_CANCELED = "57014"
 
 
-def without_budget():
-    """A block whose statements are never cancelled for their cost: the server's own work, done once for many
-    requests (see `limit_statements`)."""
-    return Unbudgeted(contextlib.nullcontext())
-
-
-class Unbudgeted:
-    """A context (a transaction, say) during which this thread's statements have no budget."""
-
-    def __init__(self, context):
-        self.context = context
-
-    def __enter__(self):
-        _budget.exempt = getattr(_budget, "exempt", 0) + 1
-        try:
-            return self.context.__enter__()
-        except BaseException:
-            _budget.exempt -= 1
-            raise
-
-    def __exit__(self, *exception):
-        try:
-            return self.context.__exit__(*exception)
-        finally:
-            _budget.exempt -= 1
-
-
 def _wanted():
     """The statement_timeout this thread's next statement should run under, in milliseconds (0: none)."""
-    if getattr(_budget, "exempt", 0):
+    if exempt():
         return 0
     return getattr(_budget, "milliseconds", None) or 0
 

@@ -9,7 +9,8 @@ import psycopg
 from peewee import SQL
 from playhouse.postgres_ext import PooledPsycopg3Database
 
-from dialects.postgresql.budget import Budgeted, Unbudgeted
+from dialects.exemption import Unbudgeted
+from dialects.postgresql.budget import Budgeted
 
 
 class BudgetedDatabase(Budgeted, PooledPsycopg3Database):

@@ -1,8 +1,9 @@
 """The SQLite dialect: every piece of SQL only SQLite speaks, its modules by job (see `dialects` for what each
 name does). Migrations of this dialect: `sql/sqlite/`."""
 
+from dialects.exemption import without_budget
 from dialects.sqlite.access import CALLER_SQL, caller_row, count_all_capability_holders, count_role_holders, grants_of
-from dialects.sqlite.budget import limit_statements, over_budget, without_budget
+from dialects.sqlite.budget import limit_statements, over_budget
 from dialects.sqlite.bulk import compact, database_at, indexes_deferred, write_fast
 from dialects.sqlite.database import (
     ChangeWatch,

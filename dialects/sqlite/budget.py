@@ -1,12 +1,13 @@
 """The cost of one statement (SPEC §2.3): a statement of a request's reads that spends more CPU than its budget is
 interrupted, through SQLite's progress handler (see `BudgetedDatabase`)."""
 
-import contextlib
 import sqlite3
 import threading
 import time
 
 from peewee import OperationalError
+
+from dialects.exemption import exempt
 
 # How many steps of SQLite's virtual machine a statement takes between looks at the clock: some 50 µs of work on
 # a Raspberry Pi, against the microsecond a look costs.
@@ -35,7 +36,7 @@ def statement_starts():
 def spent_its_budget():
     """SQLite's progress handler: true (interrupt the statement) once it has spent its budget."""
     seconds = getattr(_budget, "seconds", None)
-    if seconds is None or getattr(_budget, "exempt", 0):
+    if seconds is None or exempt():
         return False
     clock = time.thread_time()
     if getattr(_budget, "started", None) is None:
@@ -51,30 +52,3 @@ def over_budget(error):
     """Whether `error` is a statement of this thread interrupted for its cost."""
     interrupted = isinstance(error, (sqlite3.OperationalError, OperationalError)) and str(error) == "interrupted"
     return interrupted and getattr(_budget, "tripped", False)
-
-
-def without_budget():
-    """A block whose statements are never interrupted for their cost: the server's own work, done once for many
-    requests (see `limit_statements`)."""
-    return Unbudgeted(contextlib.nullcontext())
-
-
-class Unbudgeted:
-    """A context (a transaction, say) during which this thread's statements have no budget."""
-
-    def __init__(self, context):
-        self.context = context
-
-    def __enter__(self):
-        _budget.exempt = getattr(_budget, "exempt", 0) + 1
-        try:
-            return self.context.__enter__()
-        except BaseException:
-            _budget.exempt -= 1
-            raise
-
-    def __exit__(self, *exception):
-        try:
-            return self.context.__exit__(*exception)
-        finally:
-            _budget.exempt -= 1

@@ -8,7 +8,8 @@ import threading
 
 from peewee import SQL, OperationalError, SqliteDatabase
 
-from dialects.sqlite.budget import BUDGET_CHECK_STEPS, Unbudgeted, spent_its_budget, statement_starts
+from dialects.exemption import Unbudgeted
+from dialects.sqlite.budget import BUDGET_CHECK_STEPS, spent_its_budget, statement_starts
 
 
 class BudgetedDatabase(SqliteDatabase):
