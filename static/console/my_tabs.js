@@ -1,9 +1,10 @@
 // The musician's pages (SPEC §13) and their tab bar: at the foot of the screen on a phone, a row under the top bar
 // on a wider one; the shell shows it on every page under /my. MY_TABS is the one list of those pages' tabs (their
 // paths are fixed: CONSOLE30.md); settings are reached from the top of the home. The Inbox tab carries the unread
-// count: one small GET /me/notifications a page load, again when the app comes back to the front, and when a
-// screen calls refreshUnreadCount() (after marking notifications read, or answering an invitation, which marks its
-// notifications read).
+// count, and the inbox's heading shows the same (useUnreadCount): one small GET /me/notifications when the tab bar
+// is drawn and when the inbox is opened (one for both when they are drawn together), again when the app comes back
+// to the front, and when a screen calls refreshUnreadCount() (after marking notifications read, or answering an
+// invitation, which marks its notifications read).
 
 import { api } from "./api.js";
 import { html, useEffect, useState } from "./lib.js";
@@ -43,24 +44,34 @@ function isCurrentTab(tab, path) {
 
 const REFRESH_AFTER_MS = 60 * 1000; // coming back to the front asks again only after this long
 const countListeners = new Set();
+let known = 0; // the last count answered, for a screen drawn after it came
 let lastAsked = 0;
+let asking = null; // the request under way: the tab bar and a screen drawn with it share it
 
 /** Ask the unread count again (a screen that marked notifications read, or answered an invitation). */
 export async function refreshUnreadCount() {
   lastAsked = Date.now();
+  const request = api.get("/me/notifications", { "filter[read]": "false", limit: 1, fields: "id" });
+  asking = request;
   try {
-    const answer = await api.get("/me/notifications", { "filter[read]": "false", limit: 1, fields: "id" });
-    countListeners.forEach((listener) => listener(answer.meta.total));
+    const answer = await request;
+    if (asking !== request) return; // asked again meanwhile (after a write): that answer is the one to show
+    known = answer.meta.total;
+    countListeners.forEach((listener) => listener(known));
   } catch {
     // the count is a hint: a failure leaves the last one shown
+  } finally {
+    if (asking === request) asking = null;
   }
 }
 
-function useUnreadCount() {
-  const [count, setCount] = useState(0);
+/** The unread count, kept by this module: asked when first drawn (unless a request is under way), again when the
+ * app comes back to the front after a while. The tab bar shows it, and the inbox's heading. */
+export function useUnreadCount() {
+  const [count, setCount] = useState(known);
   useEffect(() => {
     countListeners.add(setCount);
-    refreshUnreadCount();
+    if (!asking) refreshUnreadCount();
     const again = () => !document.hidden && Date.now() - lastAsked > REFRESH_AFTER_MS && refreshUnreadCount();
     document.addEventListener("visibilitychange", again);
     return () => {
