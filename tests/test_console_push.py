@@ -1,7 +1,8 @@
 """SPEC §9 and §13, push to the musician's phone through the browser: /my/settings's switches, "Notify me on this
 phone" registering the browser's subscription as a `web` device and "Stop notifications" removing it, the service
-worker showing a push it is given, the push the office sends for a real invitation (decrypted with the
-subscription's keys), and the words said where push cannot be. Debian's Chromium at 390 × 844, as the demo
+worker showing a push it is given, a tap on the notification opening what it is about (tapped on a stand-in
+notification centre: tests/support/desktop_notifications.py), the push the office sends for a real invitation
+(decrypted with the subscription's keys), and the words said where push cannot be. Debian's Chromium at 390 × 844, as the demo
 musician, on a demo office with VAPID set up; any console error, page error or CSP violation fails a test.
 
 Headless Chromium has no push service on a closed network, so the browser's push service (not ours) is stood in
