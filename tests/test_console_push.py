@@ -2,8 +2,9 @@
 phone" registering the browser's subscription as a `web` device and "Stop notifications" removing it, the service
 worker showing a push it is given, a tap on the notification opening what it is about (tapped on a stand-in
 notification centre: tests/support/desktop_notifications.py), the push the office sends for a real invitation
-(decrypted with the subscription's keys), and the words said where push cannot be. Debian's Chromium at 390 × 844, as the demo
-musician, on a demo office with VAPID set up; any console error, page error or CSP violation fails a test.
+(decrypted with the subscription's keys), and the words said where push cannot be. Debian's Chromium at
+390 × 844, as the demo musician, on a demo office with VAPID set up; any console error, page error or CSP
+violation fails a test.
 
 Headless Chromium has no push service on a closed network, so the browser's push service (not ours) is stood in
 for: PushManager's subscribe answers a subscription whose endpoint is the local Web Push test server
@@ -26,12 +27,13 @@ from tests.support.console import DESKTOP, PHONE, DemoOffice, serious_accessibil
 from tests.support.desktop_notifications import NotificationDesktop
 from tests.support.pages import chromium
 from tests.support.push_servers import WebPushServer, b64url
-from tests.support.waiting import wait_for
+from tests.support.waiting import SLOW_MACHINE_SECONDS, wait_for
 
 MUSICIAN = "staff@band.example"
 SUBJECT = "mailto:office@band.example"
 LAN_HOST = "band-office.lan"  # resolved to 127.0.0.1 by the browser: a plain-HTTP address that is not localhost
 SHOTS = Path("/tmp/push-shots")
+TAP_TAKES_MS = SLOW_MACHINE_SECONDS * 1000  # D-Bus, the browser, the worker woken: on a busy machine, a while
 pytestmark = pytest.mark.browser
 
 # The browser's push service, stood in for: subscribe() answers a PushSubscription-like object for the test's
@@ -374,7 +376,7 @@ def test_a_tap_on_a_notification_opens_its_invitation_in_the_open_app_else_in_a_
     shown = desktop.wait_for_shown(invited["title"])
     assert "Answer." in shown["body"] and "default" in shown["actions"]
     desktop.tap(shown)
-    expect(page).to_have_url(office.url(f"/my/invitations/{invitation['id']}"))
+    expect(page).to_have_url(office.url(f"/my/invitations/{invitation['id']}"), timeout=TAP_TAKES_MS)
     expect(page.get_by_role("heading", level=1)).to_have_text("Invitation: Midsummer push")
     assert own_phone.pages == [page]  # the app's window, brought forward and sent there
 
@@ -388,10 +390,10 @@ def test_a_tap_on_a_notification_opens_its_invitation_in_the_open_app_else_in_a_
     deliver_push(page, office, changed)
     shown = desktop.wait_for_shown(changed["title"])
     page.goto("about:blank")  # no window of the app is open now
-    with own_phone.expect_page() as opened:
+    with own_phone.expect_page(timeout=TAP_TAKES_MS) as opened:
         desktop.tap(shown)
     window = opened.value
-    expect(window).to_have_url(office.url(f"/my/gigs/{invitation['gig_id']}"))
+    expect(window).to_have_url(office.url(f"/my/gigs/{invitation['gig_id']}"), timeout=TAP_TAKES_MS)
     expect(window.get_by_role("heading", level=1)).to_have_text("Midsummer push")
 
 
