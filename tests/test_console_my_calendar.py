@@ -195,6 +195,21 @@ def test_the_inbox_counts_the_unread_and_a_tapped_one_is_read_and_opens_its_invi
     assert unread(demo_office) == 0
 
 
+def test_the_inbox_and_its_tab_show_one_unread_count_asked_once(demo_office, signed_in, invitations):
+    invitations.invite("Harvest dance")
+    count = unread(demo_office)
+    page = signed_in(MUSICIAN, viewport=PHONE)
+    asked = []
+    page.on("request", lambda request: "/v1/me/notifications" in request.url and asked.append(request.url))
+    page.goto(demo_office.url("/my/inbox"))
+    expect(page.get_by_role("heading", level=1)).to_have_text(f"Inbox {count} unread")
+    tab = page.get_by_role("navigation", name="My pages").get_by_role("link", name=re.compile("^Inbox"))
+    expect(tab).to_have_accessible_name(f"Inbox, {count} unread")
+    page.wait_for_load_state("networkidle")
+    counts = [url for url in asked if "filter%5Bread%5D=false" in url or "filter[read]=false" in url]
+    assert len(asked) == 2 and len(counts) == 1, asked  # the first page, and the count for the heading and the tab
+
+
 def test_older_notifications_come_with_more(demo_office, signed_in, invitations):
     while notification_count(demo_office) <= 20:
         invitations.invite("Another party")

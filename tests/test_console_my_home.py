@@ -219,6 +219,15 @@ def test_an_office_user_linked_to_a_member_has_my_gigs_in_the_menu_and_others_do
     expect(admin.get_by_role("navigation", name="Main menu").get_by_role("link", name="My gigs")).to_have_count(0)
 
 
+def test_the_musicians_menu_is_my_gigs_alone_though_her_role_reads_the_catalogue(demo_office, signed_in):
+    assert demo_office.api("/me", email=MUSICIAN)["data"]["can"]["catalog.view"] is True  # the `staff` role (§3)
+    page = my_page(signed_in, demo_office, viewport=DESKTOP)
+    expect(page.get_by_role("navigation", name="Main menu").get_by_role("listitem")).to_have_text(["My gigs"])
+    crew = signed_in("crew@band.example", DESKTOP)  # production crew: office work, with the catalogue among it
+    crew.goto(demo_office.url("/agenda"))
+    expect(crew.get_by_role("navigation", name="Main menu").get_by_role("link", name="Records")).to_be_visible()
+
+
 def test_the_inbox_tab_counts_the_unread_and_an_answer_reads_its_notification(demo_office, signed_in, band):
     unread = demo_office.api("/me/notifications?filter[read]=false&limit=1", email=MUSICIAN)["meta"]["total"]
     band.invite("Neujahrskonzert")

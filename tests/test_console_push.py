@@ -1,8 +1,10 @@
 """SPEC §9 and §13, push to the musician's phone through the browser: /my/settings's switches, "Notify me on this
 phone" registering the browser's subscription as a `web` device and "Stop notifications" removing it, the service
-worker showing a push it is given, the push the office sends for a real invitation (decrypted with the
-subscription's keys), and the words said where push cannot be. Debian's Chromium at 390 × 844, as the demo
-musician, on a demo office with VAPID set up; any console error, page error or CSP violation fails a test.
+worker showing a push it is given, a tap on the notification opening what it is about (tapped on a stand-in
+notification centre: tests/support/desktop_notifications.py), the push the office sends for a real invitation
+(decrypted with the subscription's keys), and the words said where push cannot be. Debian's Chromium at
+390 × 844, as the demo musician, on a demo office with VAPID set up; any console error, page error or CSP
+violation fails a test.
 
 Headless Chromium has no push service on a closed network, so the browser's push service (not ours) is stood in
 for: PushManager's subscribe answers a subscription whose endpoint is the local Web Push test server
@@ -10,6 +12,7 @@ for: PushManager's subscribe answers a subscription whose endpoint is the local 
 
 import base64
 import json
+import os
 import sqlite3
 import time
 from pathlib import Path
@@ -21,14 +24,16 @@ from py_vapid import Vapid
 
 from tests.support import console
 from tests.support.console import DESKTOP, PHONE, DemoOffice, serious_accessibility_violations
+from tests.support.desktop_notifications import NotificationDesktop
 from tests.support.pages import chromium
 from tests.support.push_servers import WebPushServer, b64url
-from tests.support.waiting import wait_for
+from tests.support.waiting import SLOW_MACHINE_SECONDS, wait_for
 
 MUSICIAN = "staff@band.example"
 SUBJECT = "mailto:office@band.example"
 LAN_HOST = "band-office.lan"  # resolved to 127.0.0.1 by the browser: a plain-HTTP address that is not localhost
 SHOTS = Path("/tmp/push-shots")
+TAP_TAKES_MS = SLOW_MACHINE_SECONDS * 1000  # D-Bus, the browser, the worker woken: on a busy machine, a while
 pytestmark = pytest.mark.browser
 
 # The browser's push service, stood in for: subscribe() answers a PushSubscription-like object for the test's
@@ -93,14 +98,47 @@ def office(tmp_path_factory, vapid):
 
 
 @pytest.fixture(scope="module")
-def browser():
-    """Chromium that resolves LAN_HOST to this machine, so that the office is also at a plain-HTTP LAN address."""
+def driver():
     with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(
-            executable_path=chromium(), args=[f"--host-resolver-rules=MAP {LAN_HOST} 127.0.0.1"]
-        )
-        yield launched
-        launched.close()
+        yield playwright
+
+
+@pytest.fixture(scope="module")
+def browser(driver):
+    """Chromium that resolves LAN_HOST to this machine, so that the office is also at a plain-HTTP LAN address."""
+    launched = driver.chromium.launch(
+        executable_path=chromium(), args=[f"--host-resolver-rules=MAP {LAN_HOST} 127.0.0.1"]
+    )
+    yield launched
+    launched.close()
+
+
+@pytest.fixture(scope="module")
+def desktop(tmp_path_factory):
+    """The phone's notification centre, stood in for: what Chromium shows there, and a tap on it."""
+    desktop = NotificationDesktop(tmp_path_factory.mktemp("desktop"))
+    yield desktop
+    desktop.close()
+
+
+@pytest.fixture
+def own_phone(driver, desktop, office, tmp_path):
+    """Chromium with a profile of its own (a tap finds its way back to a real profile only), its notifications shown
+    on the stand-in `desktop`, signed in as the demo musician, notifications allowed: its persistent context. At the
+    end, any console error, page error or CSP violation fails the test."""
+    context = driver.chromium.launch_persistent_context(
+        tmp_path / "profile",
+        executable_path=chromium(),
+        env={**os.environ, "DBUS_SESSION_BUS_ADDRESS": desktop.address},
+        viewport=PHONE,
+        locale="en-GB",
+        service_workers="allow",
+    )
+    console.watched(context, office.keys[MUSICIAN], MUSICIAN)
+    context.grant_permissions(["notifications"], origin=office.origin)
+    yield context
+    context.close()
+    assert context.problems.unexpected() == []
 
 
 @pytest.fixture
@@ -259,7 +297,7 @@ def test_the_push_the_office_sends_for_an_invitation_decrypts_with_the_subscript
     assert "345" not in said  # the pay, 345.00
 
 
-def invite_the_musician(office):
+def invite_the_musician(office, gig_date="2031-05-17", title="Push probe"):
     """An invitation, made by the office, of the demo musician to a role they play on a new gig at a new venue."""
     member = office.api("/me/staff-member", MUSICIAN)["data"]
     [held] = office.api(f"/staff-member-roles?filter[staff_member_id]={member['id']}&limit=1")["data"]
@@ -267,7 +305,7 @@ def invite_the_musician(office):
         "/venues", method="POST", body={"name": "Probe Hall", "address_line1": "Teststraße 9", "city": "Wien"}
     )
     gig = office.api(
-        "/gigs", method="POST", body={"gig_date": "2031-05-17", "title": "Push probe", "venue_id": venue["data"]["id"]}
+        "/gigs", method="POST", body={"gig_date": gig_date, "title": title, "venue_id": venue["data"]["id"]}
     )
     role = office.api(
         "/gig-roles", method="POST", body={"gig_id": gig["data"]["id"], "role_id": held["role_id"], "pay_cents": 34500}
@@ -281,9 +319,9 @@ def pushed_about(push_service, invitation_id):
     return found[0] if found else None
 
 
-def test_a_push_delivered_to_the_service_worker_shows_its_notification(office, phone):
-    page = phone()
-    page.goto(office.url("/my/settings"))
+def deliver_push(page, office, message):
+    """`message` pushed to the office's service worker as the browser's push service would (through DevTools):
+    the worker of `page`'s browser context, once it controls the page."""
     page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=30000)
     cdp = page.context.new_cdp_session(page)
     registrations = []
@@ -293,6 +331,14 @@ def test_a_push_delivered_to_the_service_worker_shows_its_notification(office, p
     while not registrations and time.monotonic() < deadline:
         page.evaluate("() => navigator.serviceWorker.ready")  # lets the session's events in
     [registration] = [r for r in registrations if r["scopeURL"] == office.url("/") and not r["isDeleted"]]
+    push = {"origin": office.origin, "registrationId": registration["registrationId"], "data": json.dumps(message)}
+    cdp.send("ServiceWorker.deliverPushMessage", push)
+    cdp.detach()
+
+
+def test_a_push_delivered_to_the_service_worker_shows_its_notification(office, phone):
+    page = phone()
+    page.goto(office.url("/my/settings"))
     message = {
         "notification_id": "6f1c",
         "type": "invitation",
@@ -300,9 +346,7 @@ def test_a_push_delivered_to_the_service_worker_shows_its_notification(office, p
         "body": "Please answer by Thursday.",
         "data": {"gig_id": "g-1", "gig_role_id": "r-1", "invitation_id": "i-1"},
     }
-    origin = office.origin
-    push = {"origin": origin, "registrationId": registration["registrationId"], "data": json.dumps(message)}
-    cdp.send("ServiceWorker.deliverPushMessage", push)
+    deliver_push(page, office, message)
     shown = wait_for(lambda: page.evaluate(SHOWN_NOTIFICATIONS), timeout=30)
     assert shown == [
         {
@@ -314,6 +358,43 @@ def test_a_push_delivered_to_the_service_worker_shows_its_notification(office, p
         }
     ]
     assert shown[0]["icon"].startswith(office.url("/static/")) and shown[0]["icon"].endswith("/icons/app-192.png")
+
+
+def test_a_tap_on_a_notification_opens_its_invitation_in_the_open_app_else_in_a_new_window(office, own_phone, desktop):
+    invitation = invite_the_musician(office, gig_date="2031-06-21", title="Midsummer push")
+    page = own_phone.pages[0]
+    page.goto(office.url("/my"))
+    ids = {key: invitation[key] for key in ("gig_id", "gig_role_id")}
+    invited = {
+        "notification_id": "n-1",
+        "type": "invitation",
+        "title": "Invitation: Midsummer push",
+        "body": "Answer.",
+        "data": {**ids, "invitation_id": invitation["id"]},
+    }
+    deliver_push(page, office, invited)
+    shown = desktop.wait_for_shown(invited["title"])
+    assert "Answer." in shown["body"] and "default" in shown["actions"]
+    desktop.tap(shown)
+    expect(page).to_have_url(office.url(f"/my/invitations/{invitation['id']}"), timeout=TAP_TAKES_MS)
+    expect(page.get_by_role("heading", level=1)).to_have_text("Invitation: Midsummer push")
+    assert own_phone.pages == [page]  # the app's window, brought forward and sent there
+
+    changed = {
+        "notification_id": "n-2",
+        "type": "gig_changed",
+        "title": "Midsummer push changed",
+        "body": "New time.",
+        "data": ids,
+    }
+    deliver_push(page, office, changed)
+    shown = desktop.wait_for_shown(changed["title"])
+    page.goto("about:blank")  # no window of the app is open now
+    with own_phone.expect_page(timeout=TAP_TAKES_MS) as opened:
+        desktop.tap(shown)
+    window = opened.value
+    expect(window).to_have_url(office.url(f"/my/gigs/{invitation['gig_id']}"), timeout=TAP_TAKES_MS)
+    expect(window.get_by_role("heading", level=1)).to_have_text("Midsummer push")
 
 
 # --- where push cannot be ------------------------------------------------------------------------------------

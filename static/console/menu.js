@@ -1,6 +1,8 @@
 // The side menu: each entry shown only when GET /me says the user may use it (SPEC §12), with its
 // keyboard shortcut ("g" then the key) where it has one; "My gigs" (SPEC §13) when the musician's own pages are
-// the user's (`ownPages`: the shell works that out, shell.js useOwnPages).
+// the user's (`ownPages`: the shell works that out, shell.js useOwnPages). Records is the office's: a musician's
+// `staff` role reads the catalogue (SPEC §3), which their own pages already show them where it matters (the role
+// and product on a gig), so a user without office work sees My gigs alone.
 
 import { can, canViewAny, doesOfficeWork } from "./me.js";
 import { MY_HOME } from "./my_tabs.js";
@@ -10,7 +12,7 @@ export const MENU = [
   { label: "Staffing", path: "/staffing", key: "s", shown: (me) => can(me, "staffing.view") },
   { label: "People", path: "/people", key: "p", shown: (me) => can(me, "people.view") },
   { label: "Pay", path: "/pay", shown: (me) => can(me, "pay.view") },
-  { label: "Records", path: "/records", shown: canViewAny },
+  { label: "Records", path: "/records", shown: (me) => doesOfficeWork(me) && canViewAny(me) },
   { label: "Admin", path: "/admin", shown: (me) => can(me, "admin.view") },
   { label: "My gigs", path: MY_HOME, key: "m", shown: (me, ownPages) => ownPages, own: true },
 ];

@@ -1,12 +1,13 @@
 // The musician's pages (SPEC §13) and their tab bar: at the foot of the screen on a phone, a row under the top bar
 // on a wider one; the shell shows it on every page under /my. MY_TABS is the one list of those pages' tabs (their
 // paths are fixed: CONSOLE30.md); settings are reached from the top of the home. The Inbox tab carries the unread
-// count: one small GET /me/notifications a page load, again when the app comes back to the front, and when a
-// screen calls refreshUnreadCount() (after marking notifications read, or answering an invitation, which marks its
-// notifications read).
+// count, and the inbox's heading shows the same (useUnreadCount): one small GET /me/notifications when the tab bar
+// is drawn and each time the inbox is opened (once when the page loads on the inbox), again when the app comes back
+// to the front, and when a screen calls refreshUnreadCount() (after marking notifications read, or answering an
+// invitation, which marks its notifications read).
 
 import { api } from "./api.js";
-import { html, useEffect, useState } from "./lib.js";
+import { html, useEffect, useRef, useState } from "./lib.js";
 
 const svg = (body) => () => html`<svg class="tab-icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false">${body()}</svg>`;
 
@@ -42,33 +43,50 @@ function isCurrentTab(tab, path) {
 // --- the unread count -----------------------------------------------------------------------------------------
 
 const REFRESH_AFTER_MS = 60 * 1000; // coming back to the front asks again only after this long
+const INBOX = MY_TABS.find((tab) => tab.unread);
 const countListeners = new Set();
+let known = 0; // the last count answered, for a screen drawn after it came
 let lastAsked = 0;
+let latest = null; // the last request made: only its answer is shown
 
 /** Ask the unread count again (a screen that marked notifications read, or answered an invitation). */
 export async function refreshUnreadCount() {
   lastAsked = Date.now();
+  const request = api.get("/me/notifications", { "filter[read]": "false", limit: 1, fields: "id" });
+  latest = request;
   try {
-    const answer = await api.get("/me/notifications", { "filter[read]": "false", limit: 1, fields: "id" });
-    countListeners.forEach((listener) => listener(answer.meta.total));
+    const answer = await request;
+    if (request !== latest) return; // asked again meanwhile (after a write): that answer is the one to show
+    known = answer.meta.total;
+    countListeners.forEach((listener) => listener(known));
   } catch {
     // the count is a hint: a failure leaves the last one shown
   }
 }
 
-function useUnreadCount() {
-  const [count, setCount] = useState(0);
+/** The unread count as last answered, followed: the tab bar shows it, and the inbox's heading. */
+export function useUnreadCount() {
+  const [count, setCount] = useState(known);
   useEffect(() => {
     countListeners.add(setCount);
-    refreshUnreadCount();
-    const again = () => !document.hidden && Date.now() - lastAsked > REFRESH_AFTER_MS && refreshUnreadCount();
-    document.addEventListener("visibilitychange", again);
-    return () => {
-      countListeners.delete(setCount);
-      document.removeEventListener("visibilitychange", again);
-    };
+    return () => countListeners.delete(setCount);
   }, []);
   return count;
+}
+
+/** The tab bar asks the count: when drawn, each time the inbox is opened, when the app comes back to the front. */
+function useCountAsked(path) {
+  const inInbox = isCurrentTab(INBOX, path);
+  const drawn = useRef(false);
+  useEffect(() => {
+    if (!drawn.current || inInbox) refreshUnreadCount();
+    drawn.current = true;
+  }, [inInbox]);
+  useEffect(() => {
+    const again = () => !document.hidden && Date.now() - lastAsked > REFRESH_AFTER_MS && refreshUnreadCount();
+    document.addEventListener("visibilitychange", again);
+    return () => document.removeEventListener("visibilitychange", again);
+  }, []);
 }
 
 function tabName(tab, unread) {
@@ -77,6 +95,7 @@ function tabName(tab, unread) {
 
 /** The tab bar of the musician's pages, the current one marked. */
 export function MyTabs({ path }) {
+  useCountAsked(path);
   const unread = useUnreadCount();
   return html`<nav class="my-tabs" aria-label="My pages">
     <ul>

@@ -119,6 +119,12 @@ def open_context(browser, token=None, email=None, viewport=DESKTOP, locale="en-G
     console's service worker (/sw.js) is kept out unless `service_workers="allow"`: a test of a screen sees the server's
     own answers (and Playwright's page.route sees no request a service worker makes)."""
     context = browser.new_context(viewport=viewport, locale=locale, service_workers=service_workers)
+    return watched(context, token, email)
+
+
+def watched(context, token=None, email=None):
+    """`context` (a new one, or a persistent context of a browser's own profile), its pages reporting CSP violations
+    and, with a token, holding a session for the console; `context.problems` what went wrong in them."""
     context.add_init_script(REPORT_CSP_VIOLATIONS)
     if token is not None:
         session = json.dumps(json.dumps(session_of(token, email)))

@@ -11,6 +11,7 @@ import { html, useEffect, useRef, useState } from "../../lib.js";
 import { useOffline } from "../../offline.js";
 import { myGigPath } from "../../paths.js";
 import { useOnOpen } from "../staff-member-more.js";
+import { useLoad } from "./load.js";
 
 const FIELDS = ["start_date", "end_date", "reason"];
 const PAST = 50; // past blockouts shown, the newest
@@ -168,23 +169,17 @@ function Past({ api }) {
 
 export default function MyBlockouts({ api }) {
   const { offline } = useOffline();
-  const [list, setList] = useState({});
+  const list = useLoad(() => api.get("/me/blockouts", { "filter[end_date][gte]": today(), limit: 200 }), []);
   const [adding, setAdding] = useState(null); // "day", "range" or null
   const [said, setSaid] = useState({}); // {text} of the last change, or {error} of a removal refused
   const status = useRef(null);
   const openers = useRef({});
-  const load = () =>
-    api.get("/me/blockouts", { "filter[end_date][gte]": today(), limit: 200 }).then(
-      (answer) => setList({ answer }),
-      (error) => setList({ error }),
-    );
-  useEffect(() => void load(), []);
   // The form or the Remove button that had the focus is gone: it goes to what happened.
   useEffect(() => said.text && status.current && status.current.focus(), [said]);
   function added(blockout) {
     setAdding(null);
     setSaid({ text: `Added: ${days(blockout)}.` });
-    load();
+    list.reload();
   }
   function cancel() {
     const opener = openers.current[adding];
@@ -198,7 +193,7 @@ export default function MyBlockouts({ api }) {
     } catch (error) {
       setSaid({ error });
     }
-    load();
+    list.reload();
   }
   const rows = list.answer ? list.answer.data : [];
   const open = (kind) => html`<button type="button" aria-expanded=${adding === kind ? "true" : "false"}

@@ -5,8 +5,9 @@
 // it is not shown while offline (useOffline: the app is read only then).
 
 import { ErrorMessage, Loading } from "../../components.js";
-import { html, useEffect, useState } from "../../lib.js";
+import { html, useState } from "../../lib.js";
 import { useOffline } from "../../offline.js";
+import { useLoad } from "./load.js";
 
 const QUIET_ZONE = 4; // light modules around the code: a reader needs them to find it
 
@@ -83,16 +84,14 @@ function NewLink({ api, onRotated }) {
 
 export default function MyCalendar({ api }) {
   const { offline } = useOffline();
-  const [feed, setFeed] = useState(null);
-  const [error, setError] = useState(null);
+  const found = useLoad(() => api.get("/me/calendar-url"), []);
   const [rotated, setRotated] = useState(false);
-  useEffect(() => {
-    api.get("/me/calendar-url").then((answer) => setFeed(answer.data), setError);
-  }, []);
   function onRotated(next) {
-    setFeed(next);
+    found.update(() => ({ data: next }));
     setRotated(true);
   }
+  const feed = found.answer && found.answer.data;
+  const { error } = found;
   return html`<section class="screen my-calendar">
     <header class="screen-header"><h1>My calendar</h1></header>
     <${ErrorMessage} error=${error} />

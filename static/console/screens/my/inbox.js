@@ -1,16 +1,16 @@
 // /my/inbox (SPEC §13, §9): the musician's notifications, newest first, 20 at a time (PAGE) with "Show more"; the
-// unread ones marked in words, and their count in the heading (GET /me/notifications with filter[read]=false, its
-// total).
+// unread ones marked in words, and their count in the heading (the tab bar's count, my_tabs.js useUnreadCount).
 // Tapping one marks it read (POST /me/notifications/{id}/read) and opens the invitation or the gig its data names;
 // "Mark all read" (POST /me/notifications/read-all). While offline (useOffline) nothing writes: the app is read only.
 
 import { ErrorMessage, Loading } from "../../components.js";
 import { moment } from "../../format.js";
-import { html, useEffect, useState } from "../../lib.js";
-import { refreshUnreadCount } from "../../my_tabs.js";
+import { html, useState } from "../../lib.js";
+import { refreshUnreadCount, useUnreadCount } from "../../my_tabs.js";
 import { useOffline } from "../../offline.js";
 import { myGigPath, myInvitationPath } from "../../paths.js";
 import { navigate } from "../../router.js";
+import { useLoad } from "./load.js";
 
 const PAGE = 20;
 
@@ -22,51 +22,40 @@ function targetOf(notification) {
   return null;
 }
 
-function unreadCount(api) {
-  return api.get("/me/notifications", { "filter[read]": "false", fields: "id", limit: 1 }).then((answer) => answer.meta.total);
-}
-
-/** The inbox's state: the notifications shown, how many there are and how many unread, and what changes them. */
+/** The inbox's state: the notifications shown (the first page, then older ones appended by more()), the unread
+ * count (the tab bar's, my_tabs.js), and what changes them. */
 function useInbox(api) {
-  const [shown, setShown] = useState(null); // {items, total}
-  const [unread, setUnread] = useState(null);
-  const [error, setError] = useState(null);
-  async function load() {
-    try {
-      const [page, count] = await Promise.all([api.get("/me/notifications", { limit: PAGE }), unreadCount(api)]);
-      setShown({ items: page.data, total: page.meta.total });
-      setUnread(count);
-      setError(null);
-    } catch (failure) {
-      setError(failure);
-    }
-  }
+  const first = useLoad(() => api.get("/me/notifications", { limit: PAGE }), []);
+  const unread = useUnreadCount();
+  const [error, setError] = useState(null); // of a write, or of "Show more"
+  const shown = first.answer && { items: first.answer.data, total: first.answer.meta.total };
   async function more() {
     try {
       const page = await api.get("/me/notifications", { limit: PAGE, offset: shown.items.length });
-      const known = new Set(shown.items.map((item) => item.id)); // one that came meanwhile moved the pages on
-      setShown({ items: [...shown.items, ...page.data.filter((item) => !known.has(item.id))], total: page.meta.total });
+      first.update(({ data }) => {
+        const known = new Set(data.map((item) => item.id)); // one that came meanwhile moved the pages on
+        return { data: [...data, ...page.data.filter((item) => !known.has(item.id))], meta: page.meta };
+      });
     } catch (failure) {
       setError(failure);
     }
   }
   async function markRead(notification) {
     const marked = (await api.post(`/me/notifications/${encodeURIComponent(notification.id)}/read`)).data;
-    setShown((now) => ({ ...now, items: now.items.map((item) => (item.id === marked.id ? marked : item)) }));
-    setUnread((count) => Math.max(0, count - 1));
-    refreshUnreadCount(); // the tab bar's count
+    first.update((answer) => ({ ...answer, data: answer.data.map((item) => (item.id === marked.id ? marked : item)) }));
+    refreshUnreadCount();
   }
   async function markAllRead() {
     try {
       await api.post("/me/notifications/read-all");
-      await load();
+      setError(null);
+      first.reload();
       refreshUnreadCount();
     } catch (failure) {
       setError(failure);
     }
   }
-  useEffect(() => void load(), []);
-  return { shown, unread, error, setError, more, markRead, markAllRead };
+  return { shown, unread, error: error || first.error, setError, more, markRead, markAllRead };
 }
 
 function Notice({ notification, offline, inbox }) {

@@ -7,8 +7,9 @@ import { ErrorMessage, Loading } from "../../components.js";
 import { Pager, offsetOf } from "../../components/paging.js";
 import { PeriodForm, periodOf } from "../../components/period.js";
 import { date, money } from "../../format.js";
-import { html, useEffect, useState } from "../../lib.js";
+import { html } from "../../lib.js";
 import { myGigPath } from "../../paths.js";
+import { useLoad } from "./load.js";
 
 const PAGE = 100;
 
@@ -66,29 +67,26 @@ function Sheet({ answer, from, to, query }) {
     <p class="actions no-print"><button type="button" class="quiet" onClick=${() => print()}>Print</button></p>`;
 }
 
+/** The sheet of one period and page: drawn anew (under its key) when the address names another. */
+function PeriodSheet({ api, from, to, offset, query }) {
+  const { answer, error } = useLoad(() => sheetOf(api, from, to, offset), [from, to, offset]);
+  return html`<${ErrorMessage} error=${error} />
+    ${!answer && !error ? html`<${Loading} />` : null}
+    ${answer && answer.sheet.meta.total === 0
+      ? html`<p class="my-empty">You played no gigs in this period: nothing to be paid.</p>`
+      : null}
+    ${answer && answer.sheet.meta.total > 0 ? html`<${Sheet} answer=${answer} from=${from} to=${to} query=${query} />` : null}`;
+}
+
 export default function MyPay({ query, api }) {
   const [from, to] = periodOf(query);
   const offset = offsetOf(query.offset);
-  const [state, setState] = useState({});
-  useEffect(() => {
-    setState({});
-    sheetOf(api, from, to, offset).then(
-      (answer) => setState({ answer }),
-      (error) => setState({ error }),
-    );
-  }, [from, to, offset]);
-  const { answer, error } = state;
   return html`<section class="screen my-pay">
     <header class="screen-header">
       <h1>My pay</h1>
       <p class="period-said">${date(from)} – ${date(to)}</p>
     </header>
     <${PeriodForm} key=${`${from}/${to}`} path="/my/pay" from=${from} to=${to} />
-    <${ErrorMessage} error=${error} />
-    ${!answer && !error ? html`<${Loading} />` : null}
-    ${answer && answer.sheet.meta.total === 0
-      ? html`<p class="my-empty">You played no gigs in this period: nothing to be paid.</p>`
-      : null}
-    ${answer && answer.sheet.meta.total > 0 ? html`<${Sheet} answer=${answer} from=${from} to=${to} query=${query} />` : null}
+    <${PeriodSheet} key=${`${from}/${to}/${offset}`} api=${api} from=${from} to=${to} offset=${offset} query=${query} />
   </section>`;
 }
