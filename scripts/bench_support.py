@@ -111,12 +111,15 @@ with application.app_context():
 """
 
 
-def catch_up(path):
-    """The cached database brought up to now, once per run: the invitations that expired, the reminders due since
-    it was built and their mail are the worker's catch-up after a long pause, not what a run should measure."""
+def catch_up(location):
+    """The cached database (a path, or the postgresql:// URL of a copy of one) brought up to now, once per run: the
+    invitations that expired, the reminders due since it was built and their mail are the worker's catch-up after a
+    long pause, not what a run should measure."""
     started = time.monotonic()
-    subprocess.run([sys.executable, "-c", CATCH_UP, str(path)], cwd=PROJECT, env=clean_env(), check=True)
-    print(f"  {path.name} caught up with the worker's timed work in {time.monotonic() - started:.0f} s", flush=True)
+    env = {**clean_env(), "BAND_DB": str(location)}  # the dialect follows BAND_DB
+    subprocess.run([sys.executable, "-c", CATCH_UP, str(location)], cwd=PROJECT, env=env, check=True)
+    name = str(location).rsplit("/", 1)[-1]
+    print(f"  {name} caught up with the worker's timed work in {time.monotonic() - started:.0f} s", flush=True)
 
 
 def clean_env():
