@@ -80,16 +80,16 @@ def report(results, options):
     names = list(results)
     print(f"\n{options.size} gigs, {options.connections} connections, {options.rounds} round(s) of {options.seconds} s")
     print("median [lowest–highest] of the rounds; CPU: ms of the servers' (and PostgreSQL's) CPU per request;")
-    print("> 2 s: requests wrk gave up on after 2 s, all rounds (left out of the latencies)")
+    print("failed: answers not 2xx or none after wrk's 2 s, all rounds (the latter left out of the latencies)")
     header = f"{'':<18}{'':<8}" + "".join(f"{name:>30}" for name in names)
     print(header)
     for measure in [m for m in MEASURES if any(m in r for name in names for r in results[name])]:
         for figure, unit in (("rate", "req/s"), ("p50", "p50 ms"), ("p99", "p99 ms"), ("cpu", "CPU ms")):
             cells = [spread([r[measure][figure] for r in results[name] if measure in r]) for name in names]
             print(f"{measure:<18}{unit:<8}" + "".join(f"{cell:>30}" for cell in cells))
-        timeouts = [sum(r[measure]["timeouts"] for r in results[name] if measure in r) for name in names]
-        if any(timeouts):
-            print(f"{measure:<18}{'> 2 s':<8}" + "".join(f"{n:>21} requests" for n in timeouts))
+        failed = [sum(r[measure]["failed"] for r in results[name] if measure in r) for name in names]
+        if any(failed):
+            print(f"{measure:<18}{'failed':<8}" + "".join(f"{n:>21} requests" for n in failed))
     if len(names) == 2:
         print("\nratios (second / first, medians):")
         for measure in [m for m in MEASURES if all(m in results[name][0] for name in names)]:
