@@ -6,17 +6,19 @@ code and by an older commit of it, measured in turns with the same requests, and
 
 Each side serves a copy of the cached demo agency of `--size` gigs (scripts/bench.py builds it into bench/cache/)
 with `app.py serve --threads 8` pinned to CPU 0, wrk pinned to CPU 1, and measures at 16 connections: the filtered
-list and one gig (as bench.py does), POST /v1/teams with 16 writers on one server, and with 16 writers spread over
-two servers on the one database (two wrk of 8 connections at once, their latencies merged for the p99). The sides
-take turns, a round each, `--rounds` times; the table gives each figure's median and, in brackets, its range.
+list and one gig (as bench.py does), POST /v1/teams with 16 writers on one server, and on PostgreSQL with 16 writers
+spread over two servers on the one database (two wrk of 8 connections at once, their latencies merged for the p99;
+see MEASURES for SQLite). The sides take turns (A B, B A, …), `--rounds` times; the table gives each figure's median
+and, in brackets, its range, and the requests that failed (not 2xx, or none in wrk's 2 s), counted, not fatal.
 Beside requests/s and latency it gives the CPU time per request of the servers (and of PostgreSQL's processes),
 read from /proc around each wrk run: steadier than requests/s on a machine shared with other work.
 
 With a URL, the other side is PostgreSQL: the URL names a server on this machine (its processes are pinned to CPU 0
 with the servers while measuring) and a user that may create databases. The office is copied into a database
-`band_bench_<size>` there by `app.py copy-to` on first use (about 5 minutes at 100 000 gigs), kept as the cache;
-each run serves a copy of it (`CREATE DATABASE … TEMPLATE`), dropped at the end. With `--against COMMIT`, the other
-side is the code of COMMIT (taken with `git archive`) on SQLite: the check that a change left SQLite as fast.
+`band_bench_<size>` there by `app.py copy-to` on first use (at 100 000 gigs 5 minutes on a quiet machine, 26 on a
+loaded one), kept as the cache; each run serves a copy of it (`CREATE DATABASE … TEMPLATE`), dropped at the end.
+With `--against COMMIT`, the other side is the code of COMMIT (taken with `git archive`) on SQLite: the check that a
+change left SQLite as fast.
 """
 
 import argparse
