@@ -18,6 +18,8 @@ what holds it. `--datasette PATH` (a `datasette` executable installed apart from
 as the service is, measured right after the service's own, with the target that the service answers more.
 
 The webhook part (SPEC §8, on by default) is in bench_webhooks.py; the helpers both use in bench_support.py.
+SQLite and PostgreSQL side by side (list, one gig, write p99 with 16 writers over two servers; SPEC §14), and SQLite
+against an older commit, are bench_databases.py's.
 """
 
 import argparse

@@ -111,12 +111,15 @@ with application.app_context():
 """
 
 
-def catch_up(path):
-    """The cached database brought up to now, once per run: the invitations that expired, the reminders due since
-    it was built and their mail are the worker's catch-up after a long pause, not what a run should measure."""
+def catch_up(location):
+    """The cached database (a path, or the postgresql:// URL of a copy of one) brought up to now, once per run: the
+    invitations that expired, the reminders due since it was built and their mail are the worker's catch-up after a
+    long pause, not what a run should measure."""
     started = time.monotonic()
-    subprocess.run([sys.executable, "-c", CATCH_UP, str(path)], cwd=PROJECT, env=clean_env(), check=True)
-    print(f"  {path.name} caught up with the worker's timed work in {time.monotonic() - started:.0f} s", flush=True)
+    env = {**clean_env(), "BAND_DB": str(location)}  # the dialect follows BAND_DB
+    subprocess.run([sys.executable, "-c", CATCH_UP, str(location)], cwd=PROJECT, env=env, check=True)
+    name = str(location).rsplit("/", 1)[-1]
+    print(f"  {name} caught up with the worker's timed work in {time.monotonic() - started:.0f} s", flush=True)
 
 
 def clean_env():
@@ -197,16 +200,21 @@ def next_month(today):
 
 def wrk(url, seconds, connections, key=None, script=None):
     """(requests/s, p50 ms, p99 ms) of `url` under wrk; refuses a run with answers other than 2xx."""
+    output = wrk_output(url, seconds, connections, key, script)
+    if "Non-2xx" in output or "Socket errors" in output:
+        raise SystemExit(f"wrk saw failures on {url}:\n{output}")
+    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", output)[1])
+    return rate, latency(output, "50%"), latency(output, "99%")
+
+
+def wrk_output(url, seconds, connections, key=None, script=None):
+    """What wrk prints for `url` (with latencies)."""
     command = pinned(["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency", url], LOAD_CPU)
     if key:
         command += ["-H", f"Authorization: Bearer {key}"]
     if script:
         command += ["-s", script]
-    output = subprocess.run(command, capture_output=True, text=True, check=True).stdout
-    if "Non-2xx" in output or "Socket errors" in output:
-        raise SystemExit(f"wrk saw failures on {url}:\n{output}")
-    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", output)[1])
-    return rate, latency(output, "50%"), latency(output, "99%")
+    return subprocess.run(command, capture_output=True, text=True, check=True).stdout
 
 
 def latency(output, percentile):
