@@ -156,7 +156,7 @@ class Resource(RecordsEvents):
     def list_page(self, page, scope=()):
         """The answer for a page of the records (of those matching the conditions `scope`, when given)."""
         with db.atomic():  # one snapshot for the rows and their total
-            rows, total = dialect.json_page(self.model, page, scope)
+            rows, total = listing.json_page(self.model, page, scope)
         return listing.page_answer(rows, total, page)
 
     def readable_columns(self):

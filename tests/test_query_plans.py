@@ -9,7 +9,7 @@ from werkzeug.datastructures import MultiDict
 import listing
 import own_work
 from dialects import dialect
-from dialects.sqlite import pages
+from listing.queries import page_choice
 from models import BUSY_TABLES, Gig, GigRoleInvitation, Role, db
 from routes import RESOURCES
 from tests.support.database import count_queries
@@ -32,7 +32,7 @@ COMPUTED = {("gig-role-invitations", "status")}
 
 def plan(resource, **args):
     page = listing.parse(MultiDict(args), resource.columns, resource.order)
-    sql, params = dialect.page_query(resource.model, page).sql()
+    sql, params = listing.page_query(resource.model, page).sql()
     return [row[3] for row in db.execute_sql("EXPLAIN QUERY PLAN " + sql, params).fetchall()]
 
 
@@ -106,7 +106,7 @@ def full_plan(name, **args):
     page = listing.parse(
         MultiDict(args), resource.columns, resource.order, references=references, search=resource.search
     )
-    sql, params = dialect.page_query(resource.model, page).sql()
+    sql, params = listing.page_query(resource.model, page).sql()
     return [row[3] for row in db.execute_sql("EXPLAIN QUERY PLAN " + sql, params).fetchall()]
 
 
@@ -211,7 +211,7 @@ def test_a_musicians_own_pages_start_from_their_own_rows_whatever_the_sort(app, 
     """A member has a few hundred gigs among a hundred thousand: their page walks theirs, never the whole table."""
     columns, order, model, scope = OWN_PAGES[name]
     page = listing.parse(MultiDict(args), columns, order)
-    sql, params = dialect.page_query(model, page, scope, [model.id]).sql()
+    sql, params = listing.page_query(model, page, scope, [model.id]).sql()
     steps = [row[3] for row in db.execute_sql("EXPLAIN QUERY PLAN " + sql, params).fetchall()]
     assert not any(step.startswith("SCAN") for step in steps), steps
     assert any("staff_member_id=?" in step for step in steps), steps
@@ -256,6 +256,6 @@ def test_a_sort_through_a_reference_that_may_be_null_walks_indexes_and_sorts_no_
     resource = BY_NAME["gig-roles"]
     references = resource.documented_references()
     page = listing.parse(MultiDict({"sort": sort}), resource.columns, resource.order, references=references)
-    sql, params = pages.page_choice(resource.model, page)
+    sql, params = page_choice(resource.model, page)
     steps = [row[3] for row in db.execute_sql("EXPLAIN QUERY PLAN " + sql, params).fetchall()]
     assert walks_an_index(steps) and not any("TEMP B-TREE" in step for step in steps), steps
