@@ -33,7 +33,6 @@ from dialects.postgresql.database import (
 from dialects.postgresql.expressions import all_of, contains, fold, fold_text, json_field, json_has, starts_with
 from dialects.postgresql.files import AttachmentDownload, store_attachment
 from dialects.postgresql.pages import (
-    MAX_REMEMBERED_SQL,
     as_json,
     counted,
     embedded,
@@ -50,7 +49,6 @@ NAME = "postgresql"  # its migrations: sql/postgresql/
 
 __all__ = [
     "CALLER_SQL",
-    "MAX_REMEMBERED_SQL",
     "NAME",
     "NOW",
     "AttachmentDownload",

@@ -45,7 +45,6 @@ from dialects.sqlite.files import (
     store_attachment,
 )
 from dialects.sqlite.pages import (
-    MAX_REMEMBERED_SQL,
     as_json,
     counted,
     embedded,
@@ -63,7 +62,6 @@ NAME = "sqlite"  # its migrations: sql/sqlite/
 
 __all__ = [
     "CALLER_SQL",
-    "MAX_REMEMBERED_SQL",
     "NAME",
     "NOW",
     "AttachmentDownload",
