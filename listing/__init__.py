@@ -1,8 +1,8 @@
 """Lists (SPEC §2.1): strict parsing of `limit`, `offset`, `sort`, `fields`, `expand`, `q` and
 `filter[field][op]` into a Page, and the answer's envelope. Its parts, by job: `columns.py` (a listed record's
 columns), `references.py` (references followed one hop: `expand`, `<reference>.<field>`), `filters.py` (the
-conditions of filters and `q`), `queries.py` (the queries that answer a Page: `json_page`, `page_query`,
-`page_total`; the dialect orders keys and writes the rows as JSON)."""
+conditions of filters and `q`), `queries.py` (the queries that answer a Page or read a record: `json_page`,
+`page_query`, `page_total`, `record_query`; the dialect orders keys and writes the rows as JSON)."""
 
 import json
 import re
@@ -24,7 +24,7 @@ from listing.filters import (
     parse_value,
     searched,
 )
-from listing.queries import json_page, page_query, page_total
+from listing.queries import json_page, page_query, page_total, record_query
 from listing.references import Reference, expand_of, through, with_embedded
 
 # what the views, the OpenAPI document and the collections' own columns use
@@ -49,6 +49,7 @@ __all__ = [
     "parse_fields_only",
     "parse_paging",
     "parse_value",
+    "record_query",
 ]
 
 DEFAULT_LIMIT, MAX_LIMIT = 50, 200

@@ -1,7 +1,8 @@
-"""The queries that answer a Page, in peewee's portable terms whatever the database: the SELECT of a page, the
-choice of its rows (two walks merged for a sort through a reference that may be null), a page read from the
-nearer end of a long list, and its total. The dialect says how a key is ordered (`ordered`: where nulls go), writes
-the chosen rows as JSON (`json_rows`) and remembers counts (`counted`)."""
+"""The queries that answer a Page or read one record, in peewee's portable terms whatever the database: the
+SELECT of a page, the choice of its rows (two walks merged for a sort through a reference that may be null), a
+page read from the nearer end of a long list, its total, and a record read as JSON. The dialect says how a key is
+ordered (`ordered`: where nulls go), writes records and the chosen rows as JSON (`as_json`, `json_rows`) and
+remembers counts (`counted`)."""
 
 from dataclasses import replace
 
@@ -96,3 +97,20 @@ def page_total(model, page, scope, shown):
         return page.offset + shown
     # a join that only sorts changes no count: a reference names one record or (left join) none
     return dialect.counted(_matching(model.select(fn.COUNT(SQL("*"))), model, page, scope, page.filter_joins))
+
+
+def record_query(model, columns):
+    """(sql, params) reading one record of `model` (its `columns`) as JSON text; the record's id is the one
+    parameter to add. Written once per set of columns, as the dialect writes a record's JSON (`as_json`)."""
+    key = (model, tuple(column.key for column in columns))
+    compiled = _RECORD_SQL.get(key)
+    if compiled is None:
+        if len(_RECORD_SQL) >= MAX_REMEMBERED_RECORDS:
+            _RECORD_SQL.clear()
+        sql, params = model.select(dialect.as_json(model, columns)).where(model.id == "").sql()
+        compiled = _RECORD_SQL[key] = sql, params[:-1]
+    return compiled
+
+
+_RECORD_SQL = {}
+MAX_REMEMBERED_RECORDS = 512  # shapes of records remembered; a client choosing `fields` at will cannot grow it past

@@ -244,8 +244,8 @@ class Resource(RecordsEvents):
 
     def read_json(self, record_id, columns=None):
         """The record as the API shows it, as JSON text (the database writes it, as it writes lists:
-        `dialect.record_query`), or 404."""
-        sql, params = dialect.record_query(self.model, columns or self.readable_list())
+        `listing.record_query`), or 404."""
+        sql, params = listing.record_query(self.model, columns or self.readable_list())
         row = db.execute_sql(sql, [*params, record_id]).fetchone() if listing.is_id(record_id) else None
         if row is None:
             raise not_found(f"No {self.noun} with this id.")

@@ -39,7 +39,6 @@ from dialects.postgresql.pages import (
     json_rows,
     ordered,
     packed_rows,
-    record_query,
 )
 from dialects.postgresql.search import matching_words, search_columns, search_index
 from dialects.postgresql.servers import claiming, one_server_at_a_time
@@ -90,7 +89,6 @@ __all__ = [
     "packed_rows",
     "prepared",
     "prepared_rows",
-    "record_query",
     "refresh_statistics",
     "rows_written",
     "schema_version",

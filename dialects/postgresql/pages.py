@@ -93,21 +93,6 @@ def _json_value(column):
     return column.expr
 
 
-def record_query(model, columns):
-    """(sql, params) reading one record of `model` as JSON text; the record's id is the one parameter to add."""
-    key = (model, tuple(column.key for column in columns))
-    compiled = _RECORD_SQL.get(key)
-    if compiled is None:
-        if len(_RECORD_SQL) >= MAX_REMEMBERED_SQL:
-            _RECORD_SQL.clear()
-        sql, params = model.select(as_json(model, columns)).where(model.id == "").sql()
-        compiled = _RECORD_SQL[key] = sql, params[:-1]
-    return compiled
-
-
-_RECORD_SQL = {}
-
-
 # --- rows packed into one value -------------------------------------------------------------------------------
 
 

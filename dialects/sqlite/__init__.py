@@ -53,7 +53,6 @@ from dialects.sqlite.pages import (
     packed_rows,
     prepared,
     prepared_rows,
-    record_query,
 )
 from dialects.sqlite.search import matching_words, search_columns, search_index
 from dialects.sqlite.servers import claiming, one_server_at_a_time
@@ -103,7 +102,6 @@ __all__ = [
     "packed_rows",
     "prepared",
     "prepared_rows",
-    "record_query",
     "refresh_statistics",
     "rows_written",
     "schema_version",

@@ -61,21 +61,6 @@ _JSON_SQL = {}
 MAX_REMEMBERED_SQL = 512  # shapes of records remembered; a client choosing `fields` at will cannot grow it past
 
 
-def record_query(model, columns):
-    """(sql, params) reading one record of `model` as JSON; the record's id is the one parameter to add."""
-    key = (model, tuple(column.key for column in columns))
-    compiled = _RECORD_SQL.get(key)
-    if compiled is None:
-        if len(_RECORD_SQL) >= MAX_REMEMBERED_SQL:
-            _RECORD_SQL.clear()
-        sql, params = model.select(as_json(model, columns)).where(model.id == "").sql()
-        compiled = _RECORD_SQL[key] = sql, params[:-1]
-    return compiled
-
-
-_RECORD_SQL = {}
-
-
 def _json_value(column):
     if column.kind == "bool":
         return fn.json(Case(None, ((column.expr == 1, SQL("'true'")), (column.expr == 0, SQL("'false'")))))
