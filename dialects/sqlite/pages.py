@@ -9,7 +9,8 @@ from peewee import SQL, Case, NodeList, fn
 
 from dialects.sqlite.budget import statement_starts
 from dialects.sqlite.database import db
-from dialects.sqlite.expressions import StandIn, bindable
+from dialects.sqlite.expressions import bindable
+from dialects.written_once import written_once
 
 
 def ordered(expr, descending, nullable=True):
@@ -99,22 +100,9 @@ def unpacked(sql, params):
 
 
 def prepared(build, write=lambda query: query.sql()):
-    """A statement whose SQL peewee writes once, for the values given each time it runs: `build(*stand_ins)` makes
-    the query and `write(query)` its (sql, params) (`packed_statement`, say); the answer takes the values and gives
-    (sql, params) with them bound, a list or set as one JSON array (see `one_of`). Peewee takes longer to write a
-    statement than SQLite takes to run it."""
-    written = []
-
-    def bind(*values):
-        if not written:
-            stand_ins = [StandIn(f"\0{i}\0") for i in range(len(values))]
-            sql, params = write(build(*stand_ins))
-            written.append((sql, params, [stand_ins.index(p) if isinstance(p, StandIn) else None for p in params]))
-        sql, params, places = written[0]
-        bound = [given if place is None else bindable(values[place]) for given, place in zip(params, places)]
-        return sql, bound
-
-    return bind
+    """A statement whose SQL peewee writes once (see `written_once`), a list or set bound as one JSON array (see
+    `one_of`)."""
+    return written_once(build, write, bindable)
 
 
 def prepared_rows(build, order=()):
