@@ -159,6 +159,24 @@ def test_open_roles_of_a_month_by_gig_date_start_from_the_gigs_of_the_month(app)
     assert not dialect.refresh_statistics(BUSY_TABLES)  # told once, until the tables double
 
 
+def test_the_planner_is_told_a_busy_tables_size_once_until_it_doubles(app):
+    """The worker's refresh of the statistics runs when a busy table has grown past a few rows and has none, then
+    not again until the table has doubled (on either database: each counts the rows its statistics know)."""
+
+    def add_gigs(count):
+        Gig.insert_many([{"gig_date": "2027-06-12", "title": "G"}] * count).execute()
+
+    add_gigs(999)
+    assert not dialect.refresh_statistics(BUSY_TABLES)  # too small to matter
+    add_gigs(1)
+    assert dialect.refresh_statistics(BUSY_TABLES)
+    assert not dialect.refresh_statistics(BUSY_TABLES)
+    add_gigs(999)
+    assert not dialect.refresh_statistics(BUSY_TABLES)  # 1999 rows: not yet double
+    add_gigs(2)
+    assert dialect.refresh_statistics(BUSY_TABLES)
+
+
 @pytest.mark.sqlite_only  # SQLite's plans (EXPLAIN QUERY PLAN)
 @pytest.mark.parametrize("name", ["gigs", "staff-members", "contacts", "gig-songs"])
 def test_q_reads_the_search_index(app, name):
