@@ -7,6 +7,7 @@ import threading
 
 from peewee import SQL, Cast, EnclosedNodeList, NodeList, fn
 
+from dialects.packing import named
 from dialects.postgresql.database import db
 
 # --- the order of a page --------------------------------------------------------------------------------------
@@ -104,12 +105,7 @@ def packed_rows(query, order=()):
 
 def packed_statement(query, order=()):
     """(sql, params) of the statement that packs the rows of `query` (see `packed_rows`)."""
-    names = [f"c{i}" for i in range(len(query.selected_columns))]
-    keys = [f"k{i}" for i in range(len(order))]
-    inner = query.clone()
-    inner.selected_columns = [column.alias(name) for column, name in zip(query.selected_columns, names)]
-    inner.selected_columns += [expr.alias(key) for (expr, _), key in zip(order, keys)]
-    sql, params = inner.sql()
+    sql, params, names, keys = named(query, order)
     by = ", ".join(key_order(key, descending) for key, (_, descending) in zip(keys, order))
     packed = f"json_agg(json_build_array({', '.join(names)}){f' ORDER BY {by}' if by else ''})"
     return f"SELECT coalesce({packed}, '[]')::text FROM ({sql}) AS s", params

@@ -7,6 +7,7 @@ import threading
 
 from peewee import SQL, Case, NodeList, fn
 
+from dialects.packing import named
 from dialects.sqlite.budget import statement_starts
 from dialects.sqlite.database import db
 from dialects.sqlite.expressions import bindable
@@ -79,12 +80,7 @@ def packed_rows(query, order=()):
 
 def packed_statement(query, order=()):
     """(sql, params) of the statement that packs the rows of `query` (see `packed_rows`)."""
-    names = [f"c{i}" for i in range(len(query.selected_columns))]
-    keys = [f"k{i}" for i in range(len(order))]
-    inner = query.clone()
-    inner.selected_columns = [column.alias(name) for column, name in zip(query.selected_columns, names)]
-    inner.selected_columns += [expr.alias(key) for (expr, _), key in zip(order, keys)]
-    sql, params = inner.sql()
+    sql, params, names, keys = named(query, order)
     packed = f"json_group_array(json_array({', '.join(names)}))"
     if not order:
         return f"SELECT {packed} FROM ({sql})", params
