@@ -258,7 +258,7 @@ def page_of(items, page):
 
 
 def page_answer(rows, total, page):
-    """The answer for a page: `rows` a list, or the JSON text of one (as the dialect's `json_page` gives)."""
+    """The answer for a page: `rows` a list, or the JSON text of one (as `json_page` gives)."""
     if isinstance(rows, str):
         return json_text_response(page_text(rows, total, page))
     return {"data": rows, "meta": {"total": total, "limit": page.limit, "offset": page.offset}}

@@ -74,7 +74,7 @@ def _json_value(column):
 def packed_rows(query, order=()):
     """The rows of a SELECT as lists, fetched in one step of one statement: SQLite packs them into one JSON
     array (see `as_json` for why that matters under load). Booleans come back as 0 and 1. With `order`, a page's
-    [(expression, descending)], the rows come in that order (kept by a window, as `json_page` keeps it)."""
+    [(expression, descending)], the rows come in that order (kept by a window, as `json_rows` keeps it)."""
     return unpacked(*packed_statement(query, order))
 
 
