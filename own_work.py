@@ -12,7 +12,7 @@ import pay_policy
 from addresses import place
 from bodies import OwnGigSchema, OwnInvitationSchema
 from dialects import dialect
-from listing import Column, columns_of
+from listing import Column, columns_of, page_query, page_total
 from models import (
     INVITATION_STATUS,
     Gig,
@@ -161,9 +161,9 @@ def gigs_page(member_id, page, since=None):
     """A page of the member's gigs (from the date `since` on, when given): ([gig], total), each gig with the
     parts `page.columns` names."""
     scope = [Gig.id.in_(dialect.subquery(*GIG_IDS(member_id))), *([Gig.gig_date >= since] if since else [])]
-    query = with_gig(dialect.page_query(Gig, page, scope, [*GIG, Gig.load_in_time]), Gig)
+    query = with_gig(page_query(Gig, page, scope, [*GIG, Gig.load_in_time]), Gig)
     rows = page_rows(query, page)
-    total = dialect.page_total(Gig, page, scope, len(rows))
+    total = page_total(Gig, page, scope, len(rows))
     names = {column.name for column in page.columns}
     gigs = {values[0]: {**gig_summary(values[:-1]), "load_in_time": values[-1]} for values in rows}
     if names & {"roles", "lineup"}:
@@ -297,9 +297,9 @@ PENDING_FIRST = [(Column("pending", INVITATION_STATUS == "pending", "bool"), Tru
 def invitations_page(member_id, page):
     """A page of the member's invitations: ([invitation], total), each with its gig and their role on it."""
     scope = [GigRoleInvitation.staff_member == member_id]
-    query = dialect.page_query(GigRoleInvitation, page, scope, [*INVITATION, *GIG, *ROLE])
+    query = page_query(GigRoleInvitation, page, scope, [*INVITATION, *GIG, *ROLE])
     rows = page_rows(with_role(with_gig(query.join_from(GigRoleInvitation, GigRole), GigRole)), page)
-    total = dialect.page_total(GigRoleInvitation, page, scope, len(rows))
+    total = page_total(GigRoleInvitation, page, scope, len(rows))
     book = rate_book([row[-len(ROLE) :] for row in rows], member_id)
     names = {column.name for column in page.columns}
     found = []

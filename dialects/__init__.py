@@ -26,9 +26,11 @@ What a dialect provides (a PostgreSQL module must offer the same names, with the
 - `rows_written(sql, params)`: one write statement, and how many rows it and its triggers wrote.
 - `NOW`: the current UTC time as SQL, in the stored form (comparable with stored timestamps).
 - `greater_of(a, b)`: the greater of two values in one row (a scalar, not the aggregate MAX).
-- `as_json`, `record_query`, `json_page`, `page_query`, `packed_rows`, `page_total`, `counted`, `all_of`: records,
-  pages and rows written as JSON by the database, one statement each (a page's rows in its order), and totals
-  remembered until the database changes.
+- `as_json`, `json_rows`, `packed_rows`, `counted`, `all_of`: records, a page's chosen rows and rows written as
+  JSON by the database, one statement each (a page's rows in its order), and totals remembered until the database
+  changes; `ordered(expr, descending, nullable)`: a key of an ORDER BY, nulls first ascending and last descending
+  (SPEC §2.1; `nullable` false where the key never is). The queries that choose a page or read a record are the
+  listing's, the same on every database (`listing/queries.py`).
 - `limit_statements(milliseconds)`, `over_budget(error)`, `without_budget()`: a statement of this thread that
   spends more CPU than that is interrupted (reads of a request; a write transaction never is, nor a block of the
   server's own work); whether an error is that interruption.

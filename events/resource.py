@@ -6,6 +6,7 @@ import json
 
 import events
 from dialects import dialect
+from listing import record_query
 from models import db, now
 
 
@@ -51,7 +52,7 @@ class RecordsEvents:
 
     def event_json(self, record_id):
         """The record with every field, as JSON text (SQLite writes it)."""
-        sql, params = dialect.record_query(self.model, list(self.current_columns().values()))
+        sql, params = record_query(self.model, list(self.current_columns().values()))
         return db.execute_sql(sql, [*params, record_id]).fetchone()[0]
 
     def event_view(self, record_id):

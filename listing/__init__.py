@@ -1,7 +1,8 @@
 """Lists (SPEC §2.1): strict parsing of `limit`, `offset`, `sort`, `fields`, `expand`, `q` and
 `filter[field][op]` into a Page, and the answer's envelope. Its parts, by job: `columns.py` (a listed record's
 columns), `references.py` (references followed one hop: `expand`, `<reference>.<field>`), `filters.py` (the
-conditions of filters and `q`). The SQL that answers a Page is the dialect's (`json_page`)."""
+conditions of filters and `q`), `queries.py` (the queries that answer a Page or read a record: `json_page`,
+`page_query`, `page_total`, `record_query`; the dialect orders keys and writes the rows as JSON)."""
 
 import json
 import re
@@ -23,6 +24,7 @@ from listing.filters import (
     parse_value,
     searched,
 )
+from listing.queries import json_page, page_query, page_total, record_query
 from listing.references import Reference, expand_of, through, with_embedded
 
 # what the views, the OpenAPI document and the collections' own columns use
@@ -37,13 +39,17 @@ __all__ = [
     "Reference",
     "columns_of",
     "is_id",
+    "json_page",
     "page_answer",
     "page_of",
+    "page_query",
     "page_text",
+    "page_total",
     "parse",
     "parse_fields_only",
     "parse_paging",
     "parse_value",
+    "record_query",
 ]
 
 DEFAULT_LIMIT, MAX_LIMIT = 50, 200
@@ -252,7 +258,7 @@ def page_of(items, page):
 
 
 def page_answer(rows, total, page):
-    """The answer for a page: `rows` a list, or the JSON text of one (as the dialect's `json_page` gives)."""
+    """The answer for a page: `rows` a list, or the JSON text of one (as `json_page` gives)."""
     if isinstance(rows, str):
         return json_text_response(page_text(rows, total, page))
     return {"data": rows, "meta": {"total": total, "limit": page.limit, "offset": page.offset}}

@@ -156,7 +156,7 @@ class Resource(RecordsEvents):
     def list_page(self, page, scope=()):
         """The answer for a page of the records (of those matching the conditions `scope`, when given)."""
         with db.atomic():  # one snapshot for the rows and their total
-            rows, total = dialect.json_page(self.model, page, scope)
+            rows, total = listing.json_page(self.model, page, scope)
         return listing.page_answer(rows, total, page)
 
     def readable_columns(self):
@@ -244,8 +244,8 @@ class Resource(RecordsEvents):
 
     def read_json(self, record_id, columns=None):
         """The record as the API shows it, as JSON text (the database writes it, as it writes lists:
-        `dialect.record_query`), or 404."""
-        sql, params = dialect.record_query(self.model, columns or self.readable_list())
+        `listing.record_query`), or 404."""
+        sql, params = listing.record_query(self.model, columns or self.readable_list())
         row = db.execute_sql(sql, [*params, record_id]).fetchone() if listing.is_id(record_id) else None
         if row is None:
             raise not_found(f"No {self.noun} with this id.")

@@ -21,7 +21,6 @@ from bodies import (
     SignInLinkSchema,
 )
 from conventions import json_body, printable
-from dialects import dialect
 from errors import ApiError, conflict
 from html_pages import page_with_nonce
 from mail import message, message_id
@@ -224,7 +223,7 @@ def key_summary(token):
 def list_api_keys():
     """The caller's live API keys (never their values)."""
     page = listing.parse(request.args, API_KEY_COLUMNS, ["created_at"])
-    return listing.page_answer(*dialect.json_page(Token, page, live_keys()), page)
+    return listing.page_answer(*listing.json_page(Token, page, live_keys()), page)
 
 
 @blueprint.delete("/api-keys/<key_id>")

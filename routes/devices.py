@@ -12,7 +12,6 @@ import listing
 from auth import public
 from bodies import DeviceSchema, WebPushKeySchema
 from conventions import json_body
-from dialects import dialect
 from errors import ApiError, not_found
 from models import Device, now
 from openapi import operation
@@ -62,7 +61,7 @@ def drop_least_recently_updated(device):
 def list_devices():
     """The caller's devices."""
     page = listing.parse(request.args, DEVICE_COLUMNS, ["created_at"])
-    return listing.page_answer(*dialect.json_page(Device, page, [Device.user == g.caller.user_id]), page)
+    return listing.page_answer(*listing.json_page(Device, page, [Device.user == g.caller.user_id]), page)
 
 
 @blueprint.delete("/devices/<path:token>")

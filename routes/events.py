@@ -62,7 +62,7 @@ def gig_history(id):
 def events_page(*scope):
     page = listing.parse(request.args, EVENT_COLUMNS, ["-seq"])
     visible = Event.subject_group.in_([group for group in GROUPS if f"{group}.view" in g.caller.can])
-    rows = list(dialect.page_query(Event, page, [visible, *scope], selection=[Event]))
+    rows = list(listing.page_query(Event, page, [visible, *scope], selection=[Event]))
     total = dialect.counted(Event.select(fn.COUNT(SQL("*"))).where(dialect.all_of([visible, *scope, *page.where])))
     names = {SHOWN_AS.get(column.name, column.name) for column in page.columns}
     hidden = pay_policy.hidden_to_caller(private_fields(), g.caller.can)

@@ -204,8 +204,8 @@ def fetched(page, scope, selection):
     """The page's notifications and the total that matches, read in one snapshot; the count is skipped when the
     page itself shows it."""
     with db.atomic():
-        rows = list(dialect.page_query(Notification, page, scope, selection=selection))
-        return rows, dialect.page_total(Notification, page, scope, len(rows))
+        rows = list(listing.page_query(Notification, page, scope, selection=selection))
+        return rows, listing.page_total(Notification, page, scope, len(rows))
 
 
 def ids_of(notification):

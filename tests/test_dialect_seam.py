@@ -2,6 +2,7 @@
 PostgreSQL is one more dialect (a module of `dialects/` and a folder of migrations), not a hunt through the code.
 The app's modules are checked (not tests/ or scripts/, which may reach for SQLite directly)."""
 
+import ast
 import os
 import re
 import subprocess
@@ -110,3 +111,29 @@ def test_a_sqlite_office_never_loads_postgresql():
         check=True,
     )
     assert loaded.stdout.strip() == "[]"
+
+
+def seam_section():
+    """The part of `dialects`' docstring that lists what a dialect provides."""
+    documented = ast.get_docstring(ast.parse((ROOT / "dialects" / "__init__.py").read_text(encoding="utf-8")))
+    return documented.split("What a dialect provides", 1)[1].split("Chosen at run time", 1)[0]
+
+
+def offered(name):
+    """The names the dialect `name` offers: its package's `__all__`, read without importing it (a SQLite process
+    never loads psycopg)."""
+    tree = ast.parse((ROOT / "dialects" / name / "__init__.py").read_text(encoding="utf-8"))
+    [names] = [node.value for node in tree.body if isinstance(node, ast.Assign) and node.targets[0].id == "__all__"]
+    return set(ast.literal_eval(names))
+
+
+def test_each_dialect_offers_the_seam_and_nothing_else():
+    """SPEC §14: both dialects offer the same names, each one listed in the seam's docstring, and every function
+    the docstring lists is offered by both."""
+    section = seam_section()
+    mentioned = {re.match(r"\w+", text)[0] for text in re.findall(r"`([A-Za-z_][^`]*)`", section)}
+    functions = set(re.findall(r"`([A-Za-z_]\w*)\(", section))
+    sqlite, postgresql = offered("sqlite"), offered("postgresql")
+    assert sqlite == postgresql, {"sqlite only": sqlite - postgresql, "postgresql only": postgresql - sqlite}
+    assert sqlite - mentioned == set(), "offered but not in the seam's docstring"
+    assert functions - sqlite == set(), "in the seam's docstring but offered by neither"

@@ -9,7 +9,7 @@ from werkzeug.datastructures import MultiDict
 import listing
 import own_work
 from dialects import dialect
-from dialects.sqlite import pages
+from listing.queries import page_choice
 from models import BUSY_TABLES, Gig, GigRoleInvitation, Role, db
 from routes import RESOURCES
 from tests.support.database import count_queries
@@ -32,7 +32,7 @@ COMPUTED = {("gig-role-invitations", "status")}
 
 def plan(resource, **args):
     page = listing.parse(MultiDict(args), resource.columns, resource.order)
-    sql, params = dialect.page_query(resource.model, page).sql()
+    sql, params = listing.page_query(resource.model, page).sql()
     return [row[3] for row in db.execute_sql("EXPLAIN QUERY PLAN " + sql, params).fetchall()]
 
 
@@ -106,7 +106,7 @@ def full_plan(name, **args):
     page = listing.parse(
         MultiDict(args), resource.columns, resource.order, references=references, search=resource.search
     )
-    sql, params = dialect.page_query(resource.model, page).sql()
+    sql, params = listing.page_query(resource.model, page).sql()
     return [row[3] for row in db.execute_sql("EXPLAIN QUERY PLAN " + sql, params).fetchall()]
 
 
@@ -157,6 +157,24 @@ def test_open_roles_of_a_month_by_gig_date_start_from_the_gigs_of_the_month(app)
     assert steps[0].startswith("SEARCH gig USING COVERING INDEX gig_gig_date"), steps
     assert steps[1].startswith("SEARCH t1 USING INDEX gigrole_gig_id"), steps
     assert not dialect.refresh_statistics(BUSY_TABLES)  # told once, until the tables double
+
+
+def test_the_planner_is_told_a_busy_tables_size_once_until_it_doubles(app):
+    """The worker's refresh of the statistics runs when a busy table has grown past a few rows and has none, then
+    not again until the table has doubled (on either database: each counts the rows its statistics know)."""
+
+    def add_gigs(count):
+        Gig.insert_many([{"gig_date": "2027-06-12", "title": "G"}] * count).execute()
+
+    add_gigs(999)
+    assert not dialect.refresh_statistics(BUSY_TABLES)  # too small to matter
+    add_gigs(1)
+    assert dialect.refresh_statistics(BUSY_TABLES)
+    assert not dialect.refresh_statistics(BUSY_TABLES)
+    add_gigs(999)
+    assert not dialect.refresh_statistics(BUSY_TABLES)  # 1999 rows: not yet double
+    add_gigs(2)
+    assert dialect.refresh_statistics(BUSY_TABLES)
 
 
 @pytest.mark.sqlite_only  # SQLite's plans (EXPLAIN QUERY PLAN)
@@ -211,7 +229,7 @@ def test_a_musicians_own_pages_start_from_their_own_rows_whatever_the_sort(app, 
     """A member has a few hundred gigs among a hundred thousand: their page walks theirs, never the whole table."""
     columns, order, model, scope = OWN_PAGES[name]
     page = listing.parse(MultiDict(args), columns, order)
-    sql, params = dialect.page_query(model, page, scope, [model.id]).sql()
+    sql, params = listing.page_query(model, page, scope, [model.id]).sql()
     steps = [row[3] for row in db.execute_sql("EXPLAIN QUERY PLAN " + sql, params).fetchall()]
     assert not any(step.startswith("SCAN") for step in steps), steps
     assert any("staff_member_id=?" in step for step in steps), steps
@@ -256,6 +274,6 @@ def test_a_sort_through_a_reference_that_may_be_null_walks_indexes_and_sorts_no_
     resource = BY_NAME["gig-roles"]
     references = resource.documented_references()
     page = listing.parse(MultiDict({"sort": sort}), resource.columns, resource.order, references=references)
-    sql, params = pages.page_choice(resource.model, page)
+    sql, params = page_choice(resource.model, page)
     steps = [row[3] for row in db.execute_sql("EXPLAIN QUERY PLAN " + sql, params).fetchall()]
     assert walks_an_index(steps) and not any("TEMP B-TREE" in step for step in steps), steps

@@ -33,15 +33,12 @@ from dialects.postgresql.database import (
 from dialects.postgresql.expressions import all_of, contains, fold, fold_text, json_field, json_has, starts_with
 from dialects.postgresql.files import AttachmentDownload, store_attachment
 from dialects.postgresql.pages import (
-    MAX_REMEMBERED_SQL,
     as_json,
     counted,
     embedded,
-    json_page,
+    json_rows,
+    ordered,
     packed_rows,
-    page_query,
-    page_total,
-    record_query,
 )
 from dialects.postgresql.search import matching_words, search_columns, search_index
 from dialects.postgresql.servers import claiming, one_server_at_a_time
@@ -51,7 +48,6 @@ NAME = "postgresql"  # its migrations: sql/postgresql/
 
 __all__ = [
     "CALLER_SQL",
-    "MAX_REMEMBERED_SQL",
     "NAME",
     "NOW",
     "AttachmentDownload",
@@ -81,20 +77,18 @@ __all__ = [
     "is_busy",
     "json_field",
     "json_has",
-    "json_page",
+    "json_rows",
     "keep_private",
     "limit_statements",
     "matching_words",
     "one_of",
     "one_server_at_a_time",
     "open_database",
+    "ordered",
     "over_budget",
     "packed_rows",
-    "page_query",
-    "page_total",
     "prepared",
     "prepared_rows",
-    "record_query",
     "refresh_statistics",
     "rows_written",
     "schema_version",

@@ -3,6 +3,8 @@ statements peewee writes once for values bound afresh each time."""
 
 from peewee import SQL, NodeList, fn
 
+from dialects.written_once import StandIn, written_once
+
 # The current UTC time in the stored form (`2027-06-12T14:03:27.123456Z`), as of the statement's start (SQLite's
 # 'now' is the statement's too; now() would be the transaction's).
 NOW = SQL("""to_char(statement_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')""")
@@ -20,10 +22,6 @@ def one_of(expr, values):
     return NodeList([expr, SQL("= ANY(%s)", [value])])
 
 
-class StandIn(str):
-    """Where a value goes in a statement written once (see `prepared`): a string no value is."""
-
-
 def bindable(value):
     """A value as a prepared statement binds it: a list or set as one array (as `one_of` binds its values)."""
     return list(value) if isinstance(value, (list, set, tuple, frozenset)) else value
@@ -35,22 +33,9 @@ def subquery(sql, params):
 
 
 def prepared(build, write=lambda query: query.sql()):
-    """A statement whose SQL peewee writes once, for the values given each time it runs: `build(*stand_ins)` makes
-    the query and `write(query)` its (sql, params) (`packed_statement`, say); the answer takes the values and gives
-    (sql, params) with them bound, a list or set as one array (see `one_of`). Peewee takes longer to write a
-    statement than PostgreSQL takes to run a small one."""
-    written = []
-
-    def bind(*values):
-        if not written:
-            stand_ins = [StandIn(f"\0{i}\0") for i in range(len(values))]
-            sql, params = write(build(*stand_ins))
-            written.append((sql, params, [stand_ins.index(p) if isinstance(p, StandIn) else None for p in params]))
-        sql, params, places = written[0]
-        bound = [given if place is None else bindable(values[place]) for given, place in zip(params, places)]
-        return sql, bound
-
-    return bind
+    """A statement whose SQL peewee writes once (see `written_once`), a list or set bound as one array (see
+    `one_of`)."""
+    return written_once(build, write, bindable)
 
 
 def prepared_rows(build, order=()):

@@ -1,14 +1,14 @@
-"""Lists and records as JSON, written by PostgreSQL (`json_build_object`, `json_agg` in the page's order): a page, a
-record, packed rows, each one statement, and totals remembered until the database changes."""
+"""Lists and records as JSON, written by PostgreSQL (`json_build_object`, `json_agg` in the page's order): a page's
+rows, a record, packed rows, each one statement, and totals remembered until the database changes; how a page's key
+is ordered. The queries that choose a page are the listing's (`listing/queries.py`)."""
 
 import json
 import threading
-from dataclasses import replace
 
-from peewee import JOIN, SQL, Cast, EnclosedNodeList, Field, FieldAlias, NodeList, fn
+from peewee import SQL, Cast, EnclosedNodeList, NodeList, fn
 
+from dialects.packing import named
 from dialects.postgresql.database import db
-from dialects.postgresql.expressions import all_of
 
 # --- the order of a page --------------------------------------------------------------------------------------
 # SPEC §2.1: nulls sort first ascending, last descending: PostgreSQL's own default is the other way round. A key
@@ -26,32 +26,6 @@ def ordered(expr, descending, nullable=True):
 def key_order(name, descending):
     """The SQL text of a key of an ORDER BY by the output column `name` (see `ordered`)."""
     return f"{name} DESC NULLS LAST" if descending else f"{name} ASC NULLS FIRST"
-
-
-def may_be_null(expr, joins):
-    """Whether the page's key `expr` may be null: a nullable field, a field of a record left joined (a reference
-    that may be null, of `joins`), or anything but a field."""
-    field = expr.field if isinstance(expr, FieldAlias) else expr
-    if not isinstance(field, Field) or field.null:
-        return True
-    return isinstance(expr, FieldAlias) and any(r.alias is expr.source and not r.required for r in joins)
-
-
-def page_query(model, page, scope=(), selection=None):
-    """The SELECT of one page (of `selection`, by default the page's columns)."""
-    query = _matching(model.select(*(selection or [c.expr for c in page.columns])), model, page, scope, page.joins)
-    query = query.order_by(*[ordered(c.expr, d, may_be_null(c.expr, page.joins)) for c, d in page.order])
-    return query.limit(page.limit).offset(page.offset)
-
-
-def _matching(query, model, page, scope, joins, inner=None):
-    """`query` of the records of `model` that match the page's filters within `scope`, joined to the referenced
-    records of `joins` (an inner join where the reference is never null, or is the `inner` one)."""
-    for reference in joins:
-        kind = JOIN.INNER if reference.required or reference is inner else JOIN.LEFT_OUTER
-        query = query.join_from(model, reference.alias, kind, on=(reference.alias.id == reference.column.expr))
-    where = all_of([*scope, *page.where])
-    return query if where is None else query.where(where)
 
 
 # --- records as JSON ------------------------------------------------------------------------------------------
@@ -120,21 +94,6 @@ def _json_value(column):
     return column.expr
 
 
-def record_query(model, columns):
-    """(sql, params) reading one record of `model` as JSON text; the record's id is the one parameter to add."""
-    key = (model, tuple(column.key for column in columns))
-    compiled = _RECORD_SQL.get(key)
-    if compiled is None:
-        if len(_RECORD_SQL) >= MAX_REMEMBERED_SQL:
-            _RECORD_SQL.clear()
-        sql, params = model.select(as_json(model, columns)).where(model.id == "").sql()
-        compiled = _RECORD_SQL[key] = sql, params[:-1]
-    return compiled
-
-
-_RECORD_SQL = {}
-
-
 # --- rows packed into one value -------------------------------------------------------------------------------
 
 
@@ -146,12 +105,7 @@ def packed_rows(query, order=()):
 
 def packed_statement(query, order=()):
     """(sql, params) of the statement that packs the rows of `query` (see `packed_rows`)."""
-    names = [f"c{i}" for i in range(len(query.selected_columns))]
-    keys = [f"k{i}" for i in range(len(order))]
-    inner = query.clone()
-    inner.selected_columns = [column.alias(name) for column, name in zip(query.selected_columns, names)]
-    inner.selected_columns += [expr.alias(key) for (expr, _), key in zip(order, keys)]
-    sql, params = inner.sql()
+    sql, params, names, keys = named(query, order)
     by = ", ".join(key_order(key, descending) for key, (_, descending) in zip(keys, order))
     packed = f"json_agg(json_build_array({', '.join(names)}){f' ORDER BY {by}' if by else ''})"
     return f"SELECT coalesce({packed}, '[]')::text FROM ({sql}) AS s", params
@@ -166,12 +120,12 @@ def unpacked(sql, params):
 # --- a page ---------------------------------------------------------------------------------------------------
 
 
-def json_page(model, page, scope=()):
-    """The page as JSON text, and the total that matches: a count is skipped when the page shows it."""
+def json_rows(model, page, choice):
+    """The rows the statement `choice` (sql, params) picks, by their ids (`pid`) and order keys (`k0`, `k1`...), as
+    the text of a JSON array of their records (the page's columns) in the page's order, and how many they are."""
     key = model._meta.primary_key
-    chosen, chosen_params = page_choice(model, _from_the_nearer_end(model, page, scope), scope)
-    # The page's rows are chosen (filtered, sorted, cut) first and written as JSON after: a sort never writes the
-    # JSON (embedded records included) of the rows it leaves out. The record reads its table as "t1".
+    chosen, chosen_params = choice
+    # The record reads its table as "t1".
     record, record_params = _record(model, page.columns)
     order = ", ".join(key_order(f"p.k{i}", descending) for i, (_, descending) in enumerate(page.order))
     row = db.execute_sql(
@@ -180,61 +134,10 @@ def json_page(model, page, scope=()):
         [*record_params, *chosen_params],
     ).fetchone()
     text, shown = row
-    return text, page_total(model, page, scope, shown)
-
-
-def page_choice(model, page, scope=()):
-    """(sql, params) of the statement that chooses a page: its rows' ids (`pid`) and order keys (`k0`, `k1`...),
-    filtered, sorted and cut (what `json_page` writes as JSON)."""
-    pid = model._meta.primary_key.alias("pid")
-    keys = [column.expr.alias(f"k{i}") for i, (column, _) in enumerate(page.order)]
-    first = page.order[0][0].name
-    nullable = next((r for r in page.joins if not r.required and first.startswith(f"{r.name}.")), None)
-    if nullable is None:
-        return page_query(model, page, scope, [pid, *keys]).sql()
-    # Sorted first through a reference that may be null (`sort=staff_member.last_name` on gig roles): the page is
-    # two walks merged in order: the rows without the record, whose keys of it are null (the reference itself), by
-    # their own keys; and the rows with it, inner joined.
-    through = [column.name.startswith(f"{nullable.name}.") for column, _ in page.order]
-    null_keys = [
-        (nullable.column.expr if went else column.expr).alias(f"k{i}")
-        for i, ((column, _), went) in enumerate(zip(page.order, through))
-    ]
-    missing = [*scope, nullable.column.expr.is_null()]
-    without = _matching(model.select(pid, *null_keys), model, page, missing, page.joins)
-    with_it = _matching(model.select(pid, *keys), model, page, scope, page.joins, inner=nullable)
-    order = [ordered(SQL(f'"k{i}"'), descending) for i, (_, descending) in enumerate(page.order)]
-    return without.union_all(with_it).order_by(*order).limit(page.limit).offset(page.offset).sql()
-
-
-# An offset from which a page may be read from the list's end: below it, walking to it costs less than a count.
-FAR_OFFSET = 1000
-
-
-def _from_the_nearer_end(model, page, scope):
-    """The page as it is cheaper to find: a page in the second half of a long list is read from the end, in the
-    opposite order (the rows are written in the page's own order all the same: see `json_page`). An offset has
-    PostgreSQL walk every row before it."""
-    if page.offset < FAR_OFFSET:
-        return page
-    remaining = page_total(model, page, scope, page.limit) - page.offset
-    if remaining >= page.offset:
-        return page
-    backwards = [(column, not descending) for column, descending in page.order]
-    limit = max(0, min(page.limit, remaining))
-    return replace(page, order=backwards, offset=max(0, remaining - page.limit), limit=limit)
+    return text, shown
 
 
 # --- totals ---------------------------------------------------------------------------------------------------
-
-
-def page_total(model, page, scope, shown):
-    """How many rows of `model` match the page's filters within `scope`, the page showing `shown` of them: the
-    page tells when it is not full, else a count (remembered until the database changes)."""
-    if shown < page.limit and (shown or page.offset == 0):
-        return page.offset + shown
-    # a join that only sorts changes no count: a reference names one record or (left join) none
-    return counted(_matching(model.select(fn.COUNT(SQL("*"))), model, page, scope, page.filter_joins))
 
 
 # One statement, whatever is remembered: the change counter's version (bumped by every transaction that writes, as

@@ -45,17 +45,14 @@ from dialects.sqlite.files import (
     store_attachment,
 )
 from dialects.sqlite.pages import (
-    MAX_REMEMBERED_SQL,
     as_json,
     counted,
     embedded,
-    json_page,
+    json_rows,
+    ordered,
     packed_rows,
-    page_query,
-    page_total,
     prepared,
     prepared_rows,
-    record_query,
 )
 from dialects.sqlite.search import matching_words, search_columns, search_index
 from dialects.sqlite.servers import claiming, one_server_at_a_time
@@ -64,7 +61,6 @@ NAME = "sqlite"  # its migrations: sql/sqlite/
 
 __all__ = [
     "CALLER_SQL",
-    "MAX_REMEMBERED_SQL",
     "NAME",
     "NOW",
     "AttachmentDownload",
@@ -94,20 +90,18 @@ __all__ = [
     "is_busy",
     "json_field",
     "json_has",
-    "json_page",
+    "json_rows",
     "keep_private",
     "limit_statements",
     "matching_words",
     "one_of",
     "one_server_at_a_time",
     "open_database",
+    "ordered",
     "over_budget",
     "packed_rows",
-    "page_query",
-    "page_total",
     "prepared",
     "prepared_rows",
-    "record_query",
     "refresh_statistics",
     "rows_written",
     "schema_version",

@@ -8,6 +8,7 @@ import threading
 
 from peewee import SQL, OperationalError, SqliteDatabase
 
+from dialects import statistics
 from dialects.exemption import Unbudgeted
 from dialects.sqlite.budget import BUDGET_CHECK_STEPS, spent_its_budget, statement_starts
 
@@ -163,26 +164,16 @@ def unique_violation(error):
 
 # Without statistics SQLite guesses that `status = 'open'` picks a few rows, and starts the open roles of a month
 # from the 140 000 open ones instead of the month's 800 gigs. ANALYZE tells it (2 s at 100 000 gigs, so it runs
-# when a table's size has moved: the relative sizes it records stay true while a band grows).
-MIN_ANALYZED_ROWS = 1000
+# when a table's size has moved: see `dialects/statistics.py`).
 
 
 def refresh_statistics(tables, force=False):
-    """ANALYZE when forced, or when one of `tables` holds MIN_ANALYZED_ROWS rows or more and has doubled or halved
-    since the statistics were taken (or has none); whether it ran."""
-    if not force and not any(_statistics_stale(table) for table in tables):
-        return False
-    db.execute_sql("ANALYZE")
-    return True
+    """ANALYZE when the tables' sizes have moved (see `dialects/statistics.py`); whether it ran."""
+    return statistics.refresh_statistics(db, tables, force, _known_rows)
 
 
-def _statistics_stale(table):
-    rows = db.execute_sql(f'SELECT COUNT(*) FROM "{table}"').fetchone()[0]
-    if rows < MIN_ANALYZED_ROWS:
-        return False
-    has_statistics = db.execute_sql("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_stat1'").fetchone()
-    known = (
-        has_statistics
-        and db.execute_sql("SELECT MAX(CAST(stat AS INTEGER)) FROM sqlite_stat1 WHERE tbl = ?", (table,)).fetchone()[0]
-    )
-    return not known or not known / 2 <= rows <= known * 2
+def _known_rows(table):
+    """The rows the last ANALYZE found in `table` (sqlite_stat1's first number), None when it found none."""
+    if not db.execute_sql("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_stat1'").fetchone():
+        return None
+    return db.execute_sql("SELECT MAX(CAST(stat AS INTEGER)) FROM sqlite_stat1 WHERE tbl = ?", (table,)).fetchone()[0]

@@ -6,6 +6,7 @@ import json
 from peewee import SQL, EnclosedNodeList, NodeList, fn
 
 from dialects.sqlite.database import db
+from dialects.written_once import StandIn
 
 
 @db.func("band_fold", 1, deterministic=True)
@@ -52,10 +53,6 @@ def json_field(expr, key):
 def json_has(expr, key):
     """Whether a JSON object column holds `key` (with any value, null included)."""
     return fn.json_type(expr, f"$.{key}").is_null(False)
-
-
-class StandIn(str):
-    """Where a value goes in a statement written once (see `prepared`): a string no value is."""
 
 
 def bindable(value):
