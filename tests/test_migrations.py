@@ -2,6 +2,8 @@
 and the steps kept equal to what models.py declares."""
 
 import sqlite3
+import subprocess
+from pathlib import Path
 
 import peewee
 import pytest
@@ -63,6 +65,47 @@ def test_a_pending_step_runs_after_a_backup_and_keeps_the_data(fresh, tmp_path):
     copy.close()
 
 
+def motto_step():
+    return migrations.Step(
+        len(migrations.steps()) + 1, "motto", lambda d: d.execute_sql("ALTER TABLE teams ADD COLUMN motto TEXT")
+    )
+
+
+@pytest.mark.postgresql_only  # a database that is no file here: its copy goes to BAND_BACKUP_DIR (on SQLite, above)
+def test_a_pending_step_on_postgresql_runs_after_a_backup_into_the_backup_folder(fresh, tmp_path):
+    folder = tmp_path / "backups"
+    with fresh.app_context():
+        migrations.upgrade()
+        AccessRole.create(name="keeper", grants=[])
+        last = len(migrations.steps())
+        assert migrations.upgrade([*migrations.steps(), motto_step()], backup_dir=str(folder)) == (last, last + 1)
+        assert "motto" in [c.name for c in db.get_columns("teams")]
+        name = db.database
+    [backup] = folder.glob(f"{name}.v{last}-*.bak")
+    assert oct(backup.stat().st_mode & 0o777) == "0o600" and oct(folder.stat().st_mode & 0o777) == "0o700"
+    assert dialect.inspect_file(backup) == (last, [], {})
+    access_roles = subprocess.run(
+        [postgresql.server_program("pg_restore"), "--data-only", "--table=access_roles", "--file=-", str(backup)],
+        capture_output=True,
+        text=True,
+    )
+    assert "\tkeeper\t" in access_roles.stdout
+    assert list(Path.cwd().glob(f"{name}*")) == []  # nothing left in the working folder
+
+
+@pytest.mark.postgresql_only  # on SQLite the copy is always written beside the file
+def test_a_postgresql_database_to_migrate_without_a_backup_folder_is_refused_unchanged(fresh):
+    with fresh.app_context():
+        migrations.upgrade()
+        behind = len(migrations.steps()) - 1
+        dialect.set_schema_version(behind)
+        result = fresh.test_cli_runner().invoke(args=["init-db"])
+    assert result.exit_code == 1
+    assert f"is at schema version {behind} and needs migrating, after a backup: set BAND_BACKUP_DIR" in result.output
+    with fresh.app_context():
+        assert migrations.schema_version() == behind
+
+
 def test_a_failing_step_leaves_the_database_as_it_was(fresh):
     def broken(database):
         database.execute_sql("ALTER TABLE teams ADD COLUMN motto TEXT")
@@ -83,7 +126,8 @@ def test_a_database_newer_than_the_code_is_refused(fresh):
         dialect.set_schema_version(99)
         with pytest.raises(ConfigError, match="schema version 99, newer than this code knows"):
             migrations.upgrade()
-    result = fresh.test_cli_runner().invoke(args=["init-db"])
+    with fresh.app_context():  # as `app.py init-db` runs it
+        result = fresh.test_cli_runner().invoke(args=["init-db"])
     assert result.exit_code == 1 and "newer than this code knows" in result.output
 
 

@@ -15,6 +15,12 @@ def keep_private(location):
     """Nothing to do: the server's files are the PostgreSQL server's, private to its own user."""
 
 
+def database_folder():
+    """None: the database is no file of this machine's, so the copy taken before a migration goes to
+    BAND_BACKUP_DIR (see migrations.py)."""
+    return None
+
+
 def client_program(name):
     """The path of a PostgreSQL client program: on PATH, else the newest of Debian's /usr/lib/postgresql/*/bin."""
     found = shutil.which(name)
