@@ -48,7 +48,7 @@ def prepare_database():
     except OSError as e:
         fail(f"cannot open {db.database}: {e.strerror}")
     try:
-        before, after = migrations.upgrade(backup_dir=current_app.config["BACKUP_DIR"])
+        before, after = migrations.upgrade()
     except ConfigError as e:
         fail(str(e))
     signing.make_secret_key()  # this installation's own (never the demo's: band.db.example holds none)

@@ -15,6 +15,8 @@ import logging
 from dataclasses import dataclass
 from pathlib import Path
 
+from flask import current_app, has_app_context
+
 from dialects import dialect
 from errors import ConfigError
 from models import AccessRole, db
@@ -70,9 +72,9 @@ def schema_version():
     return dialect.schema_version()
 
 
-def upgrade(all_steps=None, backup_dir=""):
-    """Bring the open database up to the last step; returns (version before, version after). `backup_dir`
-    (BAND_BACKUP_DIR) receives the copy taken first of a database that is no file beside which to keep it."""
+def upgrade(all_steps=None, backup_dir=None):
+    """Bring the open database up to the last step; returns (version before, version after). `backup_dir` (else
+    the app's BAND_BACKUP_DIR) receives the copy taken first of a database that is no file to keep it beside."""
     all_steps = steps() if all_steps is None else all_steps
     latest = all_steps[-1].version if all_steps else 0
     current = schema_version()
@@ -99,8 +101,11 @@ def seed():
         AccessRole.create(name=name, grants=grants, description=description)
 
 
-def backup_path(version, backup_dir=""):
-    """Where the copy taken before migrating from `version` goes: beside the database file, else in `backup_dir`."""
+def backup_path(version, backup_dir=None):
+    """Where the copy taken before migrating from `version` goes: beside the database file, else in `backup_dir`
+    (else the app's BAND_BACKUP_DIR)."""
+    if backup_dir is None and has_app_context():
+        backup_dir = current_app.config["BACKUP_DIR"]
     folder = dialect.database_folder() or backup_dir
     if not folder:
         raise ConfigError(

@@ -111,6 +111,14 @@ def database_url(server_url, name):
     return urlsplit(server_url)._replace(path=f"/{name}").geturl()
 
 
+def archive_rows(path, table):
+    """The rows of `table` in the pg_dump archive `path`, as lines of COPY's text form (fields split by tabs)."""
+    restore = [server_program("pg_restore"), "--data-only", f"--table={table}", "--file=-", str(path)]
+    script = subprocess.run(restore, check=True, capture_output=True, text=True).stdout
+    copied = script.split(" FROM stdin;\n", 1)[1].split("\n\\.\n", 1)[0]
+    return copied.splitlines()
+
+
 # --- the database the tests run on ----------------------------------------------------------------------------
 
 CHOICE = "BAND_TEST_DATABASE"  # sqlite (the default) or postgresql; `pytest --database=...` sets it
