@@ -178,6 +178,19 @@ def location(tmp_path, template=None, kept=False):
     return database_url(server, _made[str(tmp_path)][0])
 
 
+def new_location(folder, stem):
+    """BAND_DB of a database not made yet, for a command that makes one (`app.py demo`): on SQLite the file
+    `<stem>.db` in `folder`; on PostgreSQL the URL of a database of that name on the test server, dropped after the
+    test module (and before, should an earlier run have left it)."""
+    if not on_postgresql():
+        return str(folder / f"{stem}.db")
+    server = os.environ[SERVER]
+    name = f"{stem}_{folder.parent.name}_{folder.name}"[:63].lower()
+    drop_database(server, name)
+    _made[f"{folder}#{stem}"] = name, False
+    return database_url(server, name)
+
+
 def drop_made_databases():
     """The databases made for the test module that ended dropped, but templates."""
     for folder, (name, kept) in list(_made.items()):
