@@ -1,6 +1,5 @@
 """SPEC §6 commands, through Flask's CLI runner on a temporary database."""
 
-import contextlib
 import hashlib
 import os
 import shutil
@@ -13,7 +12,8 @@ import migrations
 import writer
 from dialects import dialect
 from models import AccessRole, Setting, Token, User
-from tests.support import PROJECT, postgresql
+from tests.support import PROJECT
+from tests.support.database import rows_in_backup
 from tests.support.served import Service
 
 EXAMPLE = PROJECT / "band.db.example"
@@ -75,14 +75,6 @@ def test_create_api_key_prints_a_working_key(cli, anon):
     assert me["email"] == "ops@example.com" and me["token"]["label"] == "backup script"
     assert Token.get().prefix == key[:12]
     assert cli("create-api-key", "nobody@example.com", "--label", "x").exit_code != 0
-
-
-def rows_in_backup(path, table):
-    """How many rows of `table` a backup holds: a SQLite file read with sqlite3, a pg_dump archive with pg_restore."""
-    if postgresql.on_postgresql():
-        return len(postgresql.archive_rows(path, table))
-    with contextlib.closing(sqlite3.connect(path)) as copy:
-        return copy.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
 
 
 def test_backup_writes_a_consistent_copy_that_check_passes(cli, tmp_path):
