@@ -55,10 +55,10 @@ class OfficeFeedCopy:
         with self.lock:  # one build at a time; who waited gets the copy just built
             version = self.watch.version()
             fresh = self.key and version == self.version and self.key[1:] == (default_timezone, since())
-            if not fresh:  # something changed: was it anything the feed shows?
-                key = (fingerprint(), default_timezone, since())
-                if key != self.key:
-                    with dialect.without_budget():  # built once for every poll until the next change
+            if not fresh:  # something changed: was it anything the feed shows? Asked and built once per change
+                with dialect.without_budget():  # for every poll until the next: the server's work, not a request's
+                    key = (fingerprint(), default_timezone, since())
+                    if key != self.key:
                         self.body, self.key = office_feed(default_timezone), key
                 self.version = version
             return self.body

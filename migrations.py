@@ -2,7 +2,9 @@
 
 Each dialect has its own folder of steps: step N is `sql/<dialect>/NNNN_*.sql`, or `sql/<dialect>/NNNN_*.py` with
 `apply(database)` where SQL alone cannot say it. Pending steps run in order, each in one transaction with its
-version number, after a backup copy of an existing database is written beside it. A database whose version is
+version number, after a backup copy of an existing database is written: beside it (a SQLite file), or in
+BAND_BACKUP_DIR for a database that is no file here (PostgreSQL; without that folder the migration is refused
+before anything changes). A database whose version is
 newer than the last step is refused. Step 1 creates the schema as it first shipped; a test keeps the sum of the
 steps equal to what `models.py` declares.
 """
@@ -13,9 +15,12 @@ import logging
 from dataclasses import dataclass
 from pathlib import Path
 
+from flask import current_app, has_app_context
+
 from dialects import dialect
 from errors import ConfigError
 from models import AccessRole, db
+from private_files import private_directory
 
 SQL_DIR = Path(__file__).parent / "sql"  # a folder per dialect: sql/sqlite/, ...
 log = logging.getLogger("band.migrations")
@@ -67,8 +72,9 @@ def schema_version():
     return dialect.schema_version()
 
 
-def upgrade(all_steps=None):
-    """Bring the open database up to the last step; returns (version before, version after)."""
+def upgrade(all_steps=None, backup_dir=None):
+    """Bring the open database up to the last step; returns (version before, version after). `backup_dir` (else
+    the app's BAND_BACKUP_DIR) receives the copy taken first of a database that is no file to keep it beside."""
     all_steps = steps() if all_steps is None else all_steps
     latest = all_steps[-1].version if all_steps else 0
     current = schema_version()
@@ -78,7 +84,7 @@ def upgrade(all_steps=None):
             "run a newer Band Office, or restore a backup made for this version."
         )
     if current and current < latest:
-        log.info("backed up %s before migrating to %s", db.database, backup(backup_path(current)))
+        log.info("backed up %s before migrating to %s", db.database, backup(backup_path(current, backup_dir)))
     for step in all_steps[current:]:
         with dialect.write_transaction():
             step.apply(db)
@@ -95,9 +101,20 @@ def seed():
         AccessRole.create(name=name, grants=grants, description=description)
 
 
-def backup_path(version):
+def backup_path(version, backup_dir=None):
+    """Where the copy taken before migrating from `version` goes: beside the database file, else in `backup_dir`
+    (else the app's BAND_BACKUP_DIR)."""
+    if backup_dir is None and has_app_context():
+        backup_dir = current_app.config["BACKUP_DIR"]
+    folder = dialect.database_folder() or backup_dir
+    if not folder:
+        raise ConfigError(
+            f"{db.database} is at schema version {version} and needs migrating, after a backup: set BAND_BACKUP_DIR "
+            "to the folder where the backup is to be written (nothing was changed)."
+        )
+    private_directory(folder)
     stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
-    return f"{db.database}.v{version}-{stamp}.bak"
+    return str(Path(folder) / f"{Path(db.database).name}.v{version}-{stamp}.bak")
 
 
 def backup(path):

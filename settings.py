@@ -31,7 +31,7 @@ SETTINGS = {
     "WORKER": ("on", str, "on or off: the background worker of serve (expiry, pruning, backups)"),
     "WORKER_INTERVAL": (15.0, float, "seconds between the worker's looks for timed work"),
     "EVENT_DAYS": (365, int, "how long events are kept"),
-    "BACKUP_DIR": ("", str, "where the worker writes a daily backup; empty: none"),
+    "BACKUP_DIR": ("", str, "where the worker writes a daily backup (on PostgreSQL also the pre-migration copy)"),
     "BACKUP_KEEP": (14, int, "how many daily backups are kept"),
     "BACKUP_TIME": ("03:00", str, "when the daily backup is taken, server local time HH:MM"),
     "WEBHOOK_TIMEOUT": (10.0, float, "seconds a webhook receiver has to answer"),

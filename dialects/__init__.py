@@ -35,7 +35,8 @@ What a dialect provides (a PostgreSQL module must offer the same names, with the
   spends more CPU than that is interrupted (reads of a request; a write transaction never is, nor a block of the
   server's own work); whether an error is that interruption.
 - `copy_database(path)`, `inspect_file(path)`: an online, consistent copy; what a copy holds (integrity,
-  references, schema version), read without changing it (`Unreadable` when it cannot be).
+  references, schema version), read without changing it (`Unreadable` when it cannot be); `database_folder()`:
+  the folder of the database's file, beside which the copy taken before a migration is kept (None: no file).
 - `keep_private(path)`: the database's files readable by the service's user alone (SPEC §2.3).
 - `store_attachment`, `AttachmentDownload`: an attachment's bytes written and read in chunks.
 - `caller_row`, `CALLER_SQL`, `grants_of`, `count_role_holders`, `count_all_capability_holders`: who is calling

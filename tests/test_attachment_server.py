@@ -151,6 +151,12 @@ def test_a_download_the_client_abandons_lets_go_of_the_database(office):
     wait_for(lambda: not log_is_held(service.env["BAND_DB"]), timeout=SLOW_MACHINE_SECONDS)
 
 
+@pytest.mark.xfail(
+    postgresql.on_postgresql(),
+    reason="on PostgreSQL an upload's COPY (about 1 s per 24 MB) runs inside its write transaction, which holds the "
+    "process's write turn (writer.QUEUE) and the database's write lock: small writes wait behind it",
+    strict=False,
+)
 def test_uploads_under_way_leave_small_writes_their_turn(office):
     """Six large uploads at once: small writes keep being answered quickly, and nothing answers 500."""
     service, headers = office

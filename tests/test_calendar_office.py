@@ -1,13 +1,10 @@
 """SPEC §5.6: the office's calendar feed, and what a feed costs to make."""
 
-import sqlite3
-
 import pytest
 
-from models import db
 from tests.support import feeds
 from tests.support.api import error_of
-from tests.support.database import count_queries
+from tests.support.database import connected, count_queries
 
 
 @pytest.fixture
@@ -121,7 +118,7 @@ def test_the_office_feed_holds_played_gigs_and_none_older_than_sixty_days(admin,
     assert str(found[gigs["played"]["title"]][0]["STATUS"]) == "CONFIRMED"
 
 
-def test_the_office_feed_is_served_from_a_copy_until_the_database_changes(admin, anon, build, monkeypatch):
+def test_the_office_feed_is_served_from_a_copy_until_the_database_changes(app, admin, anon, build, monkeypatch):
     gig = build("gigs", gig_date=feeds.day(3).isoformat())
     url = feeds.office_url(admin)
     feeds.fetch(anon, url)
@@ -131,11 +128,9 @@ def test_the_office_feed_is_served_from_a_copy_until_the_database_changes(admin,
     assert admin.patch(f"/gigs/{gig['id']}", json={"title": gig["title"] + " (moved)"}).status_code == 200
     assert str(only_event_titled(feeds.fetch(anon, url), gig["title"])["SUMMARY"]) == gig["title"] + " (moved)"
     # a change made by another process counts too (every writer of this schema keeps updated_at)
-    other = sqlite3.connect(db.database)
-    renamed = "UPDATE gigs SET title = 'Renamed elsewhere', updated_at = ? WHERE id = ?"
-    other.execute(renamed, ("2099-01-01T00:00:00.000000Z", gig["id"]))
-    other.commit()
-    other.close()
+    with connected(app.config["DB"]) as other:
+        renamed = "UPDATE gigs SET title = 'Renamed elsewhere', updated_at = ? WHERE id = ?"
+        other.execute(renamed, ("2099-01-01T00:00:00.000000Z", gig["id"]))
     assert str(only_event_titled(feeds.fetch(anon, url), "Renamed elsewhere")["SUMMARY"]) == "Renamed elsewhere"
     # a write the feed does not show (a team, a sign-in link asked for) leaves the copy as it is
     admin.post("/teams", json={"name": "Unrelated"})

@@ -4,16 +4,14 @@ a real `python app.py serve` spoken to from several loopback addresses (127.0.0.
 import http.client
 import json
 import re
-import shutil
 import statistics
 import threading
 import time
 from email import message_from_bytes, policy
 from urllib.parse import urlsplit
 
-from tests.support import PROJECT
 from tests.support.mail import text_of
-from tests.support.served import Service
+from tests.support.served import Service, example_office
 from tests.support.waiting import wait_for
 
 
@@ -30,7 +28,7 @@ def call(conn, method, path, body=None, headers=None):
 
 
 def test_one_address_looping_slow_requests_leaves_another_its_pace(tmp_path):
-    shutil.copy(PROJECT / "band.db.example", tmp_path / "band.db")
+    example_office(tmp_path)
     service = Service(tmp_path).start("--threads", "8")  # serve's default
     key = service.run("create-api-key", "office@band.example", "--label", "loops").stdout.strip()
     slow = ("GET", "/pay-sheet?from=2020-01-01&to=2030-12-31", None, {"Authorization": f"Bearer {key}"})
@@ -131,7 +129,7 @@ def test_a_trusted_proxy_naming_no_address_is_told_what_is_wrong(tmp_path):
 
 
 def test_behind_a_trusted_proxy_a_client_holds_as_many_requests_as_connections_while_they_are_open(tmp_path):
-    shutil.copy(PROJECT / "band.db.example", tmp_path / "band.db")
+    example_office(tmp_path)
     service = Service(tmp_path, BAND_TRUSTED_PROXIES="127.0.0.1", BAND_MAX_CONNECTIONS_PER_CLIENT="6")
     key = service.run("create-api-key", "office@band.example", "--label", "proxy").stdout.strip()
     service.start()

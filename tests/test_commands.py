@@ -1,6 +1,7 @@
 """SPEC §6 commands, through Flask's CLI runner on a temporary database."""
 
 import hashlib
+import os
 import shutil
 import sqlite3
 from pathlib import Path
@@ -8,8 +9,11 @@ from pathlib import Path
 import pytest
 
 import migrations
-from models import AccessRole, Token, User
+import writer
+from dialects import dialect
+from models import AccessRole, Setting, Token, User
 from tests.support import PROJECT
+from tests.support.database import rows_in_backup
 from tests.support.served import Service
 
 EXAMPLE = PROJECT / "band.db.example"
@@ -73,15 +77,15 @@ def test_create_api_key_prints_a_working_key(cli, anon):
     assert cli("create-api-key", "nobody@example.com", "--label", "x").exit_code != 0
 
 
-def test_backup_writes_a_consistent_copy(cli, tmp_path):
+def test_backup_writes_a_consistent_copy_that_check_passes(cli, tmp_path):
     AccessRole.create(name="extra", grants=["gigs.view"])
     target = tmp_path / "copy.db"
     result = cli("backup", str(target))
     assert result.exit_code == 0, result.output
-    copy = sqlite3.connect(target)
-    assert copy.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-    assert copy.execute("SELECT COUNT(*) FROM access_roles").fetchone()[0] == 6
-    copy.close()
+    assert result.output.strip().endswith(f"to {target}")
+    assert oct(target.stat().st_mode & 0o777) == "0o600"
+    assert rows_in_backup(target, "access_roles") == 6
+    assert cli("check", str(target)).output.splitlines()[-1] == f"ok: {target} can be restored or served"
     assert cli("backup", str(target)).exit_code != 0  # never overwrites
 
 
@@ -112,7 +116,8 @@ def sha256(path):
 
 
 def altered(source, script):
-    """A copy of `source` changed by the SQL `script`, run with foreign keys off as any SQLite client could."""
+    """A copy of the SQLite file `source` changed by the SQL `script`, run with foreign keys off as any SQLite
+    client could."""
     target = source.with_name("altered.db")
     shutil.copy(source, target)
     connection = sqlite3.connect(target)
@@ -135,6 +140,7 @@ def test_check_passes_a_good_backup_and_leaves_it_as_it_was(check, good_backup):
     assert sorted(good_backup.parent.iterdir()) == files  # no -wal or -shm left beside the backup
 
 
+@pytest.mark.sqlite_only  # a pg_dump archive is one snapshot of a database that enforces its references
 def test_check_fails_a_broken_reference_naming_its_table(check, good_backup):
     broken = altered(
         good_backup,
@@ -149,6 +155,7 @@ def test_check_fails_a_broken_reference_naming_its_table(check, good_backup):
     assert sha256(broken) == before
 
 
+@pytest.mark.sqlite_only  # SQLite's write-ahead log beside a live database file
 def test_check_reads_what_the_live_databases_wal_holds(check, app):
     AccessRole.create(name="extra", grants=["gigs.view"])  # the service's connection stays open, as a server's
     live = app.config["DB"]
@@ -174,6 +181,23 @@ def test_check_fails_a_corrupted_copy(check, good_backup):
     assert "corrupt" in output.splitlines()[-1], output
 
 
+@pytest.mark.postgresql_only  # SQLite's check reads every page already (PRAGMA integrity_check, above)
+def test_check_reads_every_block_of_an_archive_and_fails_a_damaged_one(cli, check, tmp_path):
+    with writer.transaction():  # a large block of data (random text compresses little) after the archive's list
+        Setting.create(key="ballast", value=os.urandom(1024 * 1024).hex())
+    backup = tmp_path / "big.db"
+    assert cli("backup", str(backup)).exit_code == 0
+    data = bytearray(backup.read_bytes())
+    middle = len(data) // 2
+    data[middle : middle + 4096] = bytes(range(256)) * 16
+    backup.write_bytes(data)
+    code, output = check(backup)
+    assert code == 1
+    assert output.splitlines()[0].startswith("integrity: it cannot be read whole (pg_restore: error: "), output
+    assert output.splitlines()[-1] == f"error: {backup} cannot be restored: corrupt"
+
+
+@pytest.mark.sqlite_only  # a pg_dump archive holds no index contents: restoring builds them
 def test_check_fails_an_index_that_disagrees_with_its_table(cli, check, good_backup):
     cli("create-user", "ada@example.com", "--name", "Ada")
     with_a_user = good_backup.with_name("with-a-user.db")
@@ -189,9 +213,18 @@ def test_check_fails_an_index_that_disagrees_with_its_table(cli, check, good_bac
     assert output.splitlines()[-1] == f"error: {damaged} cannot be restored: corrupt"
 
 
-def test_check_fails_a_database_newer_than_the_code(check, good_backup):
+def backup_at_version(cli, tmp_path, version):
+    """A backup, made with `app.py backup`, of the database set to schema `version`."""
+    with writer.transaction():
+        dialect.set_schema_version(version)
+    target = tmp_path / f"v{version}.db"
+    assert cli("backup", str(target)).exit_code == 0
+    return target
+
+
+def test_check_fails_a_database_newer_than_the_code(cli, check, tmp_path):
     latest = len(migrations.steps())
-    newer = altered(good_backup, f"PRAGMA user_version = {latest + 1}")
+    newer = backup_at_version(cli, tmp_path, latest + 1)
     code, output = check(newer)
     assert code == 1
     assert f"schema version: {latest + 1}, newer than this code knows ({latest})" in output
@@ -201,20 +234,28 @@ def test_check_fails_a_database_newer_than_the_code(check, good_backup):
     )
 
 
-def test_check_passes_an_older_database_that_start_will_migrate(check, good_backup):
+def test_check_passes_an_older_database_that_start_will_migrate(cli, check, tmp_path):
     latest = len(migrations.steps())
-    older = altered(good_backup, f"PRAGMA user_version = {latest - 1}")
+    older = backup_at_version(cli, tmp_path, latest - 1)
     code, output = check(older)
     assert code == 0, output
     assert f"schema version: {latest - 1}, older than this code's {latest}: restorable, it will be migrated" in output
+
+
+NOT_A_COPY = {"sqlite": "is not a SQLite database", "postgresql": "is not a pg_dump archive"}
+# An empty file is an empty database to SQLite, and too short to be an archive to pg_restore.
+EMPTY = {
+    "sqlite": "{path} cannot be restored: no Band Office schema",
+    "postgresql": "{path} is not a pg_dump archive: it cannot be restored",
+}
 
 
 @pytest.mark.parametrize(
     "name, content, reason",
     [
         ("missing.db", None, "{path}: no such file"),
-        ("notes.txt", "not a database\n" * 200, "{path} is not a SQLite database: it cannot be restored"),
-        ("empty.db", "", "{path} cannot be restored: no Band Office schema"),
+        ("notes.txt", "not a database\n" * 200, f"{{path}} {NOT_A_COPY[dialect.NAME]}: it cannot be restored"),
+        ("empty.db", "", EMPTY[dialect.NAME]),
     ],
 )
 def test_check_fails_cleanly_on_what_is_no_band_office_database(check, tmp_path, name, content, reason):

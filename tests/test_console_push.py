@@ -13,7 +13,6 @@ for: PushManager's subscribe answers a subscription whose endpoint is the local 
 import base64
 import json
 import os
-import sqlite3
 import time
 from pathlib import Path
 
@@ -24,6 +23,7 @@ from py_vapid import Vapid
 
 from tests.support import console
 from tests.support.console import DESKTOP, PHONE, DemoOffice, serious_accessibility_violations
+from tests.support.database import connected
 from tests.support.desktop_notifications import NotificationDesktop
 from tests.support.pages import chromium
 from tests.support.push_servers import WebPushServer, b64url
@@ -279,9 +279,8 @@ def test_the_push_the_office_sends_for_an_invitation_decrypts_with_the_subscript
     turn_on(page, office)
     # The stand-in push service listens on plain HTTP: the device's endpoint is moved to it as stored (registration
     # takes https only, as browsers' push services are); everything else is the browser's subscription.
-    with sqlite3.connect(office.service.env["BAND_DB"], timeout=10) as db:
+    with connected(office.service.env["BAND_DB"]) as db:
         db.execute("UPDATE devices SET token = replace(token, 'https://', 'http://') WHERE platform = 'web'")
-    db.close()
     invitation = invite_the_musician(office)
     request = wait_for(lambda: pushed_about(push_service, invitation["id"]), timeout=60)
     message = request.seen["message"]

@@ -6,7 +6,6 @@ is SQLite's alone)."""
 import datetime as dt
 import itertools
 import json
-import os
 import re
 import shutil
 import sqlite3
@@ -77,20 +76,10 @@ def content(location):
     return found
 
 
-def new_demo(folder):
-    """Where a new demo database goes: a file in `folder`, or a new database on the test server."""
-    if not postgresql.on_postgresql():
-        return str(folder / "demo.db")
-    name = f"demo_{folder.parent.name}_{folder.name}"[:63].lower()
-    server = os.environ[postgresql.SERVER]
-    postgresql.drop_database(server, name)
-    return postgresql.database_url(server, name)
-
-
 def write_demo(template_db, folder, *options):
     """A demo database written by the command of an app on a database of its own; its location."""
     app = create_app({"DB": postgresql.location(folder, template=template_db, kept=True)})
-    target = new_demo(folder)
+    target = postgresql.new_location(folder, "demo")
     result = app.test_cli_runner().invoke(args=["demo", target, *options])
     release_database()
     assert result.exit_code == 0, result.output
@@ -199,7 +188,7 @@ def test_the_command_refuses_an_existing_file(app, tmp_path):
 
 def test_the_command_leaves_the_apps_database_alone(app, admin, tmp_path, demo_db):
     users = admin.get("/users").get_json()["meta"]["total"]
-    target = new_demo(tmp_path)
+    target = postgresql.new_location(tmp_path, "demo")
     result = app.test_cli_runner().invoke(args=["demo", target])
     assert result.exit_code == 0, result.output
     assert db.database in (app.config["DB"], urllib.parse.urlsplit(app.config["DB"]).path.lstrip("/"))

@@ -279,6 +279,7 @@ def test_a_refused_confirmation_spends_the_link(app, anon, admin):
     error_of(anon.post("/auth/confirm", {"token": token}), 401, "unauthenticated")
 
 
+@pytest.mark.sqlite_only  # holds SQLite's write lock, the whole file's, from another connection (sqlite3)
 def test_a_write_that_cannot_get_the_database_is_503_with_retry_after(admin):
     holder = sqlite3.connect(db.database, timeout=0)
     holder.execute("BEGIN IMMEDIATE")  # another process holds the write lock past the busy timeout

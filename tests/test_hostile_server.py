@@ -6,9 +6,7 @@ import json
 import re
 import select
 import shlex
-import shutil
 import socket
-import sqlite3
 import struct
 import subprocess
 import sys
@@ -18,7 +16,8 @@ from urllib.parse import urlsplit
 import pytest
 
 from tests.support import PROJECT
-from tests.support.served import Service
+from tests.support.database import connected
+from tests.support.served import Service, example_office
 from tests.support.waiting import SLOW_MACHINE_SECONDS, wait_for
 
 
@@ -115,7 +114,7 @@ def test_one_address_holding_many_connections_does_not_starve_another(server):
 @pytest.fixture
 def demo_office(tmp_path):
     """A served copy of the demo office, and a slow request on it (the pay sheet of ten years, every time)."""
-    shutil.copy(PROJECT / "band.db.example", tmp_path / "band.db")
+    example_office(tmp_path)
     service = Service(tmp_path)
     key = service.run("create-api-key", "office@band.example", "--label", "slow").stdout.strip()
     service.start()
@@ -305,11 +304,10 @@ def test_serving_the_lan_links_to_the_lan_address_and_warns_of_a_localhost_sende
     # the first-day hint for scripts names the database, so that it works pasted into a shell
     assert re.search(r"one-time setup link within 60 minutes:  http://\S+/setup#token=\S+  ", output)
     hint = re.search(r"from a script instead: (.+? --role admin)\)", output)[1]
-    assert f"BAND_DB={shlex.quote(str(tmp_path / 'band.db'))} " in hint
+    assert f"BAND_DB={shlex.quote(server.env['BAND_DB'])} " in hint
     env = {k: v for k, v in server.env.items() if k != "BAND_DB"}
     command = hint.replace("YOU@EXAMPLE.COM", "ada@example.com")
     result = subprocess.run(command, shell=True, cwd=PROJECT, env=env, capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
-    database = sqlite3.connect(tmp_path / "band.db")
-    assert database.execute("SELECT name FROM users").fetchall() == [("Your Name",)]
-    database.close()
+    with connected(server.env["BAND_DB"]) as database:
+        assert database.execute("SELECT name FROM users").fetchall() == [("Your Name",)]

@@ -2,6 +2,7 @@
 and the steps kept equal to what models.py declares."""
 
 import sqlite3
+from pathlib import Path
 
 import peewee
 import pytest
@@ -17,8 +18,9 @@ from tests.support.database import structure
 
 @pytest.fixture
 def fresh(tmp_path):
-    """An app on a database that has no tables yet (a file that does not exist yet, on SQLite)."""
-    app = create_app({"DB": postgresql.location(tmp_path)})
+    """An app on a database that has no tables yet (a file that does not exist yet, on SQLite); on PostgreSQL the
+    copies taken before migrating go to the folder `backups` of the test's."""
+    app = create_app({"DB": postgresql.location(tmp_path), "BACKUP_DIR": str(tmp_path / "backups")})
     yield app
     db.close()
 
@@ -63,6 +65,44 @@ def test_a_pending_step_runs_after_a_backup_and_keeps_the_data(fresh, tmp_path):
     copy.close()
 
 
+def motto_step():
+    return migrations.Step(
+        len(migrations.steps()) + 1, "motto", lambda d: d.execute_sql("ALTER TABLE teams ADD COLUMN motto TEXT")
+    )
+
+
+@pytest.mark.postgresql_only  # a database that is no file here: its copy goes to BAND_BACKUP_DIR (on SQLite, above)
+def test_a_pending_step_on_postgresql_runs_after_a_backup_into_the_backup_folder(fresh, tmp_path):
+    folder = tmp_path / "backups"
+    with fresh.app_context():
+        migrations.upgrade()
+        AccessRole.create(name="keeper", grants=[])
+        last = len(migrations.steps())
+        assert migrations.upgrade([*migrations.steps(), motto_step()]) == (last, last + 1)
+        assert "motto" in [c.name for c in db.get_columns("teams")]
+        name = db.database
+    [backup] = folder.glob(f"{name}.v{last}-*.bak")
+    assert oct(backup.stat().st_mode & 0o777) == "0o600" and oct(folder.stat().st_mode & 0o777) == "0o700"
+    assert dialect.inspect_file(backup) == (last, [], {})
+    assert any("\tkeeper\t" in row for row in postgresql.archive_rows(backup, "access_roles"))
+    assert list(Path.cwd().glob(f"{name}*")) == []  # nothing left in the working folder
+
+
+@pytest.mark.postgresql_only  # on SQLite the copy is always written beside the file
+def test_a_postgresql_database_to_migrate_without_a_backup_folder_is_refused_unchanged(tmp_path):
+    app = create_app({"DB": postgresql.location(tmp_path), "BACKUP_DIR": ""})
+    with app.app_context():
+        migrations.upgrade()
+        behind = len(migrations.steps()) - 1
+        dialect.set_schema_version(behind)
+        result = app.test_cli_runner().invoke(args=["init-db"])
+    assert result.exit_code == 1
+    assert f"is at schema version {behind} and needs migrating, after a backup: set BAND_BACKUP_DIR" in result.output
+    with app.app_context():
+        assert migrations.schema_version() == behind
+    db.close()
+
+
 def test_a_failing_step_leaves_the_database_as_it_was(fresh):
     def broken(database):
         database.execute_sql("ALTER TABLE teams ADD COLUMN motto TEXT")
@@ -83,7 +123,8 @@ def test_a_database_newer_than_the_code_is_refused(fresh):
         dialect.set_schema_version(99)
         with pytest.raises(ConfigError, match="schema version 99, newer than this code knows"):
             migrations.upgrade()
-    result = fresh.test_cli_runner().invoke(args=["init-db"])
+    with fresh.app_context():  # as `app.py init-db` runs it
+        result = fresh.test_cli_runner().invoke(args=["init-db"])
     assert result.exit_code == 1 and "newer than this code knows" in result.output
 
 
@@ -101,7 +142,7 @@ def execute(sql, params=None):
 
 def version_one(tmp_path):
     """A database as step 1 left it (the schema as it first shipped), with its default roles."""
-    app = create_app({"DB": postgresql.location(tmp_path)})
+    app = create_app({"DB": postgresql.location(tmp_path), "BACKUP_DIR": str(tmp_path / "backups")})
     with app.app_context():
         migrations.upgrade(migrations.steps()[:1])
     db.close()
@@ -147,7 +188,7 @@ OLD_STAFF_GRANTS = ["gigs.view", "catalog.view", "staffing.view", "people.view"]
 
 def before_step(tmp_path, step, staff_grants, description="Musicians and crew."):
     """A database as the steps before `step` left it, its staff access role holding `staff_grants`."""
-    app = create_app({"DB": postgresql.location(tmp_path)})
+    app = create_app({"DB": postgresql.location(tmp_path), "BACKUP_DIR": str(tmp_path / "backups")})
     with app.app_context():
         migrations.upgrade(migrations.steps()[: step - 1])
         AccessRole.update(grants=staff_grants, description=description).where(AccessRole.name == "staff").execute()
@@ -208,7 +249,7 @@ def ids(n):
 def test_gig_roles_carry_their_gigs_date_and_product_from_step_12_on_whatever_writes_them(tmp_path):
     """Step 12 copies the gig's date and the gig product's product onto the roles there are; its triggers keep them
     for a role written by any means, moved to another gig or gig product, or whose gig or gig product changes."""
-    app = create_app({"DB": postgresql.location(tmp_path)})
+    app = create_app({"DB": postgresql.location(tmp_path), "BACKUP_DIR": str(tmp_path / "backups")})
     with app.app_context():
         migrations.upgrade(migrations.steps()[:11])
         execute("INSERT INTO roles (id, created_at, updated_at, name) VALUES (?, '', '', 'Bass')", (ids(9),))

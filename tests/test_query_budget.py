@@ -47,7 +47,10 @@ def test_a_read_that_runs_past_the_budget_is_400_query_too_costly(warehouse, adm
 
 
 def test_writes_and_other_threads_are_never_stopped(warehouse):
-    costly = "SELECT count(*) FROM gig_equipment e JOIN gigs g ON g.id = e.gig_id WHERE instr(g.title || e.id, 'x') = 0"
+    costly = (  # every row's text searched: no index answers it, on either database
+        "SELECT count(*) FROM gig_equipment e JOIN gigs g ON g.id = e.gig_id "
+        "WHERE replace(g.title || e.id, 'x', '') = g.title || e.id"
+    )
     dialect.limit_statements(1)
     try:
         with pytest.raises(Exception) as stopped:
@@ -64,14 +67,21 @@ def test_writes_and_other_threads_are_never_stopped(warehouse):
         dialect.limit_statements(None)
 
 
-def test_a_page_past_the_middle_of_a_long_list_is_read_from_its_end(warehouse, admin):
-    warehouse.config["QUERY_BUDGET_MS"] = FAR_PAGE_BUDGET_MS
+def test_a_page_past_the_middle_of_a_long_list_is_the_mirror_of_the_first_backwards(warehouse, admin):
     last = admin.get("/gig-equipment?sort=gig.title&offset=4900&limit=200&expand=gig")
     assert last.status_code == 200, last.get_json()
     assert last.get_json()["meta"] == {"total": GIGS * PIECES, "limit": 200, "offset": 4900}
     first_backwards = admin.get("/gig-equipment?sort=-gig.title&limit=100&expand=gig").get_json()["data"]
     assert last.get_json()["data"] == first_backwards[::-1]
     assert [row["gig"]["title"] for row in last.get_json()["data"]][-1] == f"{GIGS - 1:05d} wedding"
+
+
+@pytest.mark.sqlite_only  # a CPU budget of 2 ms: PostgreSQL's budget is wall time, chance on a busy machine
+def test_a_page_past_the_middle_of_a_long_list_is_read_from_its_end(warehouse, admin):
+    warehouse.config["QUERY_BUDGET_MS"] = FAR_PAGE_BUDGET_MS
+    last = admin.get("/gig-equipment?sort=gig.title&offset=4900&limit=200&expand=gig")
+    assert last.status_code == 200, last.get_json()
+    assert last.get_json()["meta"] == {"total": GIGS * PIECES, "limit": 200, "offset": 4900}
 
 
 def test_the_office_feed_is_built_whatever_the_budget_and_served_from_its_copy(warehouse, admin, anon):

@@ -2,7 +2,6 @@
 
 import os
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -10,7 +9,7 @@ import pytest
 
 import commands
 import settings
-from tests.support.served import served_offices
+from tests.support.served import example_office, served_offices
 
 PROJECT = Path(__file__).resolve().parent.parent
 README = (PROJECT / "README.md").read_text()
@@ -83,7 +82,7 @@ def test_the_walk_has_the_commands_a_reader_pastes():
 @pytest.mark.parametrize("office_kind", ["empty", "demo"])
 def test_the_walk_runs_on_an_empty_office_and_on_the_demo(tmp_path, office_kind):
     if office_kind == "demo":
-        shutil.copy(PROJECT / "band.db.example", tmp_path / "band.db")
+        example_office(tmp_path)
     with served_offices(tmp_path, BAND_MAIL_URL="console:") as start:
         office = start()
         walk = walk_on(office, tmp_path)

@@ -4,11 +4,11 @@ taken while writes go on."""
 import json
 import logging
 import signal
-import sqlite3
 import threading
 import urllib.error
 import urllib.request
 
+from tests.support.database import connected, rows_in_backup
 from tests.support.served import OPENER, Service
 from tests.support.waiting import wait_for
 
@@ -82,12 +82,13 @@ def test_every_answered_write_survives_sigkill(tmp_path):
     service.proc.wait(10)
     writer.stop()
     service.log.close()
-    database = sqlite3.connect(tmp_path / "band.db")
-    assert database.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
-    assert database.execute("PRAGMA foreign_key_check").fetchall() == []
-    stored = {row[0] for row in database.execute("SELECT name FROM teams")}
-    database.close()
+    with connected(service.env["BAND_DB"]) as database:
+        stored = {row[0] for row in database.execute("SELECT name FROM teams")}
     assert set(writer.acknowledged) <= stored
+    copied = service.run("backup", str(tmp_path / "after-the-kill.db"))  # integrity and references: check's
+    assert copied.returncode == 0, copied.stderr
+    checked = service.run("check", str(tmp_path / "after-the-kill.db"))
+    assert checked.returncode == 0, checked.stdout + checked.stderr
     again = service.start()  # and the service starts again on the same file
     try:
         status, _, body = again.request("GET", "/teams?limit=1", headers={"Authorization": f"Bearer {key}"})
@@ -110,9 +111,7 @@ def test_an_online_backup_is_consistent_while_writes_go_on(tmp_path):
         service.stop()
     assert result.returncode == 0, result.stderr
     assert writer.refused == []  # every write answered while the backup ran was done
-    copy = sqlite3.connect(tmp_path / "copy.db")
-    assert copy.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
-    assert copy.execute("PRAGMA foreign_key_check").fetchall() == []
-    teams = copy.execute("SELECT COUNT(*) FROM teams").fetchone()[0]
-    copy.close()
+    checked = service.run("check", str(tmp_path / "copy.db"))  # integrity and references
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    teams = rows_in_backup(tmp_path / "copy.db", "teams")
     assert before <= teams <= len(writer.acknowledged) + 4  # a moment of the live database, writes in flight aside

@@ -3,12 +3,15 @@
 import json
 import os
 import socket
-import sqlite3
 import subprocess
 import sys
 import time
 
 import migrations
+import writer
+from app import create_app
+from dialects import dialect
+from models import db
 from tests.support import PROJECT
 from tests.support.served import Service
 from tests.support.waiting import SLOW_MACHINE_SECONDS, wait_for
@@ -19,7 +22,6 @@ def test_serve_creates_the_database_answers_and_stops_on_sigterm(tmp_path):
     _, headers, body = service.request("GET", "/health")
     assert json.loads(body) == {"data": {"status": "ok", "version": "1.0.0", "schema_version": len(migrations.steps())}}
     assert headers["X-Request-Id"]
-    assert (tmp_path / "band.db").exists()
     started = time.monotonic()
     assert service.stop() == 0
     assert time.monotonic() - started < 10
@@ -80,9 +82,9 @@ def test_the_commands_are_also_reachable_through_flask(tmp_path):
 def test_a_database_newer_than_the_code_stops_serve(tmp_path):
     service = Service(tmp_path)
     assert service.run("init-db").returncode == 0
-    connection = sqlite3.connect(tmp_path / "band.db")
-    connection.execute("PRAGMA user_version = 42")
-    connection.close()
+    with create_app({"DB": service.env["BAND_DB"]}).app_context(), writer.transaction():
+        dialect.set_schema_version(42)
+    db.close()
     result = service.run("serve", "--port", "0")
     assert result.returncode == 1 and "newer than this code knows" in result.stderr
 

@@ -9,7 +9,7 @@ from dialects.postgresql.access import (
     count_role_holders,
     grants_of,
 )
-from dialects.postgresql.backups import Unreadable, copy_database, inspect_file, keep_private
+from dialects.postgresql.backups import Unreadable, copy_database, database_folder, inspect_file, keep_private
 from dialects.postgresql.binding import NOW, greater_of, one_of, prepared, prepared_rows, subquery
 from dialects.postgresql.budget import limit_statements, over_budget
 from dialects.postgresql.bulk import compact, database_at, indexes_deferred, write_fast
@@ -65,6 +65,7 @@ __all__ = [
     "count_role_holders",
     "counted",
     "database_at",
+    "database_folder",
     "db",
     "embedded",
     "fold",

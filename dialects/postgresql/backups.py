@@ -15,6 +15,12 @@ def keep_private(location):
     """Nothing to do: the server's files are the PostgreSQL server's, private to its own user."""
 
 
+def database_folder():
+    """None: the database is no file of this machine's, so the copy taken before a migration goes to
+    BAND_BACKUP_DIR (see migrations.py)."""
+    return None
+
+
 def client_program(name):
     """The path of a PostgreSQL client program: on PATH, else the newest of Debian's /usr/lib/postgresql/*/bin."""
     found = shutil.which(name)
@@ -54,17 +60,24 @@ class Unreadable(Exception):
 
 def inspect_file(path):
     """(schema version, integrity problems, {(table, referenced table): rows pointing at nothing}) of the pg_dump
-    archive `path`, read and never written. An archive is one snapshot of a database whose references are
-    enforced, so none points at nothing. Raises Unreadable."""
+    archive `path`, read and never written: every block of it is read (a damaged one is an integrity problem). An
+    archive is one snapshot of a database whose references are enforced, so none points at nothing. Raises
+    Unreadable."""
     listed = _restore(path, "--list")
     if listed.returncode != 0:
         damaged = f"is corrupt ({listed.stderr.strip()})"
         raise Unreadable("is not a pg_dump archive" if "input file" in listed.stderr else damaged)
+    whole = _restore(path, f"--file={os.devnull}")  # the script a restore would run, every block decompressed
+    problems = [] if whole.returncode == 0 else [f"it cannot be read whole ({_first_line(whole.stderr)})"]
     rows = _restore(path, "--data-only", "--table=schema_version", "--file=-")
     if rows.returncode != 0:
-        return 0, [f"its data cannot be read: {rows.stderr.strip()}"], {}
+        return 0, [*problems, f"its schema version cannot be read ({_first_line(rows.stderr)})"], {}
     found = re.search(r"^COPY [^\n]*schema_version[^\n]*FROM stdin;\n(?:t|f)\t(\d+)$", rows.stdout, flags=re.M)
-    return (int(found[1]) if found else 0), [], {}
+    return (int(found[1]) if found else 0), problems, {}
+
+
+def _first_line(text):
+    return (text.strip().splitlines() or ["no reason given"])[0]
 
 
 def _restore(path, *options):

@@ -101,6 +101,11 @@ def copy_database(path):
         target.close()
 
 
+def database_folder():
+    """The folder of the database file, where the copy taken before a migration is kept beside it."""
+    return Path(db.database).parent
+
+
 # --- checking a database file without changing it (`app.py check`) ----------------------------------------
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support import pages
+from tests.support import pages, postgresql
 from tests.support.served import OPENER, Service
 
 browser = pages.browser  # the module's chromium (a fixture)
@@ -54,8 +54,10 @@ class DemoOffice:
 
     def __init__(self, tmp_path, **settings):
         self.service = Service(tmp_path, **{"BAND_WORKER_INTERVAL": "0.2", **settings})
-        made = self.service.run("demo", str(tmp_path / "band.db"))
+        demo = postgresql.new_location(tmp_path, "demo")
+        made = self.service.run("demo", demo)
         assert made.returncode == 0, made.stderr
+        self.service.env["BAND_DB"] = demo
         self.keys = Keys(self)
         self.service.start()
         self.origin = f"http://127.0.0.1:{self.service.port}"

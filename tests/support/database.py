@@ -6,6 +6,7 @@ import sqlite3
 
 from dialects import dialect
 from models import db
+from tests.support.postgresql import archive_rows
 
 
 def count_queries(monkeypatch):
@@ -75,3 +76,11 @@ class QuestionMarks:
 
     def execute(self, sql, params=None):
         return self.connection.execute(sql.replace("?", "%s") if params else sql, params)
+
+
+def rows_in_backup(path, table):
+    """How many rows of `table` a backup holds: a SQLite file read with sqlite3, a pg_dump archive with pg_restore."""
+    if dialect.NAME == "postgresql":
+        return len(archive_rows(path, table))
+    with contextlib.closing(sqlite3.connect(path)) as copy:
+        return copy.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]

@@ -111,6 +111,14 @@ def database_url(server_url, name):
     return urlsplit(server_url)._replace(path=f"/{name}").geturl()
 
 
+def archive_rows(path, table):
+    """The rows of `table` in the pg_dump archive `path`, as lines of COPY's text form (fields split by tabs)."""
+    restore = [server_program("pg_restore"), "--data-only", f"--table={table}", "--file=-", str(path)]
+    script = subprocess.run(restore, check=True, capture_output=True, text=True).stdout
+    copied = script.split(" FROM stdin;\n", 1)[1].split("\n\\.\n", 1)[0]
+    return copied.splitlines()
+
+
 # --- the database the tests run on ----------------------------------------------------------------------------
 
 CHOICE = "BAND_TEST_DATABASE"  # sqlite (the default) or postgresql; `pytest --database=...` sets it
@@ -168,6 +176,19 @@ def location(tmp_path, template=None, kept=False):
         create_database(server, name, template and urlsplit(template).path.lstrip("/"))
         _made[str(tmp_path)] = name, kept
     return database_url(server, _made[str(tmp_path)][0])
+
+
+def new_location(folder, stem):
+    """BAND_DB of a database not made yet, for a command that makes one (`app.py demo`): on SQLite the file
+    `<stem>.db` in `folder`; on PostgreSQL the URL of a database of that name on the test server, dropped after the
+    test module (and before, should an earlier run have left it)."""
+    if not on_postgresql():
+        return str(folder / f"{stem}.db")
+    server = os.environ[SERVER]
+    name = f"{stem}_{folder.parent.name}_{folder.name}"[:63].lower()
+    drop_database(server, name)
+    _made[f"{folder}#{stem}"] = name, False
+    return database_url(server, name)
 
 
 def drop_made_databases():

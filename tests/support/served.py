@@ -4,6 +4,7 @@ import contextlib
 import json
 import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -124,3 +125,14 @@ def served_offices(tmp_path, **defaults):
     finally:
         for office in started:
             office.service.stop()
+
+
+def example_office(tmp_path):
+    """Put the example office (band.db.example, the demo) in the database of `tmp_path`: the file copied on SQLite,
+    moved by `app.py copy-to` into the test's database on PostgreSQL (as an office moves)."""
+    example = PROJECT / "band.db.example"
+    if not postgresql.on_postgresql():
+        shutil.copy(example, tmp_path / "band.db")
+        return
+    copied = Service(tmp_path).run("copy-to", postgresql.location(tmp_path), str(example))
+    assert copied.returncode == 0, copied.stdout + copied.stderr
