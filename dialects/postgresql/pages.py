@@ -6,7 +6,7 @@ import json
 import threading
 from dataclasses import replace
 
-from peewee import JOIN, SQL, Cast, EnclosedNodeList, Field, FieldAlias, NodeList, fn
+from peewee import JOIN, SQL, Case, Cast, EnclosedNodeList, Field, FieldAlias, NodeList, fn
 
 from dialects.postgresql.database import db
 from dialects.postgresql.expressions import all_of
@@ -197,7 +197,7 @@ def page_choice(model, page, scope=()):
     # their own keys; and the rows with it, inner joined.
     through = [column.name.startswith(f"{nullable.name}.") for column, _ in page.order]
     null_keys = [
-        (nullable.column.expr if went else column.expr).alias(f"k{i}")
+        (_null_key(nullable, column) if went else column.expr).alias(f"k{i}")
         for i, ((column, _), went) in enumerate(zip(page.order, through))
     ]
     missing = [*scope, nullable.column.expr.is_null()]
@@ -205,6 +205,16 @@ def page_choice(model, page, scope=()):
     with_it = _matching(model.select(pid, *keys), model, page, scope, page.joins, inner=nullable)
     order = [ordered(SQL(f'"k{i}"'), descending) for i, (_, descending) in enumerate(page.order)]
     return without.union_all(with_it).order_by(*order).limit(page.limit).offset(page.offset).sql()
+
+
+def _null_key(reference, column):
+    """The key of `column`, through `reference`, of the rows without the record: the reference itself where the
+    column is text as it is (null, walked in order by the reference's index), else a null of the column's type, as
+    a UNION takes one type per key (PostgreSQL folds `CASE WHEN false` into that null)."""
+    field = column.expr.field if isinstance(column.expr, FieldAlias) else column.expr
+    if getattr(field, "field_type", None) in ("VARCHAR", "TEXT"):
+        return reference.column.expr
+    return Case(None, [(SQL("false"), column.expr)])
 
 
 # An offset from which a page may be read from the list's end: below it, walking to it costs less than a count.
