@@ -1,16 +1,19 @@
 """Whether two offices answer the API alike: an office and its copy (`app.py copy-to`, SPEC §14), served side by side.
 
-    .venv/bin/python scripts/compare_offices.py BASE_A BASE_B TOKEN [--token-b TOKEN] [--limit 10] [--show 5]
+    .venv/bin/python scripts/compare_offices.py BASE_A BASE_B TOKEN [--token-b TOKEN] [--limit 10] [--records 3]
+                                                [--workers 4] [--show 5]
 
 BASE_A and BASE_B are the API's addresses (`http://127.0.0.1:8080/v1`); TOKEN an API key or session token valid on
 both (a copy keeps the keys: one made before the move works on both), so both are asked as the same user. The
 requests are a sample chosen from the OpenAPI document of A and the records A lists: for every collection its
 default list, page 2, each documented sort both ways, a few filters on the values of a record (`eq`, `ne`,
 `gte`/`lte`, `starts_with`, `contains`, `is_null`), `q` with words of a record's searched fields, `expand` of
-every reference and `fields`; and single reads of a few records, plain and expanded. Both offices are asked each
-request in turn; the answers (status and the parsed JSON body) must be equal. It prints a diff for each
-difference (the first `--show`), the requests asked and the time each office took (total, median, slowest), and
-exits 1 when any differ. Serve both with `BAND_WORKER=off`, so that neither changes while they are compared.
+every reference and `fields`; and single reads of a few records (`--records`), plain and expanded. Both offices
+are asked each request in turn (`--workers` requests at a time); the answers (status and the parsed JSON body)
+must be equal (a request one of them refuses as too costly, SPEC §2.3, is counted apart: the read budget
+depends on the moment's load). It prints a diff for each difference (the first `--show`), the requests asked and
+the time each office took (total, median, slowest), and exits 1 when any differ. Serve both with
+`BAND_WORKER=off`, so that neither changes while they are compared.
 """
 
 import argparse
@@ -23,11 +26,12 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 
 OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 # The filters asked of a record's field, in this order, as far as the field takes them.
 OPERATORS = ("eq", "ne", "gte", "lte", "starts_with", "contains", "is_null")
-RECORDS_SAMPLED = 3  # records of a list whose values filter and search, and which are read one by one
+RECORDS_SAMPLED = 3  # records of a list whose values filter and search, and which are read one by one (default)
 WORD = re.compile(r"[^\W_]{3,}")
 # Fields that the asking itself writes, at its own moment on each office (the asking key's `last_used_at`): left
 # out of the answers compared, and neither filtered nor sorted by.
@@ -70,7 +74,7 @@ def collections(document):
 
 def alternatives(parameter):
     """The names a comma-list parameter takes (`sort`, `fields`, `expand`), read from its pattern `^-?(a|b)(,...`."""
-    first = re.match(r"\^-?\(((?:[^()\\]|\\.)*)\)", parameter["schema"]["pattern"])
+    first = re.match(r"\^(?:-\?)?\(((?:[^()\\]|\\.)*)\)", parameter["schema"]["pattern"])
     return [name.replace("\\", "") for name in first[1].split("|")] if first else []
 
 
@@ -139,7 +143,7 @@ def list_requests(path, parameters, records, limit):
     fields = [name for name in alternatives(parameters["fields"]) if name != "id"]
     asked.append(query(path, fields=",".join(fields[:2]), sort="-id", limit=limit))
     patterns = filter_patterns(parameters["filter"]) if "filter" in parameters else []
-    for record in records[:RECORDS_SAMPLED]:
+    for record in records:
         asked += [query(path, **condition, limit=limit) for condition in filters_of(record, patterns)]
         if "q" in parameters:
             asked += [query(path, q=words, limit=limit) for words in words_of(record, searched_fields(parameters["q"]))]
@@ -154,23 +158,23 @@ def read_requests(path, document, records):
     parameters = {p["name"]: p for p in single.get("parameters", []) if "name" in p}
     expand = ",".join(alternatives(parameters["expand"])) if "expand" in parameters else None
     asked = []
-    for record in records[:RECORDS_SAMPLED]:
+    for record in records:
         asked.append(f"{path}/{record['id']}")
         if expand:
             asked.append(query(f"{path}/{record['id']}", expand=expand))
     return asked
 
 
-def sample(office, limit):
-    """Every request to compare, chosen from `office`'s document and records."""
+def sample(office, limit, records=RECORDS_SAMPLED):
+    """Every request to compare, chosen from `office`'s document and `records` records of each list."""
     status, document = office.get("/openapi.json")
     if status != 200:
         raise SystemExit(f"{office.base}/openapi.json answered {status}")
     asked = []
     for path, parameters in collections(document).items():
         status, page = office.get(path)
-        records = page["data"] if status == 200 else []
-        spread = records[:: max(1, len(records) // RECORDS_SAMPLED)]  # first, middle, last of the page
+        listed = page["data"] if status == 200 else []
+        spread = listed[:: max(1, len(listed) // records)][:records]  # the first, then spread over the page
         asked += list_requests(path, parameters, spread, limit) + read_requests(path, document, spread)
     return asked
 
@@ -187,20 +191,39 @@ def without_asking(value):
     return value
 
 
+def refused(answer):
+    """Whether an answer is the read budget's refusal (SPEC §2.3): it depends on the moment's load, not the data."""
+    status, body = answer
+    return status == 400 and isinstance(body, dict) and body.get("error", {}).get("code") == "query_too_costly"
+
+
 def difference(path, first, second):
-    """None when the answers are equal, else a unified diff of them (status and body, keys in their order)."""
+    """None when the answers are equal, else a unified diff of them (status and body, keys in their order);
+    REFUSED when either office refused the request as too costly."""
     first, second = [(status, without_asking(body)) for status, body in (first, second)]
     if first == second:
         return None
+    if refused(first) or refused(second):
+        return REFUSED
     texts = [
         json.dumps({"status": s, "body": b}, indent=1, ensure_ascii=False).splitlines() for s, b in (first, second)
     ]
     return f"GET {path}\n" + "\n".join(difflib.unified_diff(*texts, "first", "second", lineterm="", n=2))
 
 
-def compare(first, second, paths):
-    """The differences (diffs) of the two offices' answers to `paths`, each asked of both in turn."""
-    return [d for path in paths if (d := difference(path, first.get(path), second.get(path))) is not None]
+REFUSED = "refused"
+
+
+def compare(first, second, paths, workers=4):
+    """The differences (diffs) of the two offices' answers to `paths`, each asked of both in turn, `workers`
+    requests at a time, and how many were refused as too costly by one of them (and answered by the other)."""
+
+    def compared(path):
+        return difference(path, first.get(path), second.get(path))
+
+    with ThreadPoolExecutor(workers) as pool:
+        found = [d for d in pool.map(compared, paths) if d is not None]
+    return [d for d in found if d != REFUSED], found.count(REFUSED)
 
 
 def timing(office):
@@ -218,15 +241,25 @@ def main(argv=None):
     parser.add_argument("token", help="an API key or session token, of the same user on both")
     parser.add_argument("--token-b", help="the token on the second office, when it is another")
     parser.add_argument("--limit", type=int, default=10, help="records per list asked (default 10)")
+    parser.add_argument(
+        "--records",
+        type=int,
+        default=RECORDS_SAMPLED,
+        help=f"records of each list filtered on, searched for and read (default {RECORDS_SAMPLED})",
+    )
+    parser.add_argument("--workers", type=int, default=4, help="requests asked at a time (default 4)")
     parser.add_argument("--show", type=int, default=5, help="differences printed in full (default 5)")
     args = parser.parse_args(argv)
     first, second = Office(args.first, args.token), Office(args.second, args.token_b or args.token)
-    paths = sample(first, args.limit)
+    paths = sample(first, args.limit, args.records)
     first.seconds.clear()
-    differences = compare(first, second, paths)
+    started = time.monotonic()
+    differences, refusals = compare(first, second, paths, args.workers)
     for diff in differences[: args.show]:
         print(diff, end="\n\n")
-    print(f"{len(paths)} requests compared, {len(differences)} answered differently")
+    took = time.monotonic() - started
+    print(f"{len(paths)} requests compared in {took:.0f} s: {len(differences)} answered differently")
+    print(f"{refusals} refused as too costly by one office only (SPEC §2.3)")
     print(timing(first))
     print(timing(second))
     return 1 if differences else 0

@@ -113,6 +113,7 @@ def test_a_copied_office_answers_as_the_one_it_was_copied_from(tmp_path, demo_of
         moved.service.stop()
 
 
+@pytest.mark.timeout(600)  # some 3 000 requests to each office, on a machine that may be busy
 def test_every_collection_answers_the_copy_as_the_source_lists_and_reads_it(tmp_path, demo_office):
     """scripts/compare_offices.py's sample, asked of both served side by side as the same user: for every collection
     in the OpenAPI document its default list, page 2, each sort both ways, filters, `q`, `expand` and `fields`, and
@@ -124,13 +125,13 @@ def test_every_collection_answers_the_copy_as_the_source_lists_and_reads_it(tmp_
     source, moved = demo_office.start(), served_copy(tmp_path, demo_office.key, BAND_WORKER="off")
     try:
         first, second = Office(source.service.base, source.key), Office(moved.service.base, moved.key)
-        paths = sample(first, limit=10)
-        differences = compare(first, second, paths)
+        paths = sample(first, limit=10, records=1)
+        differences, _ = compare(first, second, paths)
     finally:
         source.service.stop(), moved.service.stop()
     assert not differences, f"{len(differences)} of {len(paths)} answers differ:\n\n" + "\n\n".join(differences[:5])
     asked = set(paths)
-    assert len(asked) > 2000 and {"/gigs?sort=venue.name&limit=10", "/gigs?sort=-venue.name&limit=10"} <= asked
+    assert len(asked) > 2500 and {"/gigs?sort=venue.name&limit=10", "/gigs?sort=-venue.name&limit=10"} <= asked
     assert any(p.startswith("/staff-members?q=") for p in paths) and "/gigs?limit=10&offset=10" in asked
 
 
