@@ -46,7 +46,8 @@ class Office:
         self.seconds = []
 
     def get(self, path):
-        """(status, parsed body) of GET `path`; the time it took is kept in `seconds`."""
+        """(status, parsed body) of GET `path` (a body that is not JSON as its text); the time it took is kept in
+        `seconds`."""
         request = urllib.request.Request(self.base + path, headers={"Authorization": f"Bearer {self.token}"})
         started = time.perf_counter()
         try:
@@ -55,7 +56,10 @@ class Office:
         except urllib.error.HTTPError as e:
             status, body = e.code, e.read()
         self.seconds.append(time.perf_counter() - started)
-        return status, json.loads(body) if body else None
+        try:
+            return status, json.loads(body) if body else None
+        except ValueError:  # not JSON (a proxy's error page): compared as text
+            return status, body.decode(errors="replace")
 
 
 # --- what to ask: from the OpenAPI document and the records of the first office --------------------------------
