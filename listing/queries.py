@@ -6,7 +6,7 @@ remembers counts (`counted`)."""
 
 from dataclasses import replace
 
-from peewee import JOIN, SQL, Field, FieldAlias, fn
+from peewee import JOIN, SQL, Case, Field, FieldAlias, fn
 
 from dialects import dialect
 
@@ -62,7 +62,7 @@ def page_choice(model, page, scope=()):
     # the referenced records by an index on their key and each one's rows by (reference, id).
     through = [column.name.startswith(f"{nullable.name}.") for column, _ in page.order]
     null_keys = [
-        (nullable.column.expr if went else column.expr).alias(f"k{i}")
+        (_null_key(nullable, column) if went else column.expr).alias(f"k{i}")
         for i, ((column, _), went) in enumerate(zip(page.order, through))
     ]
     missing = [*scope, nullable.column.expr.is_null()]
@@ -70,6 +70,16 @@ def page_choice(model, page, scope=()):
     with_it = _matching(model.select(pid, *keys), model, page, scope, page.joins, inner=nullable)
     order = [dialect.ordered(SQL(f'"k{i}"'), descending) for i, (_, descending) in enumerate(page.order)]
     return without.union_all(with_it).order_by(*order).limit(page.limit).offset(page.offset).sql()
+
+
+def _null_key(reference, column):
+    """The key of `column`, through `reference`, of the rows without the record: the reference itself where the
+    column is text as it is (null, walked in order by the reference's index), else a null of the column's type, as
+    PostgreSQL's UNION takes one type per key (it folds `CASE WHEN false` into that null)."""
+    field = column.expr.field if isinstance(column.expr, FieldAlias) else column.expr
+    if getattr(field, "field_type", None) in ("VARCHAR", "TEXT"):
+        return reference.column.expr
+    return Case(None, [(SQL("false"), column.expr)])
 
 
 # An offset from which a page may be read from the list's end: below it, walking to it costs less than a count.

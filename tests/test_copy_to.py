@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from scripts.compare_offices import Office, compare, sample
 from tests.support import PROJECT, postgresql
 from tests.support.served import ServedOffice, Service
 
@@ -68,10 +69,10 @@ def empty_database(tmp_path):
     return postgresql.location(tmp_path / "target")
 
 
-def served_copy(tmp_path, key):
+def served_copy(tmp_path, key, **env):
     """The copy in tmp_path/target served, spoken to with the API key made on the source before the copy."""
     office = ServedOffice.__new__(ServedOffice)  # not its __init__: that would make a user and a key there
-    office.service, office.key = Service(tmp_path / "target").start(), key
+    office.service, office.key = Service(tmp_path / "target", **env).start(), key
     return office
 
 
@@ -110,6 +111,28 @@ def test_a_copied_office_answers_as_the_one_it_was_copied_from(tmp_path, demo_of
         assert status == 200 and b"BEGIN:VCALENDAR" in body, body[:300]
     finally:
         moved.service.stop()
+
+
+@pytest.mark.timeout(600)  # some 3 000 requests to each office, on a machine that may be busy
+def test_every_collection_answers_the_copy_as_the_source_lists_and_reads_it(tmp_path, demo_office):
+    """scripts/compare_offices.py's sample, asked of both served side by side as the same user: for every collection
+    in the OpenAPI document its default list, page 2, each sort both ways, filters, `q`, `expand` and `fields`, and
+    single reads. Neither runs its worker, so that neither changes while they are compared."""
+    demo_office.start().service.stop()  # serving makes the office's signing key: the copy keeps that one
+    copied = copy_to(empty_database(tmp_path), demo_office.db)
+    assert copied.returncode == 0, copied.stdout + copied.stderr
+    demo_office.service.env["BAND_WORKER"] = "off"
+    source, moved = demo_office.start(), served_copy(tmp_path, demo_office.key, BAND_WORKER="off")
+    try:
+        first, second = Office(source.service.base, source.key), Office(moved.service.base, moved.key)
+        paths = sample(first, limit=10, records=1)
+        differences, _ = compare(first, second, paths)
+    finally:
+        source.service.stop(), moved.service.stop()
+    assert not differences, f"{len(differences)} of {len(paths)} answers differ:\n\n" + "\n\n".join(differences[:5])
+    asked = set(paths)
+    assert len(asked) > 2500 and {"/gigs?sort=venue.name&limit=10", "/gigs?sort=-venue.name&limit=10"} <= asked
+    assert any(p.startswith("/staff-members?q=") for p in paths) and "/gigs?limit=10&offset=10" in asked
 
 
 def test_copied_events_keep_their_numbers_queue_nothing_again_and_new_ones_follow(tmp_path, demo_office):

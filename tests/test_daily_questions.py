@@ -271,3 +271,19 @@ def test_a_sort_through_a_reference_that_may_be_null_pages_as_one_order(admin, b
         for sort, order in (("staff_member.last_name", expected), ("-staff_member.last_name", expected[::-1])):
             pages = [data(admin.get(f"/gig-roles?sort={sort}&limit=2&offset={at}{query}")) for at in range(0, 14, 2)]
             assert [r["id"] for page in pages for r in page] == order, (sort, query)
+
+
+@pytest.mark.parametrize("sort", ["moment.position", "-moment.position"])
+def test_a_sort_through_a_reference_that_may_be_null_by_a_number_places_the_rows_without_it_as_nulls(
+    admin, build, season, sort
+):
+    """A number (or a boolean) through the reference: on PostgreSQL the rows without the record were keyed by the
+    reference's text, which cannot be merged with the numbers (a 500 before)."""
+    gig = season["gigs"]["may"]
+    moments = [build("moments", name=f"Moment {n}", position=n) for n in (2, 1)]
+    made = [build("gig-moments", gig_id=gig["id"], name="Own words")]
+    made += [build("gig-moments", gig_id=gig["id"], name=m["name"], moment_id=m["id"]) for m in moments]
+    listed = data(admin.get(f"/gig-moments?sort={sort}&filter[gig_id][eq]={gig['id']}"))
+    names = ["Own words", "Moment 1", "Moment 2"]  # nulls first ascending, last descending (SPEC §2.1)
+    assert [m["name"] for m in listed] == (names if sort[0] != "-" else names[::-1])
+    assert len(listed) == len(made)

@@ -1,6 +1,7 @@
-"""Lists and records as JSON, written by PostgreSQL (`json_build_object`, `json_agg` in the page's order): a page's
-rows, a record, packed rows, each one statement, and totals remembered until the database changes; how a page's key
-is ordered. The queries that choose a page are the listing's (`listing/queries.py`)."""
+"""Lists and records as JSON text, written by PostgreSQL as compact as SQLite writes them (records joined from
+`to_json` values, `string_agg` in the page's order): a page's rows, a record, packed rows, each one statement, and
+totals remembered until the database changes; how a page's key is ordered. The queries that choose a page are the
+listing's (`listing/queries.py`)."""
 
 import json
 import threading
@@ -48,50 +49,49 @@ def as_json(model, columns, alias=None):
     Values are stored in the form the API speaks, so only booleans and JSON columns (stored as text) need a word.
     The expression's SQL is built once per set of columns (peewee takes longer to write it than PostgreSQL to run
     it)."""
-    sql, params = _record(model, columns, alias)
-    return SQL(f"({sql})::text", params)
+    return SQL(*_record(model, columns, alias))
 
 
 def _record(model, columns, alias=None):
-    """(sql, params) of one record of `model` as a json value; its table is read as `alias`, else as "t1"."""
+    """(sql, params) of one record of `model` as JSON text; its table is read as `alias`, else as "t1"."""
     key = (model, alias, tuple(column.key for column in columns))
     compiled = _JSON_SQL.get(key)
     if compiled is None:
         if len(_JSON_SQL) >= MAX_REMEMBERED_SQL:
             _JSON_SQL.clear()
-        parts = []
-        for column in columns:
-            parts += [SQL(f"'{column.name}'"), _json_value(column)]
         context = db.get_sql_context()
         if alias:
             context.alias_manager[model._meta.table] = alias  # its fields name their table, not the model
-        compiled = _JSON_SQL[key] = context.sql(_json_object(parts)).query()
+        compiled = _JSON_SQL[key] = context.sql(_json_object(columns)).query()
     return compiled
 
 
 _JSON_SQL = {}
 MAX_REMEMBERED_SQL = 512  # shapes of records remembered; a client choosing `fields` at will cannot grow it past
 
-MAX_ARGUMENTS = 100  # of a function: json_build_object takes 50 fields at most
+
+def _json_object(columns):
+    """The record's JSON text written as SQLite writes it, compact (`{"id":"…","title":…}`): its fields in their
+    order, each value as `to_json` writes it, joined as text. `json_build_object` would write `"id" : "…"`, a space
+    each side of every colon, and `jsonb_build_object` would sort the fields."""
+    pieces = []
+    for i, column in enumerate(columns):
+        name = ("{" if i == 0 else ",") + json.dumps(column.name, ensure_ascii=False) + ":"
+        pieces += [SQL("'" + name.replace("'", "''") + "'"), _json_text(column)]
+    if not pieces:
+        return SQL("'{}'")
+    return EnclosedNodeList([NodeList([*pieces, SQL("'}'")], glue=" || ")])
 
 
-def _json_object(parts):
-    """json_build_object of the (name, value) `parts`; past MAX_ARGUMENTS, objects of some fields each joined into
-    one as text (`{"a" : 1` `, ` `"b" : 2}`), which keeps the fields' order."""
-    chunks = [fn.json_build_object(*parts[i : i + MAX_ARGUMENTS]) for i in range(0, len(parts), MAX_ARGUMENTS)]
-    if len(chunks) == 1:
-        return chunks[0]
-    texts = [Cast(chunk, "text") for chunk in chunks]
-    pieces = [fn.left(texts[0], -1), *(fn.substr(fn.left(t, -1), 2) for t in texts[1:-1]), fn.substr(texts[-1], 2)]
-    return Cast(EnclosedNodeList([NodeList(pieces, glue=" || ', ' || ")]), "json")
-
-
-def _json_value(column):
-    if column.kind == "bool":
-        return Cast(column.expr, "boolean")
-    if column.kind == "json":
-        return Cast(column.expr, "json")
-    return column.expr
+def _json_text(column):
+    """The column's value as JSON text (never NULL: `null`)."""
+    if column.hidden:
+        return SQL("'null'")
+    if column.kind == "json":  # stored as compact JSON text (models.JSONField), an embedded record as its JSON text
+        value = Cast(column.expr, "text")
+    else:
+        value = Cast(fn.to_json(Cast(column.expr, "boolean") if column.kind == "bool" else column.expr), "text")
+    return fn.coalesce(value, SQL("'null'"))
 
 
 # --- rows packed into one value -------------------------------------------------------------------------------
@@ -129,7 +129,7 @@ def json_rows(model, page, choice):
     record, record_params = _record(model, page.columns)
     order = ", ".join(key_order(f"p.k{i}", descending) for i, (_, descending) in enumerate(page.order))
     row = db.execute_sql(
-        f"SELECT coalesce(json_agg({record} ORDER BY {order}), '[]')::text, count(*) FROM ({chosen}) AS p "
+        f"SELECT '[' || coalesce(string_agg({record}, ',' ORDER BY {order}), '') || ']', count(*) FROM ({chosen}) AS p "
         f'JOIN "{model._meta.table_name}" AS "t1" ON "t1"."{key.column_name}" = p.pid',
         [*record_params, *chosen_params],
     ).fetchone()
