@@ -299,7 +299,7 @@ def test_q_of_a_rare_word_on_postgresql_reads_its_few_matches_by_id_and_of_a_com
     def postgresql_plan(q):
         resource = BY_NAME["gigs"]
         page = listing.parse(MultiDict({"q": q}), resource.columns, resource.order, search=resource.search)
-        sql, params = dialect.page_query(resource.model, page).sql()
+        sql, params = listing.page_query(resource.model, page).sql()
         return "\n".join(row[0] for row in db.execute_sql("EXPLAIN " + sql, params).fetchall())
 
     rare = postgresql_plan("gala")
