@@ -11,6 +11,8 @@ from dialects.sqlite.database import (
     db,
     insert_if_absent,
     is_busy,
+    locking_transaction,
+    lost_to_another,
     open_database,
     refresh_statistics,
     rows_written,
@@ -57,8 +59,9 @@ from dialects.sqlite.pages import (
     prepared_rows,
     record_query,
 )
+from dialects.sqlite.queue import write_queue
 from dialects.sqlite.search import matching_words, search_columns, search_index
-from dialects.sqlite.servers import claiming, one_server_at_a_time
+from dialects.sqlite.servers import claiming, locking, one_server_at_a_time
 
 NAME = "sqlite"  # its migrations: sql/sqlite/
 
@@ -97,6 +100,9 @@ __all__ = [
     "json_page",
     "keep_private",
     "limit_statements",
+    "locking",
+    "locking_transaction",
+    "lost_to_another",
     "matching_words",
     "one_of",
     "one_server_at_a_time",
@@ -124,5 +130,6 @@ __all__ = [
     "without_budget",
     "without_waiting",
     "write_fast",
+    "write_queue",
     "write_transaction",
 ]

@@ -54,8 +54,17 @@ def connect_in_background():
 
 def write_transaction():
     """A transaction that takes the write lock at its start, so that it never fails half way for want of it; no
-    statement of it is ever interrupted for its cost (see `limit_statements`)."""
+    statement of it is ever interrupted for its cost (see `limit_statements`). It runs alone: it never fails for a
+    conflict with another writer."""
     return Unbudgeted(db.atomic("IMMEDIATE"))
+
+
+locking_transaction = write_transaction  # with one writer at a time, whatever it reads is locked already
+
+
+def lost_to_another(error):
+    """Never: a SQLite writer holds the write lock from its start, and runs alone."""
+    return False
 
 
 @contextlib.contextmanager
