@@ -69,13 +69,14 @@ def in_write_transaction(answer):
     """`answer()` (the view's response, errors answered) of a write request inside its transaction, which commits
     or rolls back before the response leaves; a write that loses to a concurrent one (PostgreSQL's SERIALIZABLE, at
     a statement or at the commit: `dialect.lost_to_another`) is rolled back and run again from its start, after a
-    short pause, for up to the busy timeout, and only then answered 503 `unavailable` with Retry-After. On SQLite a
-    writer runs alone (the writer's queue, then BEGIN IMMEDIATE): it runs once."""
+    short pause (after a few lost attempts, alone), for up to the busy timeout, and only then answered 503
+    `unavailable` with Retry-After. On SQLite a writer runs alone (the writer's queue, then BEGIN IMMEDIATE): it
+    runs once."""
     if request.method not in WRITE_METHODS:
         return answer()
     before = set(vars(g))  # what the request knew before its transaction: kept for another attempt
-    for _ in writer.attempts():
-        g.transaction = writer.Transaction()
+    for attempt in writer.attempts():
+        g.transaction = writer.Transaction(begin=writer.attempt_transaction(attempt))
         response = answer()
         try:
             end_transaction(status=response.status_code)

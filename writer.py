@@ -9,6 +9,7 @@ with-block of `transaction`, which cannot be run again, is a locking one (`diale
 built on row locks: claims (`dialect.claiming`) and single statements."""
 
 import contextlib
+import functools
 import random
 import threading
 import time
@@ -19,6 +20,7 @@ from errors import unavailable
 # The queue's, SQLite's own for a writer of another process (app.py), and how long a write that loses to concurrent
 # ones (PostgreSQL) is run again before it is answered 503
 BUSY_TIMEOUT_SECONDS = 5
+LOSSES_BEFORE_ALONE = 3  # a write that lost to concurrent ones this often runs alone (dialect.write_transaction)
 _under_way = threading.local()  # this thread's transaction, if one is open
 
 
@@ -75,9 +77,9 @@ def transaction(timeout=BUSY_TIMEOUT_SECONDS):
 def retried(function, *args):
     """`function(*args)` in a write transaction that sees the database as if alone, run again from its start when
     it loses to a concurrent one (PostgreSQL); its answer. For read-then-write work outside a request."""
-    for _ in attempts():
+    for attempt in attempts():
         try:
-            with _block(BUSY_TIMEOUT_SECONDS, dialect.write_transaction):
+            with _block(BUSY_TIMEOUT_SECONDS, attempt_transaction(attempt)):
                 return function(*args)
         except Exception as error:
             if not dialect.lost_to_another(error):
@@ -95,6 +97,12 @@ def _block(timeout, begin):
         write.end(commit=False)
         raise
     write.end(commit=True)
+
+
+def attempt_transaction(attempt):
+    """How attempt number `attempt` of a write begins its transaction: as one that sees the database as if alone,
+    and after LOSSES_BEFORE_ALONE lost ones as one that runs alone (it cannot lose again)."""
+    return functools.partial(dialect.write_transaction, alone=attempt > LOSSES_BEFORE_ALONE)
 
 
 def attempts(seconds=BUSY_TIMEOUT_SECONDS):

@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # of up to 100 000 characters (sql/postgresql/0001_initial.sql).
 NOT_ON_POSTGRESQL = {"gig_notes_id", "gigrole_notes_id", "gigroleinvitation_message_id"}
 # PostgreSQL's own: the schema's version (SQLite's user_version) and the change counter (SQLite's data_version).
-OWN_TABLES = {"schema_version"}
+OWN_TABLES = {"schema_version", "write_turns"}
 # Its own triggers: each table's change counted (`<table>_changed`), events numbered in commit order.
 OWN_TRIGGER = re.compile(r"event_numbered")
 

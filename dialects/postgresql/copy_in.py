@@ -26,7 +26,7 @@ from dialects.sqlite.snapshot import Snapshot, Unreadable
 from models import db
 
 BATCH_ROWS = 5000
-NOT_COPIED = {"schema_version"}  # the target's own bookkeeping, made by its migrations
+NOT_COPIED = {"schema_version", "write_turns"}  # the target's own bookkeeping, made by its migrations
 SEARCH_SUFFIX = "_search"  # an index the target builds from the rows (dialects/postgresql/search_index.py)
 FIRST = {("events", "webhook_endpoints")}  # events before endpoints: a copied event never queues a delivery
 

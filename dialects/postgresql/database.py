@@ -62,11 +62,14 @@ class NoQueue:
 write_queue = NoQueue()
 
 
-def write_transaction():
+def write_transaction(alone=False):
     """A transaction as if it ran alone (SERIALIZABLE): what it reads stays true until it commits, or it fails with
-    a conflict (`lost_to_another`), at any statement or at its commit, and is to be run again from its start. No
-    statement of it is ever interrupted for its cost (see `limit_statements`)."""
-    return _transaction("SERIALIZABLE", INDEX_SCANS)
+    a conflict (`lost_to_another`), at any statement or at its commit, and is to be run again from its start.
+    `alone` (for one that lost several times): it waits for the write transactions under way to end, and the next
+    wait for it, so it cannot lose again. No statement of it is ever interrupted for its cost (see
+    `limit_statements`)."""
+    turn = "EXCLUSIVE" if alone else "ROW SHARE"  # before the first statement, which takes the snapshot
+    return _transaction("SERIALIZABLE", f'LOCK TABLE "write_turns" IN {turn} MODE', INDEX_SCANS)
 
 
 def locking_transaction():

@@ -15,3 +15,8 @@ END $$;
 DROP FUNCTION "band_count_changes_of"(TEXT);
 DROP FUNCTION "band_count_change"();
 DROP TABLE "change_counter";
+
+-- A table that never holds a row, for its lock alone: every SERIALIZABLE writer takes it in ROW SHARE mode (no
+-- writer waits for another), and one that has lost to concurrent ones several times in EXCLUSIVE mode, before its
+-- first statement: it waits for the writers under way to end, the next wait for it, and it cannot lose again.
+CREATE TABLE "write_turns" ("never" BOOLEAN CHECK (FALSE));
