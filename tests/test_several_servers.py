@@ -1,7 +1,9 @@
-"""SPEC §14: several `serve` processes on one PostgreSQL database work together. Two real servers share one database;
-through them two invitees accept one role at once (one wins), webhooks reach a real receiver and mails a real SMTP
-server each once, an invitation's expiry is recorded once, and a server killed with SIGKILL in the middle of its
-deliveries loses none of them: the other sends them once their claims run out."""
+"""SPEC §14: several `serve` processes on one PostgreSQL database work together. Two real servers share one database
+and write side by side (no write lock); through them two invitees accept one role at once (one wins), one musician
+booked into two clashing gigs at once is booked once, writers on one gig lose no update, webhooks reach a real
+receiver and mails a real SMTP server each once (the claims' SKIP LOCKED: without it both servers send), an
+invitation's expiry is recorded once, and a server killed with SIGKILL in the middle of its deliveries loses none
+of them: the other sends them once their claims run out."""
 
 import collections
 import datetime as dt
