@@ -26,7 +26,8 @@ from dialects.sqlite.snapshot import Snapshot, Unreadable
 from models import db
 
 BATCH_ROWS = 5000
-NOT_COPIED = {"schema_version", "write_turns"}  # the target's own bookkeeping, made by its migrations
+# the target's own bookkeeping, made by its migrations (change_counter: of a target at a step before 13)
+NOT_COPIED = {"schema_version", "write_turns", "change_counter"}
 SEARCH_SUFFIX = "_search"  # an index the target builds from the rows (dialects/postgresql/search_index.py)
 FIRST = {("events", "webhook_endpoints")}  # events before endpoints: a copied event never queues a delivery
 
