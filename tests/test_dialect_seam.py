@@ -2,6 +2,7 @@
 PostgreSQL is one more dialect (a module of `dialects/` and a folder of migrations), not a hunt through the code.
 The app's modules are checked (not tests/ or scripts/, which may reach for SQLite directly)."""
 
+import json
 import os
 import re
 import subprocess
@@ -110,3 +111,19 @@ def test_a_sqlite_office_never_loads_postgresql():
         check=True,
     )
     assert loaded.stdout.strip() == "[]"
+
+
+def test_both_dialects_offer_the_same_names():
+    """The seam's names (the write turn, both kinds of write transaction, `lost_to_another`, `locking`...) in both."""
+    names = "json.dumps([sorted(set(s.__all__) ^ set(p.__all__)), sorted(s.__all__)])"
+    offered = subprocess.run(
+        [sys.executable, "-c", f"import json, dialects.sqlite as s, dialects.postgresql as p; print({names})"],
+        cwd=ROOT,
+        env={**os.environ, "BAND_DB": "postgresql://band@127.0.0.1:9/band"},  # psycopg loaded; nothing opened
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    apart, both = json.loads(offered.stdout)
+    assert apart == []
+    assert {"write_queue", "write_transaction", "locking_transaction", "lost_to_another", "locking"} <= set(both)
