@@ -78,6 +78,8 @@ def in_write_transaction(answer):
     for attempt in writer.attempts():
         g.transaction = writer.Transaction(begin=writer.attempt_transaction(attempt))
         response = answer()
+        if g.get("lost_to_another"):
+            g.pop("keep_writes", None)  # nothing of a lost attempt is kept, nor done after it
         try:
             end_transaction(status=response.status_code)
         except Exception as error:
