@@ -27,14 +27,28 @@ from rate_limit import RateLimiter
 from remembered import Remembered
 
 
+class Office(Flask):
+    """Flask, with each write request's view run inside its transaction (conventions.in_write_transaction)."""
+
+    def dispatch_request(self):
+        return conventions.in_write_transaction(self.answer)
+
+    def answer(self):
+        """The view's response; an error it raises answered as the error handlers say."""
+        try:
+            return self.make_response(super().dispatch_request())
+        except Exception as error:
+            return self.make_response(self.handle_user_exception(error))
+
+
 def create_app(config=None):
     """The WSGI app. `config` holds settings of SPEC §6 by name without `BAND_` (tests pass a dict);
     anything not given comes from the environment, then the defaults."""
-    app = Flask(__name__, static_folder=None)
+    app = Office(__name__, static_folder=None)
     app.url_map.merge_slashes = False  # `//gigs` is no route (404), not a redirect with an HTML body
     app.json.sort_keys = False
     app.json.ensure_ascii = False  # UTF-8 as SQLite writes lists and records
-    for hook in (conventions.start, auth.authenticate, auth.limit_member_writes, conventions.begin_write):
+    for hook in (conventions.start, auth.authenticate, auth.limit_member_writes, conventions.read_write_body):
         app.before_request(hook)
     app.after_request(conventions.finish)
     app.teardown_request(conventions.end_transaction)

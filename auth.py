@@ -154,7 +154,7 @@ def touch(token_id, last_used_at):
         # records it instead
         with dialect.without_waiting(), writer.transaction(timeout=0):
             Token.update(last_used_at=now()).where(Token.id == token_id).execute()
-    except Exception as e:  # the queue's turn or another process's lock: skipped, as the read goes on
+    except Exception as e:  # the queue's turn (SQLite) or a lock another writer holds: skipped, as the read goes on
         if not (isinstance(e, ApiError) or dialect.is_busy(e)):
             raise
         return False

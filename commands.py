@@ -162,20 +162,25 @@ def _stop(signum, frame):
 def create_user(email, name, roles):
     """Add a user, or update the one with this address (name; roles when given; reactivated)."""
     prepare_database()
-    email = email.strip().lower()
-    with writer.transaction():
-        known = {r.name for r in AccessRole.select(AccessRole.name)}
-        unknown = [role for role in roles if role not in known]
-        if unknown:
-            fail(f"no access role named {', '.join(unknown)} (there are: {', '.join(sorted(known))})")
-        user = User.get_or_none(User.email == email)
-        creating = user is None
-        user = user or User(email=email, roles=[])
-        user.name, user.active, user.updated_at = name, True, now()
-        if roles:
-            user.roles = list(dict.fromkeys(roles))
-        user.save(force_insert=creating)
+    user = writer.retried(store_user, email.strip().lower(), name, roles)
     click.echo(f"{user.email}: {user.name}, roles {', '.join(user.roles) or '(none)'}")
+
+
+def store_user(email, name, roles):
+    """The user of `email` made or updated: read, then written, in a transaction that sees the database as if alone
+    (a request may make the same user meanwhile: then it runs again and updates it)."""
+    known = {r.name for r in AccessRole.select(AccessRole.name)}
+    unknown = [role for role in roles if role not in known]
+    if unknown:
+        fail(f"no access role named {', '.join(unknown)} (there are: {', '.join(sorted(known))})")
+    user = User.get_or_none(User.email == email)
+    creating = user is None
+    user = user or User(email=email, roles=[])
+    user.name, user.active, user.updated_at = name, True, now()
+    if roles:
+        user.roles = list(dict.fromkeys(roles))
+    user.save(force_insert=creating)
+    return user
 
 
 @click.command("create-api-key")

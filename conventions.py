@@ -1,5 +1,5 @@
 """The conventions every endpoint shares (SPEC §2): request ids, the access log, the database connection,
-one IMMEDIATE transaction per write request, and JSON bodies."""
+one write transaction per write request (run again when it loses to a concurrent one), and JSON bodies."""
 
 import json
 import logging
@@ -13,7 +13,7 @@ from werkzeug.exceptions import HTTPException
 
 import writer
 from dialects import dialect
-from errors import ApiError
+from errors import ApiError, unavailable
 from models import db
 
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
@@ -58,13 +58,47 @@ def signin_url():
     return template
 
 
-def begin_write():
-    """Open a write request's transaction once its body has arrived (a slow upload never holds the write
-    lock): the writer's queue, then BEGIN IMMEDIATE, so concurrent writers wait their turn instead of failing
-    with `database is locked` mid-transaction."""
+def read_write_body():
+    """Before a write request's transaction: its body read and parsed (a slow upload never holds a transaction
+    open; a write that runs again reads it from here)."""
     if request.method in WRITE_METHODS:
         read_body_first()
-        g.transaction = writer.Transaction()
+
+
+def in_write_transaction(answer):
+    """`answer()` (the view's response, errors answered) of a write request inside its transaction, which commits
+    or rolls back before the response leaves; a write that loses to a concurrent one (PostgreSQL's SERIALIZABLE, at
+    a statement or at the commit: `dialect.lost_to_another`) is rolled back and run again from its start, after a
+    short pause (after a few lost attempts, alone), for up to the busy timeout, and only then answered 503
+    `unavailable` with Retry-After. On SQLite a writer runs alone (the writer's queue, then BEGIN IMMEDIATE): it
+    runs once."""
+    if request.method not in WRITE_METHODS:
+        return answer()
+    before = set(vars(g))  # what the request knew before its transaction: kept for another attempt
+    for attempt in writer.attempts():
+        g.transaction = writer.Transaction(begin=writer.attempt_transaction(attempt))
+        response = answer()
+        if g.get("lost_to_another"):
+            g.pop("keep_writes", None)  # nothing of a lost attempt is kept, nor done after it
+        try:
+            end_transaction(status=response.status_code)
+        except Exception as error:
+            if not dialect.lost_to_another(error):
+                raise
+            g.lost_to_another = True
+        if not g.get("lost_to_another"):
+            return response
+        forget_attempt(before)
+    raise unavailable()
+
+
+def forget_attempt(before):
+    """What an attempt of a write learnt in `g` (capabilities read in its transaction, the moment's columns...) is
+    forgotten, and the uploaded files read again from their start."""
+    for name in set(vars(g)) - before:
+        delattr(g, name)
+    for upload in request.files.values() if request.mimetype == "multipart/form-data" else ():
+        upload.stream.seek(0)
 
 
 def read_body_first():

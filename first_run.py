@@ -22,7 +22,7 @@ def new_setup_link(config):
     """`{public_url}/setup#token=...`, replacing any link printed before (in the fragment, as sign-in links: no
     server or log between the browser and the service sees it)."""
     nonce = secrets.token_urlsafe(16)
-    with dialect.write_transaction():
+    with dialect.locking_transaction():  # one statement: it needs no more
         dialect.upsert(Setting, key=NONCE_KEY, value=nonce)
     return f"{config['PUBLIC_URL']}/setup#token={signing.setup_token(config, nonce)}"
 

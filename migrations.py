@@ -86,7 +86,7 @@ def upgrade(all_steps=None, backup_dir=None):
     if current and current < latest:
         log.info("backed up %s before migrating to %s", db.database, backup(backup_path(current, backup_dir)))
     for step in all_steps[current:]:
-        with dialect.write_transaction():
+        with dialect.locking_transaction():
             step.apply(db)
             dialect.set_schema_version(step.version)
             if step.version == 1:

@@ -20,7 +20,7 @@ SETUP_SALT = "first-run-setup"
 def make_secret_key():
     """Keep a new secret key in the database unless it holds one: done as `serve` and `init-db` prepare the
     database, so that no request ever writes it inside a transaction of its own that may be undone."""
-    with dialect.write_transaction():
+    with dialect.locking_transaction():  # one statement: it needs no more
         dialect.insert_if_absent(Setting, key="secret_key", value=secrets.token_urlsafe(48))
 
 

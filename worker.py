@@ -101,10 +101,12 @@ class Worker:
 
 def expire_invitations():
     """Mark a batch of pending invitations past their expiry `expired`, each with its event, in a few statements
-    whatever the batch's size (a database upgraded after months may hold thousands); how many."""
+    whatever the batch's size (a database upgraded after months may hold thousands); how many. A claim (locking
+    transaction): an invitation a request is answering at this moment is skipped (found again next round), one
+    answered meanwhile is read as it is now and left alone."""
     with writer.transaction():
         due = GigRoleInvitation.select(GigRoleInvitation.id).where(OVERDUE)
-        ids = [invitation_id for (invitation_id,) in due.limit(EXPIRE_AT_ONCE).tuples()]
+        ids = [invitation_id for (invitation_id,) in dialect.claiming(due.limit(EXPIRE_AT_ONCE)).tuples()]
         if not ids:
             return 0
         GigRoleInvitation.update(status="expired", updated_at=now()).where(GigRoleInvitation.id.in_(ids)).execute()
@@ -113,13 +115,15 @@ def expire_invitations():
 
 
 def refresh_statistics():
-    """Tell the query planner the busy tables' sizes again once they have moved (see dialect.refresh_statistics)."""
+    """Tell the query planner the busy tables' sizes again once they have moved (see dialect.refresh_statistics);
+    it changes no row, so a locking transaction does."""
     with writer.transaction():
         if dialect.refresh_statistics(BUSY_TABLES):
             log.info("table statistics refreshed for the query planner")
 
 
 def prune_events(days):
+    """Delete the events older than `days`: one statement by a condition, so a locking transaction does."""
     oldest = timestamp(dt.datetime.now(dt.UTC) - dt.timedelta(days=days))
     with writer.transaction():
         pruned = Event.delete().where(Event.occurred_at < oldest).execute()

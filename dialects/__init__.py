@@ -10,15 +10,23 @@ database it puts behind `models.db`.
 
 What a dialect provides (a PostgreSQL module must offer the same names, with the same meaning):
 - `NAME`: its migrations are `sql/<NAME>/NNNN_*.sql` or `.py`, numbered as the steps of every dialect.
-- `db`, `open_database(location, busy_timeout_seconds)` (answers `db`), `write_transaction()`,
-  `without_waiting()`: the peewee database opened with its settings; a transaction that holds the write lock from
-  its start; writes that give up at once rather than wait; `connect_in_background()`: this thread's connection
-  for the worker's and senders' work, keeping less in memory than a request thread's.
+- `db`, `open_database(location, busy_timeout_seconds)` (answers `db`), `connect_in_background()`: the peewee
+  database opened with its settings; this thread's connection for the worker's and senders' work, keeping less in
+  memory than a request thread's.
+- `write_queue`: the turn every write of this process takes first (`acquire(timeout)` -> whether it got it,
+  `release()`): SQLite's first-come, first-served queue before its one write lock; PostgreSQL's none (writers run
+  side by side).
+- `write_transaction()`: a transaction that sees the database as if it ran alone (SQLite: the write lock from its
+  start; PostgreSQL: SERIALIZABLE, which may fail at any statement or at its commit with an error for which
+  `lost_to_another(error)` is true: rolled back, it is run again from its start). `locking_transaction()`: one
+  whose statements each see the latest commits and that never fails for a conflict (SQLite: the same write lock;
+  PostgreSQL: READ COMMITTED), for work that locks what it reads (`claiming`, `locking`) or writes in one
+  statement. `without_waiting()`: writes that give up at once (`is_busy`) rather than wait for a lock.
 - `schema_version()`, `set_schema_version(n)`, `statements(script)`: what migrations need.
 - `upsert(model, **values)`: a row, every column given, stored in place of the one with its primary key;
   `insert_if_absent(model, **values)`: stored unless its primary key is taken.
-- `is_busy(error)`, `unique_violation(error)`: what its errors mean; `unique_with_null(model, name, column,
-  nullable)`: a unique rule in which a null counts as a value.
+- `is_busy(error)`, `lost_to_another(error)`, `unique_violation(error)`: what its errors mean;
+  `unique_with_null(model, name, column, nullable)`: a unique rule in which a null counts as a value.
 - `json_field(expr, key)`, `json_has(expr, key)`: a key of a JSON column (custom fields).
 - `one_of(expr, values)`: `expr IN values` with the values bound as one parameter.
 - `prepared(build)`, `prepared_rows(build)`, `subquery(sql, params)`: a statement peewee writes once and binds
@@ -41,10 +49,11 @@ What a dialect provides (a PostgreSQL module must offer the same names, with the
 - `store_attachment`, `AttachmentDownload`: an attachment's bytes written and read in chunks.
 - `caller_row`, `CALLER_SQL`, `grants_of`, `count_role_holders`, `count_all_capability_holders`: who is calling
   and who holds which access role (roles are a JSON array on the user).
-- `claiming(query)`: the SELECT of rows a claim takes in its write transaction, never a row another server's
-  claim is taking at the same moment (the claim then marks them claimed); `one_server_at_a_time(name)`: a context
-  answering whether this process has the block named `name` to itself among the servers on the database (the
-  worker's timed work, done by one of them each round).
+- `claiming(query)`: the SELECT of rows a claim takes in its locking transaction, never a row another server's
+  claim is taking at the same moment (the claim then marks them claimed); `locking(query)`: the SELECT of rows a
+  locking transaction writes from what it reads, none written by another meanwhile;
+  `one_server_at_a_time(name)`: a context answering whether this process has the block named `name` to itself
+  among the servers on the database (the worker's timed work, done by one of them each round).
 - `ChangeWatch().version()`: a value that changes with every commit, by any connection or process.
 - `search_index(table, columns)`, `search_columns(table)`, `matching_words(model, words)`: `q` search, an index
   of a table's text fields kept by triggers.

@@ -252,7 +252,7 @@ def record_outcomes(outcomes, finished):
     theirs to record."""
     moment, held = now(), set()
     ids = [row_id for outcome in outcomes for row_id in outcome.job.ids]
-    rows = {row.id: row for row in Notification.select().where(Notification.id.in_(ids))}
+    rows = {row.id: row for row in dialect.locking(Notification.select().where(Notification.id.in_(ids)))}
     for outcome in outcomes:
         for row in (rows[row_id] for row_id in outcome.job.ids if row_id in rows):
             if row.claimed_until == outcome.job.lease:

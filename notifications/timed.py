@@ -48,13 +48,16 @@ def run(config, moment=None):
 
 
 def claimed(find, make):
-    """`make(found)` with what `find()` finds, looked for again under the write lock (another server may have
-    made it meanwhile); nothing written when there is nothing to do."""
-    if not find():
-        return
-    with writer.transaction():
-        if found := find():
-            make(found)
+    """`make(found)` with what `find()` finds, looked for again in a write transaction that sees the database as
+    if alone and is run again if it loses to a concurrent one (`writer.retried`: another server or a request may
+    change what it found meanwhile); nothing written when there is nothing to do."""
+    if find():
+        writer.retried(_make_what_is_found, find, make)
+
+
+def _make_what_is_found(find, make):
+    if found := find():
+        make(found)
 
 
 def told(topics):

@@ -1,7 +1,9 @@
-"""SPEC §14: several `serve` processes on one PostgreSQL database work together. Two real servers share one database;
-through them two invitees accept one role at once (one wins), webhooks reach a real receiver and mails a real SMTP
-server each once, an invitation's expiry is recorded once, and a server killed with SIGKILL in the middle of its
-deliveries loses none of them: the other sends them once their claims run out."""
+"""SPEC §14: several `serve` processes on one PostgreSQL database work together. Two real servers share one database
+and write side by side (no write lock); through them two invitees accept one role at once (one wins), one musician
+booked into two clashing gigs at once is booked once, writers on one gig lose no update, webhooks reach a real
+receiver and mails a real SMTP server each once (the claims' SKIP LOCKED: without it both servers send), an
+invitation's expiry is recorded once, and a server killed with SIGKILL in the middle of its deliveries loses none
+of them: the other sends them once their claims run out."""
 
 import collections
 import datetime as dt
@@ -109,6 +111,60 @@ def test_two_invitees_accepting_one_role_through_two_servers_at_once_one_wins(tw
         assert refusal["error"]["details"]["reason"] == "gig_role_filled"
         read = [office.call("GET", f"/gig-role-invitations/{i['id']}")["status"] for i in pair]
         assert sorted(read) == ["accepted", "withdrawn"]
+
+
+def test_two_servers_booking_one_musician_into_two_clashing_gigs_at_once_book_one(two_servers):
+    """Write skew: each booking reads that the musician plays nowhere else that night, then writes a row of its own;
+    run side by side, one of them must see the other's (PostgreSQL's SERIALIZABLE, the loser run again)."""
+    office, servers = two_servers()
+    role = office.call("POST", "/roles", {"name": "Singer"})
+    for night in range(5):
+        member = office.call("POST", "/staff-members", {"first_name": "Sam", "last_name": f"No {night}"})
+        office.call("POST", "/staff-member-roles", {"staff_member_id": member["id"], "role_id": role["id"]})
+        date = f"2027-07-{10 + night}"
+        gigs = [
+            office.call("POST", "/gigs", {"gig_date": date, "title": title, "start_time": "18:00", "end_time": "23:00"})
+            for title in ("Müller wedding", "Şahin party")
+        ]
+        bodies = [{"gig_id": gig["id"], "role_id": role["id"], "staff_member_id": member["id"]} for gig in gigs]
+        results = at_once(
+            *(
+                lambda n=n, body=body: call(servers[n], office.key, "POST", "/gig-roles", body)
+                for n, body in enumerate(bodies)
+            )
+        )
+        assert sorted(status for status, _ in results) == [201, 409], results
+        [(_, refusal)] = [answer for answer in results if answer[0] == 409]
+        assert refusal["error"]["details"]["reason"] == "double_booked"
+        booked = office.call("GET", f"/gig-roles?filter[staff_member_id]={member['id']}")
+        assert len(booked) == 1
+
+
+def test_writers_on_one_gig_through_two_servers_lose_no_update_and_keep_its_counts(two_servers, tmp_path):
+    """Sixteen PATCHes each adding a custom field of its own (read, merged, written whole) and sixteen new roles
+    (counted on the gig by triggers), all at once through both servers: every one answered, none lost."""
+    office, servers = two_servers()
+    for number in range(16):
+        office.call(
+            "POST",
+            "/custom-fields",
+            {"resource": "gigs", "key": f"f{number}", "label": f"F {number}", "field_type": "number"},
+        )
+    gig = office.call("POST", "/gigs", {"gig_date": "2027-08-01", "title": "Hochzeit Groß"})
+    role = office.call("POST", "/roles", {"name": "Horn"})
+    patches = [
+        lambda n=n: call(servers[n % 2], office.key, "PATCH", f"/gigs/{gig['id']}", {"custom_fields": {f"f{n}": n}})
+        for n in range(16)
+    ]
+    roles = [
+        lambda n=n: call(servers[n % 2], office.key, "POST", "/gig-roles", {"gig_id": gig["id"], "role_id": role["id"]})
+        for n in range(16)
+    ]
+    results = at_once(*patches, *roles)
+    assert [status for status, _ in results] == [200] * 16 + [201] * 16, [r for r in results if r[0] >= 300][:3]
+    stored = office.call("GET", f"/gigs/{gig['id']}")
+    assert stored["custom_fields"] == {f"f{n}": n for n in range(16)}, "an update was lost"
+    assert (stored["role_count"], stored["open_role_count"]) == (16, 16)
 
 
 def deliveries_ended(server, key):

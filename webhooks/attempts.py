@@ -5,6 +5,7 @@ import datetime as dt
 from dataclasses import dataclass
 
 import backoff
+from dialects import dialect
 from models import WebhookDelivery, WebhookEndpoint, now
 from webhooks.deliveries import Attempt
 
@@ -45,10 +46,12 @@ def record_outcomes(outcomes, waits, failing_days):
     claim ran out and was taken by another server meanwhile is theirs to record. Returns [SwitchOff]: a 410, or
     `failing_days` of nothing but failures."""
     moment = now()
-    stored = WebhookDelivery.select().where(WebhookDelivery.id.in_([o.attempt.delivery_id for o in outcomes]))
-    deliveries = {d.id: d for d in stored}
+    # locked as read (a request may change them meanwhile), endpoints first as a request deleting one locks them
     endpoint_ids = list({outcome.attempt.endpoint_id for outcome in outcomes})
-    endpoints = {e.id: e for e in WebhookEndpoint.select().where(WebhookEndpoint.id.in_(endpoint_ids))}
+    endpoints = WebhookEndpoint.select().where(WebhookEndpoint.id.in_(endpoint_ids))
+    endpoints = {e.id: e for e in dialect.locking(endpoints)}
+    stored = WebhookDelivery.select().where(WebhookDelivery.id.in_([o.attempt.delivery_id for o in outcomes]))
+    deliveries = {d.id: d for d in dialect.locking(stored)}
     switch_offs = {}
     for outcome in outcomes:
         delivery = deliveries.get(outcome.attempt.delivery_id)

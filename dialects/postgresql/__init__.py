@@ -19,6 +19,8 @@ from dialects.postgresql.database import (
     db,
     insert_if_absent,
     is_busy,
+    locking_transaction,
+    lost_to_another,
     open_database,
     rows_written,
     schema_version,
@@ -28,6 +30,7 @@ from dialects.postgresql.database import (
     unique_with_null,
     upsert,
     without_waiting,
+    write_queue,
     write_transaction,
 )
 from dialects.postgresql.expressions import all_of, contains, fold, fold_text, json_field, json_has, starts_with
@@ -41,7 +44,7 @@ from dialects.postgresql.pages import (
     packed_rows,
 )
 from dialects.postgresql.search import matching_words, search_columns, search_index
-from dialects.postgresql.servers import claiming, one_server_at_a_time
+from dialects.postgresql.servers import claiming, locking, one_server_at_a_time
 from dialects.postgresql.statistics import refresh_statistics
 
 NAME = "postgresql"  # its migrations: sql/postgresql/
@@ -81,6 +84,9 @@ __all__ = [
     "json_rows",
     "keep_private",
     "limit_statements",
+    "locking",
+    "locking_transaction",
+    "lost_to_another",
     "matching_words",
     "one_of",
     "one_server_at_a_time",
@@ -106,5 +112,6 @@ __all__ = [
     "without_budget",
     "without_waiting",
     "write_fast",
+    "write_queue",
     "write_transaction",
 ]

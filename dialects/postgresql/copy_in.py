@@ -26,7 +26,8 @@ from dialects.sqlite.snapshot import Snapshot, Unreadable
 from models import db
 
 BATCH_ROWS = 5000
-NOT_COPIED = {"schema_version", "change_counter"}  # the target's own bookkeeping, made by its migrations
+# the target's own bookkeeping, made by its migrations (change_counter: of a target at a step before 13)
+NOT_COPIED = {"schema_version", "write_turns", "change_counter"}
 SEARCH_SUFFIX = "_search"  # an index the target builds from the rows (dialects/postgresql/search_index.py)
 FIRST = {("events", "webhook_endpoints")}  # events before endpoints: a copied event never queues a delivery
 
@@ -133,15 +134,12 @@ def exists(kind, name):
 
 
 def put_back_what_triggers_keep(tables):
-    """What the triggers switched off would have kept: search indexes, gig counts, the events' next number and the
-    change counter (the processes that served the target before, if any, see it changed)."""
+    """What the triggers switched off would have kept: search indexes, gig counts, the events' next number."""
     rebuild_search(tables)
     if exists("regproc", "band_count_gigs"):
         db.execute_sql('SELECT "band_count_gigs"()')
     if exists("regclass", "events_seq"):
         db.execute_sql('SELECT setval(\'"events_seq"\', COALESCE((SELECT MAX("seq") FROM "events"), 0) + 1, false)')
-    if exists("regclass", "change_counter"):
-        db.execute_sql('UPDATE "change_counter" SET "version" = "version" + 1')
 
 
 def counts_compared(source, tables):

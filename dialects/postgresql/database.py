@@ -22,17 +22,14 @@ class BudgetedDatabase(Budgeted, PooledPsycopg3Database):
 MAX_CONNECTIONS = 64
 db = BudgetedDatabase(None, max_connections=MAX_CONNECTIONS)  # opened by `open_database`
 
-# Every write transaction holds this advisory lock from its start, as a SQLite writer holds the database's write
-# lock: writes of all threads and processes take turns, so a read-then-write never loses an update.
-WRITE_LOCK = 0x42414E44  # "BAND"
-
 
 def open_database(location, busy_timeout_seconds):
     """Point `db` at the database of the URL `location` (connections open on first use, one per thread); answer
     `db`. `db.database` is the database's name alone: messages that name it never show the password."""
     params = psycopg.conninfo.conninfo_to_dict(location)
     name = params.pop("dbname", None) or params.get("user") or "postgres"
-    # A writer waits for the write lock this long (as SQLite's busy timeout), then is told the database is busy.
+    # A writer waits for a row another transaction holds this long (as SQLite's busy timeout), then is told the
+    # database is busy.
     options = f"-c lock_timeout={int(busy_timeout_seconds * 1000)} -c timezone=UTC"
     if not db.deferred:
         db.close_all()  # the pool's connections are to the database opened before (tests open one after another)
@@ -51,27 +48,60 @@ def connect_in_background():
     db.connect(reuse_if_open=True)
 
 
+# Writers of all threads and processes run side by side (SPEC §14): none waits for a lock of the whole database.
+class NoQueue:
+    """No turn to wait for: PostgreSQL's writers run at once, each in a transaction of its own."""
+
+    def acquire(self, timeout):
+        return True
+
+    def release(self):
+        pass
+
+
+write_queue = NoQueue()
+
+
+def write_transaction(alone=False):
+    """A transaction as if it ran alone (SERIALIZABLE): what it reads stays true until it commits, or it fails with
+    a conflict (`lost_to_another`), at any statement or at its commit, and is to be run again from its start.
+    `alone` (for one that lost several times): it waits for the write transactions under way to end, and the next
+    wait for it, so it cannot lose again. No statement of it is ever interrupted for its cost (see
+    `limit_statements`)."""
+    turn = "EXCLUSIVE" if alone else "ROW SHARE"  # before the first statement, which takes the snapshot
+    return _transaction("SERIALIZABLE", f'LOCK TABLE "write_turns" IN {turn} MODE', INDEX_SCANS)
+
+
+def locking_transaction():
+    """A transaction of statements that each see what is committed as they start (READ COMMITTED): what it must
+    not lose it locks as it reads (`claiming`) or writes in one statement (a DELETE by a condition); it never fails
+    for a conflict. No statement of it is ever interrupted for its cost."""
+    return _transaction("READ COMMITTED")
+
+
+# A SERIALIZABLE transaction that reads a table by a sequential scan is taken to have read all of it: any concurrent
+# write to it then conflicts (a small table, read by its key, is scanned so), so its reads go by an index where one
+# serves (PostgreSQL's manual, "Serializable Isolation Level": "encourage the use of index scans"). The cost that
+# steers the planner away from a sequential scan must not make it compile the statement (JIT: a second for nothing).
+INDEX_SCANS = "SELECT set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true)"
+
+
 @contextlib.contextmanager
-def write_transaction():
-    """A transaction that holds the write lock (WRITE_LOCK) from its start, so that it never fails half way for want
-    of it; no statement of it is ever interrupted for its cost (see `limit_statements`)."""
-    with Unbudgeted(db.atomic()) as transaction:
-        wait = "pg_try_advisory_xact_lock" if getattr(_waiting, "never", False) else "pg_advisory_xact_lock"
-        if db.execute_sql(f"SELECT {wait}(%s)", (WRITE_LOCK,)).fetchone()[0] is False:
-            raise Busy("the write lock is held by another connection")
+def _transaction(isolation, *settings):
+    with Unbudgeted(db.atomic(isolation_level=isolation)) as transaction:
+        for setting in settings:
+            db.execute_sql(setting)
+        if getattr(_waiting, "never", False):
+            db.execute_sql("SET LOCAL lock_timeout = 1")  # a millisecond: at once
         yield transaction
 
 
 _waiting = threading.local()
 
 
-class Busy(psycopg.errors.LockNotAvailable):
-    """The write lock could not be had at once (see `without_waiting`)."""
-
-
 @contextlib.contextmanager
 def without_waiting():
-    """Write transactions of the block give up at once when another connection holds the write lock."""
+    """Write transactions of the block give up at once when a row they write is held by another transaction."""
     before = getattr(_waiting, "never", False)
     _waiting.never = True
     try:
@@ -131,8 +161,9 @@ def _code_in(text):
 
 class ChangeWatch:
     """Tells whether the database changed since a moment, whoever changed it (this process or another): the
-    schema's change counter (table `change_counter`, bumped by a trigger of every statement that writes a table
-    the service reads), read on a connection of its own that sees each commit as it is made."""
+    snapshot a new statement would take (`pg_current_snapshot()`: which transactions have ended, which are under
+    way), read on a connection of its own. Two equal snapshots see the same commits; it moves as each transaction
+    that wrote ends (of any database of the server: a change elsewhere only costs a value computed again)."""
 
     def __init__(self):
         self.lock = threading.Lock()
@@ -146,7 +177,7 @@ class ChangeWatch:
                     self.connection.close()
                 self.connection = psycopg.connect(**connection_params(), autocommit=True)
                 self.database = db.database
-            version = self.connection.execute("SELECT version FROM change_counter WHERE id = 1").fetchone()[0]
+            version = self.connection.execute("SELECT pg_current_snapshot()::text").fetchone()[0]
             return (self.database, id(self.connection), version)
 
 
@@ -194,11 +225,19 @@ def _original(error):
 
 
 LOCK_NOT_AVAILABLE, UNIQUE_VIOLATION = "55P03", "23505"
+SERIALIZATION_FAILURE, DEADLOCK_DETECTED = "40001", "40P01"
 
 
 def is_busy(error):
-    """Whether `error` is a writer giving up on the write lock (after the busy timeout, or at once)."""
+    """Whether `error` is a writer giving up on a row another transaction holds (after the busy timeout, or at
+    once: `without_waiting`)."""
     return sqlstate(error) == LOCK_NOT_AVAILABLE
+
+
+def lost_to_another(error):
+    """Whether `error` ended a transaction that ran into a concurrent one (a serialization failure, a deadlock):
+    rolled back, it is to be run again from its start."""
+    return sqlstate(error) in (SERIALIZATION_FAILURE, DEADLOCK_DETECTED)
 
 
 # Unique rules in which a null counts as a value: index name -> the fields it keeps unique.

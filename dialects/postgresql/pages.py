@@ -140,13 +140,14 @@ def json_rows(model, page, choice):
 # --- totals ---------------------------------------------------------------------------------------------------
 
 
-# One statement, whatever is remembered: the change counter's version (bumped by every transaction that writes, as
-# it commits: sql/postgresql/), whether this transaction has written (its own writes are not counted yet then), and
-# the value, run only when the version is not the remembered one (an uncorrelated subquery runs when first used).
+# One statement, whatever is remembered: the snapshot the statement reads (the same snapshot sees the same commits;
+# it moves as each transaction that wrote ends), whether this transaction has written (its own writes are seen by
+# it alone then), and the value, run only when the snapshot is not the remembered one (an uncorrelated subquery runs
+# when first used).
 COUNTED_SQL = """SELECT v."version", v."written", v."version" = %s AND NOT v."written",
        CASE WHEN v."version" = %s AND NOT v."written" THEN NULL ELSE ({}) END
-  FROM (SELECT "version", pg_current_xact_id_if_assigned() IS NOT NULL AS "written"
-          FROM "change_counter" WHERE "id" = 1) AS v"""
+  FROM (SELECT pg_current_snapshot()::text AS "version",
+               pg_current_xact_id_if_assigned() IS NOT NULL AS "written") AS v"""
 
 
 def counted(query):
@@ -154,8 +155,8 @@ def counted(query):
     `query` may be its (sql, params), written once: a query asked on every request costs no writing then.
 
     Counting 80 000 of 100 000 gigs takes milliseconds, while the same list asked again (a phone refreshing it) is
-    the common case. The change counter moves with every commit, by any process; a value counted in a transaction
-    that has written is not remembered (the counter moves only as it commits)."""
+    the common case. The snapshot moves with every commit, by any process; a value counted in a transaction that
+    has written is not remembered (what it wrote is seen by it alone)."""
     totals = getattr(_counts, "totals", None)
     if totals is None or len(totals) > MAX_REMEMBERED_COUNTS:
         totals = _counts.totals = {}

@@ -11,6 +11,8 @@ from dialects.sqlite.database import (
     db,
     insert_if_absent,
     is_busy,
+    locking_transaction,
+    lost_to_another,
     open_database,
     refresh_statistics,
     rows_written,
@@ -55,8 +57,9 @@ from dialects.sqlite.pages import (
     prepared,
     prepared_rows,
 )
+from dialects.sqlite.queue import write_queue
 from dialects.sqlite.search import matching_words, search_columns, search_index
-from dialects.sqlite.servers import claiming, one_server_at_a_time
+from dialects.sqlite.servers import claiming, locking, one_server_at_a_time
 
 NAME = "sqlite"  # its migrations: sql/sqlite/
 
@@ -95,6 +98,9 @@ __all__ = [
     "json_rows",
     "keep_private",
     "limit_statements",
+    "locking",
+    "locking_transaction",
+    "lost_to_another",
     "matching_words",
     "one_of",
     "one_server_at_a_time",
@@ -120,5 +126,6 @@ __all__ = [
     "without_budget",
     "without_waiting",
     "write_fast",
+    "write_queue",
     "write_transaction",
 ]

@@ -53,10 +53,21 @@ def connect_in_background():
         db.execute_sql(f"PRAGMA cache_size = -{BACKGROUND_CACHE_KIB}")
 
 
-def write_transaction():
+def write_transaction(alone=True):
     """A transaction that takes the write lock at its start, so that it never fails half way for want of it; no
-    statement of it is ever interrupted for its cost (see `limit_statements`)."""
+    statement of it is ever interrupted for its cost (see `limit_statements`). It always runs alone: it never fails
+    for a conflict with another writer."""
     return Unbudgeted(db.atomic("IMMEDIATE"))
+
+
+def locking_transaction():
+    """The same: with one writer at a time, whatever it reads is locked already."""
+    return write_transaction()
+
+
+def lost_to_another(error):
+    """Never: a SQLite writer holds the write lock from its start, and runs alone."""
+    return False
 
 
 @contextlib.contextmanager

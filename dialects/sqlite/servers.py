@@ -9,6 +9,11 @@ def claiming(query):
     return query
 
 
+def locking(query):
+    """The SELECT of rows a transaction writes from what it reads, as it is: the writer runs alone."""
+    return query
+
+
 def one_server_at_a_time(name):
     """Whether this process has the block to itself: always (each piece of it is a write transaction)."""
     return contextlib.nullcontext(True)
