@@ -73,5 +73,14 @@ CREATE UNIQUE INDEX "staffmember_first_name_id" ON "staff_members" ("first_name"
 CREATE UNIQUE INDEX "equipment_name_id" ON "equipment" ("name", "id");
 -- The pending invitations in the default order: a walk of their own, not of every invitation since the first.
 CREATE INDEX "gigroleinvitation_status_created_at_id" ON "gig_role_invitations" ("status", "created_at", "id");
--- What the planner knows of the new indexes, without which it may choose one of them where it should not.
-ANALYZE;
+-- What the planner knows of the new indexes, without which it may choose one of them where it should not: the
+-- schema's own tables (a bare ANALYZE also reads the server's shared catalogs, and waits for their locks while another
+-- database of the server is being filled, by `copy-to` say).
+DO $$
+DECLARE
+  found RECORD;
+BEGIN
+  FOR found IN SELECT "tablename" FROM pg_tables WHERE "schemaname" = current_schema() LOOP
+    EXECUTE 'ANALYZE ' || quote_ident(found."tablename");
+  END LOOP;
+END $$;
