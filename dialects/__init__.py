@@ -13,9 +13,9 @@ What a dialect provides (a PostgreSQL module must offer the same names, with the
 - `db`, `open_database(location, busy_timeout_seconds)` (answers `db`), `connect_in_background()`: the peewee
   database opened with its settings; this thread's connection for the worker's and senders' work, keeping less in
   memory than a request thread's.
-- `write_queue`: the turn every write of this process takes first (`acquire(timeout)` -> whether it got it,
-  `release()`): SQLite's first-come, first-served queue before its one write lock; PostgreSQL's none (writers run
-  side by side).
+- `write_queue`: the turn every write of this process takes first (its acquire, given a timeout, says whether it
+  got the turn; its release hands the turn on): SQLite's first-come, first-served queue before its one write lock;
+  PostgreSQL's none (writers run side by side).
 - `write_transaction()`: a transaction that sees the database as if it ran alone (SQLite: the write lock from its
   start; PostgreSQL: SERIALIZABLE, which may fail at any statement or at its commit with an error for which
   `lost_to_another(error)` is true: rolled back, it is run again from its start). `locking_transaction()`: one

@@ -11,6 +11,7 @@ import re
 import urllib.parse
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from playwright.sync_api import expect
 
 from tests.support import console
@@ -334,9 +335,19 @@ def add_product(page, product):
     picker = page.get_by_role("combobox", name="Add a product")
     picker.fill(product["name"])
     option = page.get_by_role("option", name=product["name"], exact=True)
-    # the picker's list closes 150 ms after a blur, even when focused again meanwhile: a click opens it again
-    wait_for(lambda: option.is_visible() or picker.click(), timeout=SLOW_MACHINE_SECONDS)
-    option.click()
+
+    def picked():
+        """The option clicked; while the gig page is still settling, its focus may close the list: opened again."""
+        if not option.is_visible():
+            picker.click()
+            return False
+        try:
+            option.click(timeout=2000)
+        except PlaywrightTimeoutError:  # closed between the look and the click
+            return False
+        return True
+
+    wait_for(picked, timeout=SLOW_MACHINE_SECONDS)
     expect(page.get_by_label("Ensemble")).to_be_visible()  # its ensembles known, the usual one chosen
     page.get_by_role("button", name=f"Add {product['name']}").click()
     expect(page.locator(".product-row").filter(has_text=product["name"])).to_be_visible()

@@ -94,7 +94,7 @@ export function ReferencePicker(props) {
       value=${typed} placeholder="Type to search…"
       onInput=${(event) => { setTyped(event.target.value); setActive(0); setOpen(true); }}
       onFocus=${() => setOpen(true)} onClick=${() => setOpen(true)}
-      onBlur=${() => setTimeout(() => setOpen(false), 150)}
+      onBlur=${() => setTimeout(() => document.activeElement !== input.current && setOpen(false), 150)}
       onKeyDown=${onKeyDown} />
     ${open && options.length > 0 ? html`<ul id=${listId} role="listbox" aria-label=${label} class="picker-options">
       ${options.map((option, i) => html`<li key=${option.kind === "record" ? option.record.id : option.kind} id=${optionId(i)} role="option" aria-selected=${i === active ? "true" : "false"}
