@@ -203,10 +203,12 @@ def test_an_office_at_an_older_schema_version_is_copied_at_it_and_migrated_as_se
     assert "access_roles: 5 in the source, 5 in" in copied.stdout
 
     env["BAND_DB"] = postgresql.location(tmp_path / "target")
-    command = [sys.executable, str(PROJECT / "app.py"), "init-db"]  # run in tmp_path: the backup before the step
+    env["BAND_BACKUP_DIR"] = str(tmp_path / "backups")  # where the copy taken before the steps goes
+    command = [sys.executable, str(PROJECT / "app.py"), "init-db"]
     migrated = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
     latest = migrations.steps()[-1].version
     assert migrated.stdout.strip().endswith(f"is at schema version {latest}."), migrated.stdout + migrated.stderr
+    assert len(list((tmp_path / "backups").glob("*.v11-*.bak"))) == 1
 
 
 def test_a_copy_that_fails_half_way_leaves_the_database_empty(tmp_path, demo_office):
