@@ -69,6 +69,7 @@ export function useUnreadCount() {
   const [count, setCount] = useState(known);
   useEffect(() => {
     countListeners.add(setCount);
+    setCount(known); // an answer that came between the first draw and now
     return () => countListeners.delete(setCount);
   }, []);
   return count;
