@@ -299,6 +299,9 @@ def test_a_page_of_their_own_costs_the_same_queries_whatever_its_size(band, monk
     assert max(counts) <= 10, counts
 
 
+# On PostgreSQL a change is told by the server's snapshot, which also moves with the commits of the other tests'
+# databases on the one test server (see the issue 25 note): a page is then asked again, correct but not remembered.
+@pytest.mark.sqlite_only
 @pytest.mark.parametrize("path", ["/me/gigs", "/me/invitations"])
 def test_the_same_page_asked_again_is_remembered_until_the_database_changes(band, monkeypatch, path):
     first = band.me.get(path).get_json()
