@@ -34,7 +34,8 @@ function setup(thread)
   thread:set("id", tostring(thread))
 end
 function init(args)
-  prefix = "bench-" .. os.time() .. "-" .. id .. "-"
+  local tag = os.getenv("BENCH_TAG")  -- one per wrk process when several run at once (bench_two_servers.py)
+  prefix = "bench-" .. (tag and (tag .. "-") or "") .. os.time() .. "-" .. id .. "-"
 end
 request = function()
   counter = counter + 1

@@ -7,26 +7,14 @@ import re
 import subprocess
 from pathlib import Path
 
-from bench_support import LOAD_CPU, Server, latency, pinned, post_teams_script, serve, wrk_output
+from bench_support import LOAD_CPU, POST_TEAMS, Server, latency, pinned, post_teams_script, serve, wrk_output
 
-# POST /v1/teams as bench_support's POST_TEAMS, with a tag per wrk process in the names (two run at once), and at the
-# end the latency at each percentile written to $BENCH_PERCENTILES (wrk's Lua gives percentiles, not the histogram),
-# finely above 90 %, for the two processes' latencies to be merged.
-TAGGED_POST_TEAMS = """
-local counter = 0
-function setup(thread)
-  thread:set("id", tostring(thread))
-end
-function init(args)
-  prefix = "bench-" .. os.getenv("BENCH_TAG") .. "-" .. os.time() .. "-" .. id .. "-"
-end
-request = function()
-  counter = counter + 1
-  local headers = {["Content-Type"] = "application/json"}
-  for name, value in pairs(wrk.headers) do headers[name] = value end  -- keeps -H Authorization
-  local body = '{"name": "' .. prefix .. counter .. '"}'
-  return wrk.format("POST", "/v1/teams", headers, body)
-end
+# POST /v1/teams as bench_support's POST_TEAMS (a tag per wrk process in the names: $BENCH_TAG, two run at once),
+# and at the end the latency at each percentile written to $BENCH_PERCENTILES (wrk's Lua gives percentiles, not the
+# histogram), finely above 90 %, for the two processes' latencies to be merged.
+TAGGED_POST_TEAMS = (
+    POST_TEAMS
+    + """
 function done(summary, latency, requests)
   local out = assert(io.open(os.getenv("BENCH_PERCENTILES"), "w"))
   out:write(summary.requests, "\\n")
@@ -36,6 +24,7 @@ function done(summary, latency, requests)
   out:close()
 end
 """
+)
 TICKS = os.sysconf("SC_CLK_TCK")
 
 
