@@ -36,7 +36,7 @@ from bench_two_servers import measure_side
 from bench_webhooks import extract
 
 MEASURES = ("list", "single", "write, 1 server", "write, 2 servers")
-# SQLite is served by one process: two `serve` on one file are no set-up the README offers (their writers wait on the
+# SQLite is served by one process: two `serve` on one file are no set-up docs/ offers (their writers wait on the
 # file's lock by polling and starve: about 1 POST /v1/teams a second with 16 writers), so SQLite has no "2 servers".
 
 

@@ -1,4 +1,4 @@
-"""The README's screenshots of the console: `app.py demo` served on a free port, each screen of SHOTS opened in
+"""The screenshots of docs/console.md: `app.py demo` served on a free port, each screen of SHOTS opened in
 headless Chromium at a desktop's and a phone's width and saved as a small PNG in docs/screenshots/. A screen whose
 route the console does not register yet (static/console/screens.js) is skipped, saying so.
 
@@ -22,7 +22,7 @@ from served import PROJECT, app_command, served
 OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # 127.0.0.1 whatever the proxy settings
 
 WIDTHS = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
-SCALE = 1  # device pixels per CSS pixel: sharp enough to read, small enough for a README
+SCALE = 1  # device pixels per CSS pixel: sharp enough to read, small enough for a page of docs
 SCREENS_JS = PROJECT / "static" / "console" / "screens.js"
 
 

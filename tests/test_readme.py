@@ -1,15 +1,8 @@
-"""The README and the code do not drift: its set-up commands, configuration table and command table."""
+"""The README stays a page read in one sitting, and true: its set-up commands and its table of dependencies.
+What it links to, docs/, is pinned by tests/test_docs.py."""
 
-import os
 import re
-import subprocess
 from pathlib import Path
-
-import pytest
-
-import commands
-import settings
-from tests.support.served import example_office, served_offices
 
 PROJECT = Path(__file__).resolve().parent.parent
 README = (PROJECT / "README.md").read_text()
@@ -32,58 +25,21 @@ def test_ci_runs_the_readmes_test_command_word_for_word():
     assert test in (PROJECT / ".ci" / "run").read_text().splitlines()
 
 
-def test_the_configuration_table_lists_every_setting():
-    documented = set(re.findall(r"^\| `(BAND_[A-Z_]+)` \|", README, re.MULTILINE))
-    assert documented == {f"BAND_{name}" for name in settings.SETTINGS}
+def test_the_readme_is_read_in_one_sitting():
+    assert len(README.splitlines()) <= 200, "move a section to docs/ and link it from the README"
 
 
-def test_the_command_table_lists_every_command():
-    documented = set(re.findall(r"^\| `([a-z-]+)[ `]", README, re.MULTILINE)) - {f"BAND_{n}" for n in settings.SETTINGS}
-    registered = {command.name for command in commands.COMMANDS}
-    assert registered <= documented
+def requirements(name):
+    """The names of the packages a requirements file pins (its extras and version left out)."""
+    lines = (PROJECT / name).read_text().splitlines()
+    return {re.split(r"[\[=<>~ ]", line, maxsplit=1)[0] for line in lines if line and not line.startswith(("#", "-r"))}
 
 
-# --- the walk through the API, run as written ---------------------------------------------------------------
-
-
-def the_walk():
-    """The commands of the README's "A walk through the API", in order, as a user would paste them.
-    A command with a `...` placeholder (a token only a mail carries) is shown, not run."""
-    section = README.split("\n## A walk through the API\n", 1)[1].split("\n## ", 1)[0]
-    lines = [line[4:] for line in section.splitlines() if line.startswith("    ")]
-    return [line for line in lines if '"..."' not in line]
-
-
-def walk_on(office, tmp_path):
-    """Run the walk in bash against `office`, each curl failing on an error status: the completed process."""
-    script = "\n".join(
-        [
-            "set -euo pipefail",
-            'curl() { command curl --fail-with-body --max-time 30 "$@"; }',
-            *the_walk(),
-        ]
-    )
-    env = {
-        "PATH": os.environ["PATH"],
-        "HOME": str(tmp_path),
-        "T": office.key,
-        "API": office.service.base,
-        "no_proxy": "*",
+def test_the_dependency_table_says_what_every_requirement_is_for():
+    section = README.split("\n## Dependencies\n", 1)[1].split("\n## ", 1)[0]
+    named = {
+        re.split(r"[\[=<>~ ]", name, maxsplit=1)[0]
+        for row in re.findall(r"^\| (`.+?`) \|", section, re.MULTILINE)
+        for name in re.findall(r"`([^`]+)`", row)
     }
-    return subprocess.run(["bash", "-c", script], cwd=PROJECT, env=env, capture_output=True, text=True, timeout=300)
-
-
-def test_the_walk_has_the_commands_a_reader_pastes():
-    walk = the_walk()
-    assert walk[0].startswith("auth=(") and any("/gig-statuses" in line for line in walk)
-    assert any("/attachments" in line for line in walk)
-
-
-@pytest.mark.parametrize("office_kind", ["empty", "demo"])
-def test_the_walk_runs_on_an_empty_office_and_on_the_demo(tmp_path, office_kind):
-    if office_kind == "demo":
-        example_office(tmp_path)
-    with served_offices(tmp_path, BAND_MAIL_URL="console:") as start:
-        office = start()
-        walk = walk_on(office, tmp_path)
-    assert walk.returncode == 0, f"the walk stopped ({walk.returncode}):\n{walk.stderr[-3000:]}\n{walk.stdout[-3000:]}"
+    assert named == requirements("requirements.txt") | requirements("requirements-dev.txt")

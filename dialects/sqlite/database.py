@@ -31,7 +31,7 @@ db = BudgetedDatabase(None)  # opened by `open_database`
 # WAL lets readers run beside the writer; FULL makes every answered write survive a power cut; 1 MB of page cache
 # per connection (one per server thread, kept open): the pages every request reads (the top of the indexes) stay,
 # the rest come from the system's file cache, shared by all. 2 MB cost the server 9 MB more at 100 000 gigs and
-# made no list measurably faster (the README's benchmark).
+# made no list measurably faster (docs/benchmarks.md, issue 22).
 PRAGMAS = {"journal_mode": "wal", "foreign_keys": 1, "synchronous": "full", "cache_size": -1024, "temp_store": "memory"}
 
 
