@@ -4,7 +4,7 @@ of the test's own to a served office's database."""
 import contextlib
 import sqlite3
 
-from dialects import dialect
+from dialects import access, dialect
 from models import db
 from tests.support.postgresql import archive_rows
 
@@ -16,7 +16,7 @@ def count_queries(monkeypatch):
     original = db.execute_sql
 
     def counting(sql, params=None, *args, **kwargs):
-        if sql != dialect.CALLER_SQL:
+        if sql != access.CALLER_SQL:
             executed.append(sql)
         return original(sql, params, *args, **kwargs)
 
