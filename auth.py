@@ -13,7 +13,7 @@ from flask import current_app, g, request
 
 import conventions
 import writer
-from dialects import dialect
+from dialects import access, dialect
 from errors import ApiError, unauthenticated
 from models import StaffMember, Token, now, timestamp
 from rate_limit import limit_user_writes
@@ -81,7 +81,7 @@ class Caller:
 
 def held_capabilities(user_id):
     """What the (active) user `user_id` may do now, read afresh from the database."""
-    grants = dialect.grants_of(user_id)
+    grants = access.grants_of(user_id)
     return capabilities(_flat_grants(grants)) if grants is not None else frozenset()
 
 
@@ -132,7 +132,7 @@ def caller_of(token):
         and remembered[2].expires_at > now()
     ):
         return remembered[2]
-    row = dialect.caller_row(key, now())
+    row = access.caller_row(key, now())
     if row is None:
         return None
     caller = Caller(row[0], row[1], row[2], json.loads(row[3]), capabilities(_flat_grants(row[4])), *row[5:9])

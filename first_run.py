@@ -7,7 +7,7 @@ import secrets
 import time
 
 import signing
-from dialects import dialect
+from dialects import access, dialect
 from models import Setting
 
 SETUP_MINUTES = 60
@@ -15,7 +15,7 @@ NONCE_KEY = "setup_nonce"
 
 
 def admin_exists():
-    return dialect.count_all_capability_holders() > 0
+    return access.count_all_capability_holders() > 0
 
 
 def new_setup_link(config):

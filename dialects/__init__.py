@@ -8,61 +8,8 @@ test (tests/test_dialect_seam.py) keeps SQLite-only constructs inside `dialects/
 calls `open_database`, which opens the database BAND_DB names with the current dialect and answers the peewee
 database it puts behind `models.db`.
 
-What a dialect provides (a PostgreSQL module must offer the same names, with the same meaning):
-- `NAME`: its migrations are `sql/<NAME>/NNNN_*.sql` or `.py`, numbered as the steps of every dialect.
-- `db`, `open_database(location, busy_timeout_seconds)` (answers `db`), `connect_in_background()`: the peewee
-  database opened with its settings; this thread's connection for the worker's and senders' work, keeping less in
-  memory than a request thread's.
-- `write_queue`: the turn every write of this process takes first (its acquire, given a timeout, says whether it
-  got the turn; its release hands the turn on): SQLite's first-come, first-served queue before its one write lock;
-  PostgreSQL's none (writers run side by side).
-- `write_transaction()`: a transaction that sees the database as if it ran alone (SQLite: the write lock from its
-  start; PostgreSQL: SERIALIZABLE, which may fail at any statement or at its commit with an error for which
-  `lost_to_another(error)` is true: rolled back, it is run again from its start). `locking_transaction()`: one
-  whose statements each see the latest commits and that never fails for a conflict (SQLite: the same write lock;
-  PostgreSQL: READ COMMITTED), for work that locks what it reads (`claiming`, `locking`) or writes in one
-  statement. `without_waiting()`: writes that give up at once (`is_busy`) rather than wait for a lock.
-- `schema_version()`, `set_schema_version(n)`, `statements(script)`: what migrations need.
-- `upsert(model, **values)`: a row, every column given, stored in place of the one with its primary key;
-  `insert_if_absent(model, **values)`: stored unless its primary key is taken.
-- `is_busy(error)`, `lost_to_another(error)`, `unique_violation(error)`: what its errors mean;
-  `unique_with_null(model, name, column, nullable)`: a unique rule in which a null counts as a value.
-- `json_field(expr, key)`, `json_has(expr, key)`: a key of a JSON column (custom fields).
-- `one_of(expr, values)`: `expr IN values` with the values bound as one parameter.
-- `prepared(build)`, `prepared_rows(build)`, `subquery(sql, params)`: a statement peewee writes once and binds
-  afresh each time.
-- `rows_written(sql, params)`: one write statement, and how many rows it and its triggers wrote.
-- `NOW`: the current UTC time as SQL, in the stored form (comparable with stored timestamps).
-- `greater_of(a, b)`: the greater of two values in one row (a scalar, not the aggregate MAX).
-- `as_json`, `json_rows`, `packed_rows`, `counted`, `all_of`: records, a page's chosen rows and rows written as
-  JSON by the database, one statement each (a page's rows in its order), and totals remembered until the database
-  changes; `ordered(expr, descending, nullable)`: a key of an ORDER BY, nulls first ascending and last descending
-  (SPEC §2.1; `nullable` false where the key never is). The queries that choose a page or read a record are the
-  listing's, the same on every database (`listing/queries.py`).
-- `limit_statements(milliseconds)`, `over_budget(error)`, `without_budget()`: a statement of this thread that
-  spends more CPU than that is interrupted (reads of a request; a write transaction never is, nor a block of the
-  server's own work); whether an error is that interruption.
-- `copy_database(path)`, `inspect_file(path)`: an online, consistent copy; what a copy holds (integrity,
-  references, schema version), read without changing it (`Unreadable` when it cannot be); `database_folder()`:
-  the folder of the database's file, beside which the copy taken before a migration is kept (None: no file).
-- `keep_private(path)`: the database's files readable by the service's user alone (SPEC §2.3).
-- `store_attachment`, `AttachmentDownload`: an attachment's bytes written and read in chunks.
-- `caller_row`, `CALLER_SQL`, `grants_of`, `count_role_holders`, `count_all_capability_holders`: who is calling
-  and who holds which access role (roles are a JSON array on the user).
-- `claiming(query)`: the SELECT of rows a claim takes in its locking transaction, never a row another server's
-  claim is taking at the same moment (the claim then marks them claimed); `locking(query)`: the SELECT of rows a
-  locking transaction writes from what it reads, none written by another meanwhile;
-  `one_server_at_a_time(name)`: a context answering whether this process has the block named `name` to itself
-  among the servers on the database (the worker's timed work, done by one of them each round).
-- `ChangeWatch().version()`: a value that changes with every commit, by any connection or process.
-- `search_index(table, columns)`, `search_columns(table)`, `matching_words(model, words)`: `q` search, an index
-  of a table's text fields kept by triggers.
-- `refresh_statistics(tables, force)`: what the query planner knows of the tables' sizes, brought up to date.
-- `embedded(model, name, columns, reference)`: the referenced record as JSON inside the referencing row's.
-- `fold(expr)`, `fold_text(value)`, `contains(expr, value)`, `starts_with(expr, value)`: case-insensitive text
-  matching with Unicode case folding (`MÜNCHEN` finds `München`), `value` already folded with `fold_text`.
-- `database_at(path)`, `write_fast()`, `indexes_deferred()`, `compact(mostly_small_tables)`: a whole new
-  database written in one go (the demo).
+What a dialect provides is `SEAM`: every dialect's package offers its names and no other, with the meaning
+it gives each (tests/test_dialect_seam.py holds each package to it).
 
 Chosen at run time, once: the models are declared at import with the dialect's `NOW` and `unique_with_null`
 indexes, and prepared statements keep the SQL first written, so `dialect` is picked from the BAND_DB variable by
@@ -75,6 +22,91 @@ import os
 import sys
 
 POSTGRESQL_SCHEMES = ("postgresql://", "postgres://")
+
+# Each name a dialect's package offers, and what it means on every database.
+SEAM = {
+    # the database and its transactions
+    "NAME": "its migrations are sql/<NAME>/NNNN_*.sql or .py, numbered as the steps of every dialect",
+    "db": "the peewee database, opened with the dialect's settings by `open_database`",
+    "open_database": "(location, busy_timeout_seconds): `db` opened on the database at `location`, and answered",
+    "connect_in_background": "(): this thread's connection for the worker's and senders' work, keeping less in "
+    "memory than a request thread's",
+    "write_queue": "the turn every write of this process takes first (acquire, given a timeout, says whether it got "
+    "it; release hands it on): SQLite's first-come, first-served queue before its one write lock; PostgreSQL's none",
+    "write_transaction": "(): a transaction that sees the database as if it ran alone (SQLite: the write lock from its "
+    "start; PostgreSQL: SERIALIZABLE, which may fail at any statement or at its commit for `lost_to_another`: "
+    "rolled back, it is run again from its start)",
+    "locking_transaction": "(): one whose statements each see the latest commits and that never fails for a conflict "
+    "(SQLite: the write lock; PostgreSQL: READ COMMITTED), for work that locks what it reads (`claiming`, `locking`) "
+    "or writes in one statement",
+    "without_waiting": "(): writes that give up at once (`is_busy`) rather than wait for a lock",
+    "rows_written": "(sql, params): one write statement, and how many rows it and its triggers wrote",
+    "upsert": "(model, **values): a row, every column given, stored in place of the one with its primary key",
+    "insert_if_absent": "(model, **values): a row stored unless its primary key is taken",
+    "is_busy": "(error): whether an error is a lock not had in time",
+    "lost_to_another": "(error): whether a write transaction lost a race with another (run it again)",
+    "unique_violation": "(error): whether an error is a unique rule broken",
+    # migrations and the schema
+    "schema_version": "(): the schema version of the database",
+    "set_schema_version": "(n): the database marked as at schema version `n`",
+    "statements": "(script): the statements of a migration's SQL script, one by one",
+    "unique_with_null": "(model, name, column, nullable): a unique rule in which a null counts as a value",
+    "search_index": "(table, columns): the statements of an index of a table's text fields for `q`, kept by triggers",
+    "search_columns": "(table): the fields the search index of `table` holds (none: it has no index)",
+    # expressions
+    "NOW": "the current UTC time as SQL, in the stored form (comparable with stored timestamps)",
+    "greater_of": "(a, b): the greater of two values in one row (a scalar, not the aggregate MAX)",
+    "one_of": "(expr, values): `expr IN values` with the values bound as one parameter",
+    "all_of": "(conditions): the conditions ANDed side by side (never nested)",
+    "subquery": "(sql, params): a statement as an expression of another",
+    "json_field": "(expr, key): the value under `key` of a JSON object column (custom fields)",
+    "json_has": "(expr, key): whether a JSON object column holds `key` (with any value, null included)",
+    "json_array_of": "(value): SQL text, the JSON texts `value` of the rows as the text of one JSON array",
+    "json_array_holds": "(array, value): SQL text, whether the JSON array `array` holds the text `value`",
+    "fold": "(expr): text folded for matching without case, by Unicode's rules (`MÜNCHEN` finds `München`)",
+    "fold_text": "(value): a Python string folded as `fold` folds a column",
+    "contains": "(expr, value): whether the folded text of `expr` holds `value`, folded with `fold_text`",
+    "starts_with": "(expr, value): whether the folded text of `expr` begins with `value`, folded with `fold_text`",
+    "matching_words": "(model, words): the condition that every word begins a word of the record's searched fields",
+    "ordered": "(expr, descending, nullable): a key of an ORDER BY, nulls first ascending and last descending "
+    "(SPEC §2.1; `nullable` false where the key never is)",
+    # a page's rows, written as JSON by the database (the queries that choose them: listing/queries.py)
+    "as_json": "(model, columns, alias): one record as JSON text, written by the database",
+    "embedded": "(model, name, columns, reference): the referenced record as JSON inside the referencing row's",
+    "json_rows": "(model, page, choice): the rows a statement chose, as the text of a JSON array in the page's order",
+    "packed_rows": "(query, order): the rows of a SELECT as lists, fetched in one statement",
+    "prepared": "(build): a statement peewee writes once and binds afresh each time",
+    "prepared_rows": "(build, order): the rows of a statement written once (`prepared`), packed (`packed_rows`)",
+    "counted": "(query): the one value a query selects, remembered until the database changes",
+    "ChangeWatch": "`ChangeWatch().version()`: a value that changes with every commit, by any connection or process",
+    # what a statement may cost
+    "limit_statements": "(milliseconds): a statement of this thread that spends more CPU than that is interrupted "
+    "(reads of a request; a write transaction never is, nor a block of `without_budget`)",
+    "over_budget": "(error): whether an error is that interruption",
+    "without_budget": "(): a block of the server's own work, whose statements are never interrupted",
+    "refresh_statistics": "(tables, force): what the query planner knows of the tables' sizes, brought up to date",
+    # servers side by side
+    "claiming": "(query): the SELECT of rows a claim takes in its locking transaction, never a row another server's "
+    "claim is taking at the same moment",
+    "locking": "(query): the SELECT of rows a locking transaction writes from what it reads, none written by another "
+    "meanwhile",
+    "one_server_at_a_time": "(name): a context answering whether this process has the block `name` to itself among "
+    "the servers on the database (the worker's timed work, done by one of them each round)",
+    # files
+    "copy_database": "(path): an online, consistent copy of the database",
+    "inspect_file": "(path): what a copy holds (integrity, references, schema version), read without changing it",
+    "Unreadable": "what `inspect_file` raises for a copy it cannot read",
+    "database_folder": "(): the folder of the database's file, beside which the copy taken before a migration is kept "
+    "(None: no file)",
+    "keep_private": "(path): the database's files readable by the service's user alone (SPEC §2.3)",
+    "store_attachment": "(connection, attachment_id, stream, size): an attachment's bytes written in chunks",
+    "AttachmentDownload": "an attachment's bytes read in chunks",
+    # a whole new database written in one go (the demo)
+    "database_at": "(path): the database pointed at the file `path` for the block",
+    "write_fast": "(): writes that need not survive a crash (the new database goes if the build fails)",
+    "indexes_deferred": "(): the schema's indexes made after the block, from all its rows at once",
+    "compact": "(mostly_small_tables): one compact, self-contained database left to copy",
+}
 
 
 def dialect_name(location):

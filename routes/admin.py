@@ -3,7 +3,7 @@
 from flask import g
 
 from auth import held_capabilities, valid_grant
-from dialects import dialect
+from dialects import access
 from errors import conflict, invalid
 from models import AccessRole, User
 from resources import Resource, in_use_error
@@ -20,7 +20,7 @@ def keep_own_admin():
 
 def keep_an_admin():
     """At least one active user holds `*` (SPEC §2.3), whatever the order of the writes that try otherwise."""
-    if not dialect.count_all_capability_holders():
+    if not access.count_all_capability_holders():
         raise conflict("last_admin", "At least one active user must keep every capability (an admin).")
 
 
@@ -79,7 +79,7 @@ class AccessRoles(Resource):
 
 def refuse_while_held(role_name):
     """An access role some user holds is not renamed or deleted (409 resource_in_use)."""
-    held = dialect.count_role_holders(role_name)
+    held = access.count_role_holders(role_name)
     if held:
         raise in_use_error("access role", {"users": held})
 

@@ -12,9 +12,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import migrations
 import signing
 from app import configure, create_app
-from models import AccessRole, db
+from models import AccessRole
 from tests.support import postgresql
 from tests.support.api import Api
+from tests.support.database import release_database
 from tests.support.documented import parsed
 from tests.support.records import Builder
 from tests.support.users import make_token, make_user
@@ -39,13 +40,6 @@ def template_db(tmp_path_factory):
         signing.make_secret_key()  # as serve and init-db prepare a database
     release_database()
     return location
-
-
-def release_database():
-    """This process's connections to the database closed: a PostgreSQL database can then be copied or dropped."""
-    db.close()
-    if postgresql.on_postgresql():
-        db.close_all()
 
 
 @pytest.fixture(scope="session")

@@ -8,9 +8,9 @@ import pytest
 
 from app import configure, create_app
 from models import AttachmentContent
-from tests.conftest import release_database
 from tests.support import postgresql
 from tests.support.api import Api, error_of
+from tests.support.database import release_database
 from tests.support.uploads import MB, PDF, browser_upload, created, upload
 from tests.support.users import make_token, make_user
 

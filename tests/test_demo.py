@@ -24,10 +24,9 @@ from app import create_app
 from demo.data import STAFF
 from dialects import dialect
 from models import MODELS, Equipment, Gig, GigEquipment, GigProduct, GigRole, GigRoleInvitation, StaffMember, User, db
-from tests.conftest import release_database
 from tests.support import postgresql
 from tests.support.api import Api
-from tests.support.database import structure
+from tests.support.database import release_database, structure
 from tests.support.users import make_token
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "band.db.example"

@@ -3,7 +3,6 @@ once before it expires, a gig's people reminded the day before, the office diges
 happened; and two servers on one database making each of them once."""
 
 import collections
-import contextlib
 import datetime as dt
 import re
 
@@ -22,7 +21,7 @@ from tests.support.notified import (
     office_fixture,
     rows,
 )
-from tests.support.served import ServedOffice, Service
+from tests.support.served import ServedOffice, Service, running
 from tests.support.users import make_user
 from tests.support.waiting import wait_for
 
@@ -166,17 +165,6 @@ def test_the_office_digest_goes_out_only_when_something_happened(app, admin, bui
 
 
 # --- the worker: two servers on one database ---------------------------------------------------------------------
-
-
-@contextlib.contextmanager
-def running(*services):
-    for service in services:
-        service.start()
-    try:
-        yield services
-    finally:
-        for service in services:
-            service.stop()
 
 
 def stored(path, sql):

@@ -1,22 +1,12 @@
 """SPEC §8 webhooks, what is sent to whom: signatures across a secret's rotation, a ping to its endpoint alone,
-pay amounts only to the endpoints that include pay, and the event types an endpoint asked for.
-
-Real servers (`app.py serve`) deliver to real receivers on 127.0.0.1, which check every signature with the
-`standardwebhooks` library as a band's website would; schedules are made fast by configuration
-(BAND_WEBHOOK_*), never by patching."""
+pay amounts only to the endpoints that include pay, and the event types an endpoint asked for."""
 
 import pytest
 from standardwebhooks import Webhook, WebhookVerificationError
 
 from tests.support.receiver import Receiver
 from tests.support.waiting import wait_for
-from tests.support.webhook_office import (
-    deliveries,
-    endpoint_for,
-    refused,
-    send,
-    webhook_fixtures,
-)
+from tests.support.webhook_office import deliveries, endpoint_for, refused, send, webhook_fixtures
 
 serve, served, office = webhook_fixtures()
 

@@ -1,10 +1,6 @@
 """SPEC §8 webhooks delivered: a change reaches its receiver signed, is retried with the same webhook-id until
 it is taken, is cut off at the timeout, follows no redirect, honours Retry-After and is redelivered on demand; an
-endpoint that hangs holds up no other.
-
-Real servers (`app.py serve`) deliver to real receivers on 127.0.0.1, which check every signature with the
-`standardwebhooks` library as a band's website would; schedules are made fast by configuration
-(BAND_WEBHOOK_*), never by patching."""
+endpoint that hangs holds up no other."""
 
 from outgoing import PER_DESTINATION
 from tests.support.receiver import Answer, Receiver

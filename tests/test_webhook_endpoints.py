@@ -1,17 +1,8 @@
-"""SPEC §8 webhook endpoints: the event types and receiver URL an endpoint may have; who may read and change it.
-
-Real servers (`app.py serve`) deliver to real receivers on 127.0.0.1, which check every signature with the
-`standardwebhooks` library as a band's website would; schedules are made fast by configuration
-(BAND_WEBHOOK_*), never by patching."""
+"""SPEC §8 webhook endpoints: the event types and receiver URL an endpoint may have; who may read and change it."""
 
 import pytest
 
-from tests.support.webhook_office import (
-    key_of,
-    refused,
-    send,
-    webhook_fixtures,
-)
+from tests.support.webhook_office import key_of, refused, send, webhook_fixtures
 
 serve, served, office = webhook_fixtures()
 

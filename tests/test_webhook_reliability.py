@@ -3,17 +3,14 @@ servers (`app.py serve`) are killed with SIGKILL, stopped with SIGTERM, or run t
 on 127.0.0.1 check every signature with the `standardwebhooks` library and count what arrives."""
 
 import collections
-import contextlib
 import json
 import threading
 import time
 
 from tests.support.receiver import Answer, Receiver
-from tests.support.served import ServedOffice, Service
+from tests.support.served import ServedOffice, Service, running
 from tests.support.waiting import wait_for
-
-# a small timeout keeps the lease of a killed server's claims short (timeout + 5 s)
-FAST = {"BAND_WEBHOOK_RETRY_SECONDS": "0.3,0.3,0.3", "BAND_WEBHOOK_TIMEOUT": "2"}
+from tests.support.webhook_office import FAST, endpoint_for
 
 
 def call(service, key, method, path, body=None):
@@ -33,22 +30,6 @@ def every(service, key, path):
         offset += 200
         if offset >= page["meta"]["total"]:
             return found
-
-
-def endpoint_for(office, receiver, **fields):
-    created = office.call("POST", "/webhook-endpoints", {"url": receiver.url, **fields})
-    receiver.secrets.append(created["secret"])
-    return created
-
-
-@contextlib.contextmanager
-def running(service):
-    """The server started, and stopped at the end however the test went (its exit status is the test's to check)."""
-    service.start()
-    try:
-        yield service
-    finally:
-        service.stop()
 
 
 def kill(service):
@@ -166,16 +147,21 @@ def test_sigterm_abandons_a_hanging_attempt_within_10_s_and_the_next_start_sends
 
 def test_with_the_worker_off_deliveries_wait_in_the_database_for_a_server_with_it_on(tmp_path):
     office = ServedOffice(tmp_path, **FAST, BAND_WORKER="off")
-    with Receiver() as receiver:
-        with running(office.service):
+    (tmp_path / "on").mkdir()
+    witness = ServedOffice(tmp_path / "on", **FAST)  # the same settings but the worker's, on a database of its own
+    with Receiver() as receiver, Receiver() as witnessed:
+        with running(office.service, witness.service):
             endpoint_for(office, receiver, event_types=["team.created"])
+            endpoint_for(witness, witnessed, event_types=["team.created"])
             team = office.call("POST", "/teams", {"name": "Rhythm"})
             [event] = office.call("GET", f"/events?filter[subject_id]={team['id']}")
             [delivery] = office.call("GET", f"/webhook-deliveries?filter[event_id]={event['id']}")
             assert delivery["status"] == "pending" and delivery["attempts"] == 0
-            # the wait is the point: five looks at the queue, had there been a worker (an absence cannot be polled for)
-            time.sleep(1)
+            # a worker's rounds since: the witness's claimed, sent and recorded a delivery queued after this one
+            witness.call("POST", "/teams", {"name": "Witness"})
+            assert wait_for(lambda: witness.call("GET", "/webhook-deliveries?filter[status]=succeeded"))
             assert receiver.received == []
+            assert office.call("GET", f"/webhook-deliveries/{delivery['id']}") == delivery
             assert office.service.stop() == 0
 
         office.service.env["BAND_WORKER"] = "on"

@@ -1,9 +1,5 @@
 """SPEC §8 webhooks switched off: by a 410 or by days of nothing but failures (the admins are mailed), and
-switched back on.
-
-Real servers (`app.py serve`) deliver to real receivers on 127.0.0.1, which check every signature with the
-`standardwebhooks` library as a band's website would; schedules are made fast by configuration
-(BAND_WEBHOOK_*), never by patching."""
+switched back on."""
 
 import email
 import email.policy

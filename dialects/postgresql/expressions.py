@@ -92,6 +92,19 @@ def _as_json(value):
     return value if value is None or isinstance(value, ColumnBase) else Jsonb(value)
 
 
+# --- JSON arrays in statements written by hand (stored as their text) --------------------------------------
+
+
+def json_array_of(value):
+    """SQL text: the JSON texts `value` of the rows aggregated into the text of one JSON array ([] for none)."""
+    return f"coalesce(json_agg(({value})::json), '[]')::text"
+
+
+def json_array_holds(array, value):
+    """SQL text: whether the JSON array `array` holds the text `value` (a bound value is untyped until cast)."""
+    return f"({array})::jsonb @> jsonb_build_array(({value})::text)"
+
+
 # --- conditions -----------------------------------------------------------------------------------------------
 
 

@@ -1,8 +1,7 @@
-"""The SQLite dialect: every piece of SQL only SQLite speaks, its modules by job (see `dialects` for what each
+"""The SQLite dialect: every piece of SQL only SQLite speaks, its modules by job (see `dialects.SEAM` for what each
 name does). Migrations of this dialect: `sql/sqlite/`."""
 
 from dialects.exemption import without_budget
-from dialects.sqlite.access import CALLER_SQL, caller_row, count_all_capability_holders, count_role_holders, grants_of
 from dialects.sqlite.budget import limit_statements, over_budget
 from dialects.sqlite.bulk import compact, database_at, indexes_deferred, write_fast
 from dialects.sqlite.database import (
@@ -32,6 +31,8 @@ from dialects.sqlite.expressions import (
     fold,
     fold_text,
     greater_of,
+    json_array_holds,
+    json_array_of,
     json_field,
     json_has,
     one_of,
@@ -62,70 +63,3 @@ from dialects.sqlite.search import matching_words, search_columns, search_index
 from dialects.sqlite.servers import claiming, locking, one_server_at_a_time
 
 NAME = "sqlite"  # its migrations: sql/sqlite/
-
-__all__ = [
-    "CALLER_SQL",
-    "NAME",
-    "NOW",
-    "AttachmentDownload",
-    "ChangeWatch",
-    "Unreadable",
-    "all_of",
-    "as_json",
-    "caller_row",
-    "claiming",
-    "compact",
-    "connect_in_background",
-    "contains",
-    "copy_database",
-    "count_all_capability_holders",
-    "count_role_holders",
-    "counted",
-    "database_at",
-    "database_folder",
-    "db",
-    "embedded",
-    "fold",
-    "fold_text",
-    "grants_of",
-    "greater_of",
-    "indexes_deferred",
-    "insert_if_absent",
-    "inspect_file",
-    "is_busy",
-    "json_field",
-    "json_has",
-    "json_rows",
-    "keep_private",
-    "limit_statements",
-    "locking",
-    "locking_transaction",
-    "lost_to_another",
-    "matching_words",
-    "one_of",
-    "one_server_at_a_time",
-    "open_database",
-    "ordered",
-    "over_budget",
-    "packed_rows",
-    "prepared",
-    "prepared_rows",
-    "refresh_statistics",
-    "rows_written",
-    "schema_version",
-    "search_columns",
-    "search_index",
-    "set_schema_version",
-    "starts_with",
-    "statements",
-    "store_attachment",
-    "subquery",
-    "unique_violation",
-    "unique_with_null",
-    "upsert",
-    "without_budget",
-    "without_waiting",
-    "write_fast",
-    "write_queue",
-    "write_transaction",
-]

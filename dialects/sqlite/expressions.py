@@ -70,3 +70,16 @@ def all_of(conditions):
     if not conditions:
         return None
     return NodeList([EnclosedNodeList([c]) for c in conditions], " AND ")
+
+
+# --- JSON arrays in statements written by hand ---------------------------------------------------------------
+
+
+def json_array_of(value):
+    """SQL text: the JSON texts `value` of the rows aggregated into the text of one JSON array ([] for none)."""
+    return f"json_group_array(json({value}))"
+
+
+def json_array_holds(array, value):
+    """SQL text: whether the JSON array `array` holds the text `value`."""
+    return f"EXISTS (SELECT 1 FROM json_each({array}) WHERE value = {value})"

@@ -3,7 +3,7 @@
 - `api`: the API client over Flask's test client, the check of the error envelope, records read back;
 - `users`: users and tokens made directly in the database, and the moments they expire at;
 - `records`: builders of valid records for every collection, and names that are unique;
-- `database`: the statements a request runs, and the shape of a database;
+- `database`: the statements a request runs, the shape of a database, and this process's connections released;
 - `mail`: the mail a test sent and the sign-in links in it;
 - `waiting`: polling with a deadline, and how long "at once" may take on a busy machine;
 - `served`: the service run as a user runs it (`python app.py serve` in a process of its own);

@@ -1,12 +1,19 @@
 """What a test observes of the database: the statements a request runs, the shape of a database, and a connection
-of the test's own to a served office's database."""
+of the test's own to a served office's database; this process's connections released."""
 
 import contextlib
 import sqlite3
 
-from dialects import dialect
+from dialects import access, dialect
 from models import db
-from tests.support.postgresql import archive_rows
+from tests.support.postgresql import archive_rows, on_postgresql
+
+
+def release_database():
+    """This process's connections to the database closed: a PostgreSQL database can then be copied or dropped."""
+    db.close()
+    if on_postgresql():
+        db.close_all()
 
 
 def count_queries(monkeypatch):
@@ -16,7 +23,7 @@ def count_queries(monkeypatch):
     original = db.execute_sql
 
     def counting(sql, params=None, *args, **kwargs):
-        if sql != dialect.CALLER_SQL:
+        if sql != access.CALLER_SQL:
             executed.append(sql)
         return original(sql, params, *args, **kwargs)
 

@@ -88,6 +88,19 @@ class Service:
         return self.proc.returncode
 
 
+@contextlib.contextmanager
+def running(*services):
+    """The servers started, and stopped at the end however the test went (their exit statuses are the test's to
+    check)."""
+    for service in services:
+        service.start()
+    try:
+        yield
+    finally:
+        for service in services:
+            service.stop()
+
+
 FAST = {"BAND_WORKER_INTERVAL": "0.2"}
 
 

@@ -1,6 +1,10 @@
 """A served office whose webhook schedules are fast (tests/test_webhook_*.py), and the calls its tests make:
 requests that may be refused, endpoints made for a receiver, deliveries and endpoints waited for until they read as
-expected, users and API keys holding roles."""
+expected, users and API keys holding roles.
+
+Real servers (`app.py serve`) deliver to real receivers on 127.0.0.1 (tests/support/receiver.py), which check every
+signature with the `standardwebhooks` library as a band's website would; schedules are made fast by configuration
+(BAND_WEBHOOK_*), never by patching."""
 
 import json
 import uuid
@@ -11,6 +15,7 @@ from tests.support.receiver import Answer
 from tests.support.served import ServedOffice, served_offices
 from tests.support.waiting import wait_for
 
+# a small timeout keeps the lease of a killed server's claims short (timeout + 5 s)
 FAST = {"BAND_WEBHOOK_RETRY_SECONDS": "0.3,0.3,0.3", "BAND_WEBHOOK_TIMEOUT": "2"}
 # 0.00001 days are 0.864 s: an endpoint failing that long is switched off after a few attempts 0.3 s apart
 FAILING_FAST = {"BAND_WEBHOOK_FAILING_DAYS": "0.00001", "BAND_WEBHOOK_RETRY_SECONDS": ",".join(["0.3"] * 20)}
