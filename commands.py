@@ -209,10 +209,15 @@ def create_api_key(email, label, days):
 @click.command("demo")
 @click.argument("path")
 @click.option("--gigs", type=click.IntRange(min=1), help="A booking agency's office with this many gigs.")
-def demo(path, gigs):
+@click.option(
+    "--season-of",
+    type=click.DateTime(["%Y-%m-%d"]),
+    help="The band drawn on this day (YYYY-MM-DD), placed around today: the same band whatever the day.",
+)
+def demo(path, gigs, season_of):
     """Write a database with a realistic demo band office to PATH."""
     try:
-        demo_data.write(path, gigs)
+        demo_data.write(path, gigs, season_of.date() if season_of else None)
     except ConfigError as e:
         fail(str(e))
     click.echo(f"wrote the demo band office to {path}")

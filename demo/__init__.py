@@ -1,12 +1,14 @@
-"""The demo band office behind `python app.py demo PATH [--gigs N]` (SPEC §6), the source of `band.db.example`.
+"""The demo band office behind `python app.py demo PATH [--gigs N] [--season-of DATE]` (SPEC §6), the source of
+`band.db.example`.
 
 `write(path)` builds a new database holding a season of a wedding band's office: the catalogue, the people,
 the venues, and some sixty gigs from four months back to a year ahead, each priced, staffed, equipped and
 planned the way the API would have let the office do it (§4, §5). `write(path, gigs)` builds a booking agency's
 office instead, with that many gigs and crews, venues and equipment enough for them (for benchmarks). The rows
 are made through the models and written in one transaction, drawn from a fixed random seed, so that one day's
-demo is always the same band. This module switches the models to the new file and writes the parts in order;
-the parts live in the modules beside it.
+demo is always the same band; `write(path, season_of=day)` draws the band of that day's calendar and places it
+around today, so that it is the same band whatever the day. This module switches the models to the new file and
+writes the parts in order; the parts live in the modules beside it.
 """
 
 import datetime as dt
@@ -30,9 +32,10 @@ from models import BUSY_TABLES, db
 SEED = 1962
 
 
-def write(path, gigs=None):
+def write(path, gigs=None, season_of=None):
     """Write the demo band office (with `gigs` gigs: a booking agency's) to a new SQLite file at `path` (on
-    PostgreSQL: a new database, `path` its postgresql:// URL); the app's database stays as it was."""
+    PostgreSQL: a new database, `path` its postgresql:// URL); the app's database stays as it was. With the date
+    `season_of`, the band drawn on that day, placed as far from today as it was from that day."""
     if Path(path).exists():
         raise ConfigError(f"{path} exists already: choose a new file for the demo database.")
     if gigs is not None and gigs < 1:
@@ -42,7 +45,7 @@ def write(path, gigs=None):
             dialect.write_fast()
             migrations.upgrade()
             today = dt.date.today()
-            office = Office(random.Random(SEED), today, size_for(gigs, today))
+            office = Office(random.Random(SEED), today, size_for(gigs, season_of or today), season_of or today)
             with db.atomic(), dialect.indexes_deferred():
                 build(office)
             with db.atomic():

@@ -76,7 +76,8 @@ def day_weight(day):
 def agency_season(office):
     """Exactly the office's number of gig dates, drawn by how busy each day is, in order."""
     days = span(office.today, office.size.days_back, office.size.days_ahead)
-    return sorted(office.rng.choices(days, weights=[day_weight(day) for day in days], k=office.size.gigs))
+    weights = [day_weight(office.drawn(day)) for day in days]
+    return sorted(office.rng.choices(days, weights=weights, k=office.size.gigs))
 
 
 def batches(season):

@@ -30,6 +30,7 @@ def season(office):
 
 
 def gigs_on(office, day):
+    day = office.drawn(day)
     summer = 5 <= day.month <= 9
     if day.weekday() == 5:
         weights = [1, 3, 4, 2] if summer else [2, 5, 3, 0] if day.month in (4, 10) else [5, 5, 0, 0]
@@ -150,7 +151,8 @@ def clients(office, gig_type, day):
         age = office.rng.choice([40, 50, 60, 70, 80])
         return f"{first} {last}'s {age}th birthday", [(write_contact(office, first, last), "Host")]
     company = office.rng.choice(COMPANIES)
-    occasion = "summer party" if 5 <= day.month <= 9 else "Christmas party" if day.month == 12 else "anniversary"
+    month = office.drawn(day).month
+    occasion = "summer party" if 5 <= month <= 9 else "Christmas party" if month == 12 else "anniversary"
     title = f"{office.rng.choice(CHARITIES)} charity gala" if gig_type == "Gala" else f"{company} {occasion}"
     return title, [(write_contact(office, first, last, company), "Event manager")]
 

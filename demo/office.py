@@ -17,8 +17,11 @@ stored_time = functools.lru_cache(maxsize=1024)(timestamp)
 class Office:
     """One demo band office being written: its random source, its clock, and what it holds so far."""
 
-    def __init__(self, rng, today, size):
+    def __init__(self, rng, today, size, season_of):
         self.rng, self.today, self.size = rng, today, size
+        # The server's clock says what is upcoming, so the rows are placed around today; the calendar the season is
+        # drawn on (its weekdays and months) is that of `season_of`, so that one such day is always the same band.
+        self.calendar_shift = today - season_of
         self.now = dt.datetime.now(dt.UTC)
         self.founded = self.now - dt.timedelta(days=size.days_back + 400)
         self.named = {}  # (model, name) -> row
@@ -83,6 +86,10 @@ class Office:
 
     def phone(self, country="AT"):
         return f"{PHONE_PREFIX[country]} {self.rng.randint(100, 999)} {self.rng.randint(1000, 9999)}"
+
+    def drawn(self, day):
+        """The day of the calendar the season is drawn on that stands where `day` stands to today."""
+        return day - self.calendar_shift
 
     def days_until(self, gig):
         return (dt.date.fromisoformat(gig.gig_date) - self.today).days

@@ -198,11 +198,16 @@ def test_an_invitation_made_elsewhere_appears_without_a_reload(demo_office, sign
 
 
 def test_a_user_without_pay_view_sees_no_amount_and_no_pay_tab(demo_office, signed_in):
-    role, _ = role_for(demo_office, "pay_view")
-    assert demo_office.api(f"/gigs/{role['gig_id']}/pay-sheet")["meta"]["total_cents"] > 0  # there is pay to hide
+    role, free = role_for(demo_office, "pay_view", available=2)
+    paid = {"gig_id": role["gig_id"], "role_id": role["role_id"], "staff_member_id": free[1]["staff_member_id"]}
+    post(demo_office, "/gig-roles", {**paid, "pay_cents": 31500})  # a filled role beside the open one
+    admin = staffing_tab(signed_in(), demo_office, role["gig_id"])
+    filled = admin.locator(".gig-role.filled").filter(has_text=name_of(free[1]))
+    expect(filled).to_contain_text("315.00")  # there is pay to hide
     page = staffing_tab(signed_in("booker@band.example", token=booker_key(demo_office)), demo_office, role["gig_id"])
     find_someone(page, role)
-    expect(page.locator(".gig-role.filled").first).to_be_visible()
+    filled = page.locator(".gig-role.filled").filter(has_text=name_of(free[1]))
+    expect(filled.get_by_role("link", name=name_of(free[1]))).to_be_visible()
     assert not AMOUNT.search(page.locator(".gig-staffing").inner_text())
     expect(page.get_by_role("link", name="Pay", exact=True)).to_have_count(0)
     page.goto(demo_office.url("/staffing?weeks=26"))

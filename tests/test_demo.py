@@ -311,6 +311,50 @@ def test_a_season_of_gigs(season):
     assert count(season, "SELECT * FROM gig_products WHERE price_cents IS NULL") == 0
 
 
+def clock_on(day):
+    """The `datetime` module as the demo reads it, on `day` at 10:00 UTC."""
+
+    class Date(dt.date):
+        @classmethod
+        def today(cls):
+            return day
+
+    class DateTime(dt.datetime):
+        @classmethod
+        def now(cls, tz=None):
+            return dt.datetime.combine(day, dt.time(10), tz)
+
+    return types.SimpleNamespace(**{**vars(dt), "date": Date, "datetime": DateTime})
+
+
+def band_of(location, today):
+    """The gigs (days from `today`, title, status), roles and invitations of a demo database."""
+    connection = read_only(location)
+    statuses = "gigs g JOIN gig_statuses s ON s.id = g.gig_status_id"
+    gigs = rows(connection, f"SELECT g.id, g.gig_date, g.title, s.name FROM {statuses}")
+    band = {
+        "gigs": sorted((id, (dt.date.fromisoformat(day) - today).days, *rest) for id, day, *rest in gigs),
+        "roles": sorted(rows(connection, "SELECT id, gig_id, role_id, staff_member_id FROM gig_roles")),
+        "invitations": sorted(rows(connection, "SELECT id, gig_role_id, status FROM gig_role_invitations")),
+    }
+    connection.close()
+    return band
+
+
+@pytest.mark.parametrize("season_of", [[], ["--season-of", "2026-11-28"]], ids=["today", "season-of"])
+def test_a_demo_of_one_season_is_the_same_band_whatever_the_day_placed_around_it(
+    template_db, tmp_path, monkeypatch, season_of
+):
+    bands = []
+    for today in (dt.date(2027, 2, 3), dt.date(2027, 6, 19)):  # another weekday and season
+        monkeypatch.setattr("demo.dt", clock_on(today))
+        monkeypatch.setattr("demo.office.dt", clock_on(today))
+        (tmp_path / str(today)).mkdir()
+        bands.append(band_of(write_demo(template_db, tmp_path / str(today), *season_of), today))
+    assert (bands[0] == bands[1]) == bool(season_of)
+    assert any(days < 0 for _, days, *_ in bands[0]["gigs"]) and any(days > 0 for _, days, *_ in bands[0]["gigs"])
+
+
 def test_an_agency_has_the_gigs_asked_for_and_the_staff_for_them(agency_db):
     agency = read_only(agency_db)
     try:

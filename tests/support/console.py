@@ -16,6 +16,9 @@ browser = pages.browser  # the module's chromium (a fixture)
 
 SESSION_KEY = "band-office.session"
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"
+# The demo band the tests see, whatever the day: drawn on this day's calendar, placed around today (the server's
+# clock says what is upcoming and which invitations wait)
+SEASON_OF = "2026-11-28"
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 
@@ -49,13 +52,14 @@ class Keys(dict):
 
 
 class DemoOffice:
-    """`app.py demo` served on a free port; `keys[email]`, an API key of a demo user, is made when first asked for
-    (each is a process of its own: a second or two on a busy machine). `settings` are BAND_* variables of the server."""
+    """`app.py demo` (the band of SEASON_OF) served on a free port; `keys[email]`, an API key of a demo user, is made
+    when first asked for (each is a process of its own: a second or two on a busy machine). `settings` are BAND_*
+    variables of the server."""
 
     def __init__(self, tmp_path, **settings):
         self.service = Service(tmp_path, **{"BAND_WORKER_INTERVAL": "0.2", **settings})
         demo = postgresql.new_location(tmp_path, "demo")
-        made = self.service.run("demo", demo)
+        made = self.service.run("demo", demo, "--season-of", SEASON_OF)
         assert made.returncode == 0, made.stderr
         self.service.env["BAND_DB"] = demo
         self.keys = Keys(self)
