@@ -12,9 +12,14 @@ export function recordPath(collection, id) {
   return shown ? shown(encodeURIComponent(id)) : `/records/${collection}/${encodeURIComponent(id)}`;
 }
 
+/** A gig's page at one of its tabs (tabs.js: "overview" is the page's own address). */
+export function gigPath(gigId, tab = "overview") {
+  return tab === "overview" ? recordPath("gigs", gigId) : `${recordPath("gigs", gigId)}?tab=${encodeURIComponent(tab)}`;
+}
+
 /** The staffing of a gig: its page's staffing tab. */
 export function staffingPath(gigId) {
-  return `${recordPath("gigs", gigId)}?tab=staffing`;
+  return gigPath(gigId, "staffing");
 }
 
 /** A gig as the musician who plays it reads it (their own pages, /my). */

@@ -3,10 +3,13 @@
 
 import { ErrorMessage, Loading } from "../components.js";
 import { ShownOnce } from "../components/shown_once.js";
+import { useConsole } from "../context.js";
 import { moment } from "../format.js";
-import { html, useEffect, useState } from "../lib.js";
+import { html, useState } from "../lib.js";
+import { useLoad } from "../load.js";
 
-function NewKeyForm({ api, onMade }) {
+function NewKeyForm({ onMade }) {
+  const { api } = useConsole();
   const [label, setLabel] = useState("");
   const [days, setDays] = useState("365");
   const [error, setError] = useState(null);
@@ -48,18 +51,20 @@ function KeyRow({ apiKey, onRevoke }) {
   </li>`;
 }
 
-export default function ApiKeys({ api }) {
-  const [keys, setKeys] = useState(null);
-  const [error, setError] = useState(null);
+export default function ApiKeys() {
+  const { api } = useConsole();
+  const found = useLoad(() => api.get("/api-keys", { limit: 200 }), []);
+  const [failure, setFailure] = useState(null);
   const [made, setMade] = useState(null);
-  const load = () => api.get("/api-keys", { limit: 200 }).then((answer) => setKeys(answer.data), setError);
-  useEffect(() => void load(), []);
+  const keys = found.answer && found.answer.data;
+  const error = failure || found.error;
+  const load = found.reload;
   async function revoke(apiKey) {
     try {
       await api.delete(`/api-keys/${encodeURIComponent(apiKey.id)}`);
       await load();
-    } catch (failure) {
-      setError(failure);
+    } catch (thrown) {
+      setFailure(thrown);
     }
   }
   return html`<section class="screen api-keys">
@@ -68,7 +73,7 @@ export default function ApiKeys({ api }) {
     <p>A key lets a script or another program use the band office as you. Keep it like a password.</p>
     ${made
       ? html`<${ShownOnce} label=${`Your new API key “${made.label}”`} value=${made.key} onDone=${() => setMade(null)} />`
-      : html`<${NewKeyForm} api=${api} onMade=${(key) => { setMade(key); load(); }} />`}
+      : html`<${NewKeyForm} onMade=${(key) => { setMade(key); load(); }} />`}
     <${ErrorMessage} error=${error} />
     ${!keys && !error ? html`<${Loading} />` : null}
     ${keys && keys.length === 0 ? html`<p>You have no API keys.</p>` : null}

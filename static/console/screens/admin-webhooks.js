@@ -3,7 +3,9 @@
 
 import { ErrorMessage, Loading } from "../components.js";
 import { ShownOnce } from "../components/shown_once.js";
-import { html, useEffect, useState } from "../lib.js";
+import { useConsole } from "../context.js";
+import { html, useState } from "../lib.js";
+import { useLoad } from "../load.js";
 import { can } from "../me.js";
 import { navigate } from "../router.js";
 
@@ -11,7 +13,8 @@ function lines(text) {
   return text.split(/[\n,]/).map((line) => line.trim()).filter(Boolean);
 }
 
-function NewEndpointForm({ api, onMade }) {
+function NewEndpointForm({ onMade }) {
+  const { api } = useConsole();
   const [url, setUrl] = useState("");
   const [description, setDescription] = useState("");
   const [types, setTypes] = useState("*");
@@ -49,12 +52,12 @@ export function EndpointState({ endpoint }) {
   return html`<span class="status status-cancelled">off</span>${endpoint.disabled_reason ? html` <span class="muted">${endpoint.disabled_reason}</span>` : null}`;
 }
 
-export default function Webhooks({ me, api }) {
-  const [endpoints, setEndpoints] = useState(null);
-  const [error, setError] = useState(null);
+export default function Webhooks() {
+  const { api, me } = useConsole();
+  const found = useLoad(() => api.get("/webhook-endpoints", { limit: 200 }), []);
   const [made, setMade] = useState(null);
-  const load = () => api.get("/webhook-endpoints", { limit: 200 }).then((answer) => setEndpoints(answer.data), setError);
-  useEffect(() => void load(), []);
+  const endpoints = found.answer && found.answer.data;
+  const { error, reload: load } = found;
   return html`<section class="screen webhooks">
     <header class="screen-header"><h1>Webhook endpoints</h1>
       <nav class="screen-actions" aria-label="Actions"><a href="/admin">Admin</a><a href="/records/webhook-deliveries">Delivery log</a></nav></header>
@@ -62,7 +65,7 @@ export default function Webhooks({ me, api }) {
       ? html`<${ShownOnce} label="The signing secret of the new endpoint" value=${made.secret}
           doneLabel="Done: open the endpoint" onDone=${() => navigate(`/admin/webhooks/${encodeURIComponent(made.id)}`)} />`
       : can(me, "admin.edit")
-        ? html`<${NewEndpointForm} api=${api} onMade=${(endpoint) => { setMade(endpoint); load(); }} />`
+        ? html`<${NewEndpointForm} onMade=${(endpoint) => { setMade(endpoint); load(); }} />`
         : null}
     <${ErrorMessage} error=${error} />
     ${!endpoints && !error ? html`<${Loading} />` : null}

@@ -2,30 +2,29 @@
 // followed). One API call.
 
 import { ErrorMessage, Loading } from "../components.js";
-import { EditableField } from "../components/editable.js";
+import { useConsole } from "../context.js";
 import { useFollow } from "../follow.js";
-import { html, useEffect, useState } from "../lib.js";
-import { can } from "../me.js";
+import { html } from "../lib.js";
+import { useLoad } from "../load.js";
 import { fullName } from "./people.js";
+import { PersonFields } from "./person_fields.js";
 
 const FIELDS = [
-  ["First name", "first_name", { required: true }],
-  ["Last name", "last_name", {}],
-  ["Company", "company", {}],
-  ["E-mail", "email", { type: "email" }],
-  ["Phone", "phone", { type: "tel" }],
-  ["Notes", "notes", { multiline: true }],
+  ["First name", "first_name"],
+  ["Last name", "last_name"],
+  ["Company", "company"],
+  ["E-mail", "email", "email"],
+  ["Phone", "phone", "tel"],
+  ["Notes", "notes", "textarea"],
 ];
 
-export default function Contact({ params, me, api }) {
-  const [contact, setContact] = useState(null);
-  const [error, setError] = useState(null);
+export default function Contact({ params }) {
+  const { api } = useConsole();
   const path = `/contacts/${encodeURIComponent(params.id)}`;
-  useEffect(() => {
-    api.get(path).then((answer) => setContact(answer.data), setError);
-  }, [params.id]);
-  useFollow({ subject_collection: "contacts", subject_id: params.id }, () => api.get(path).then((answer) => setContact(answer.data)), [params.id]);
-  const canEdit = can(me, "people.edit");
+  const found = useLoad(() => api.get(path), [params.id]);
+  useFollow({ subject_collection: "contacts", subject_id: params.id }, () => found.reload(), [params.id]);
+  const contact = found.answer && found.answer.data;
+  const error = contact ? null : found.error;
   return html`<section class="screen person">
     <header class="screen-header">
       <h1>${contact ? fullName(contact) : error ? "Contact not found" : "Contact"}</h1>
@@ -35,12 +34,7 @@ export default function Contact({ params, me, api }) {
     <${ErrorMessage} error=${error} />
     ${!contact && !error ? html`<${Loading} />` : null}
     ${contact
-      ? html`<dl class="person-fields">
-          ${FIELDS.map(
-            ([label, name, options]) => html`<${EditableField} key=${name} label=${label} name=${name} value=${contact[name]}
-              canEdit=${canEdit} save=${(value) => api.patch(path, { [name]: value })} onSaved=${setContact} ...${options} />`,
-          )}
-        </dl>`
+      ? html`<${PersonFields} fields=${FIELDS} record=${contact} path=${path} onSaved=${(saved) => found.update(() => ({ data: saved }))} />`
       : null}
   </section>`;
 }

@@ -2,17 +2,9 @@
 // page. The list is the OpenAPI document's: a collection added to the API appears here by itself.
 
 import { ErrorMessage, Loading } from "../components.js";
-import { html, useEffect, useState } from "../lib.js";
-import { labelOf, loadDocument } from "../records/document.js";
-
-export function useDocument(api) {
-  const [doc, setDoc] = useState(null);
-  const [error, setError] = useState(null);
-  useEffect(() => {
-    loadDocument(api).then(setDoc, setError);
-  }, []);
-  return [doc, error];
-}
+import { useConsole } from "../context.js";
+import { html } from "../lib.js";
+import { labelOf, useDocument } from "../records/document.js";
 
 function byGroup(collections) {
   const groups = new Map();
@@ -23,8 +15,9 @@ function byGroup(collections) {
   return [...groups.entries()].sort(([a], [b]) => a.localeCompare(b));
 }
 
-export default function Records({ me, api }) {
-  const [doc, error] = useDocument(api);
+export default function Records() {
+  const { me } = useConsole();
+  const [doc, error] = useDocument();
   const shown = doc ? doc.collections.filter((collection) => collection.mayView(me)) : [];
   return html`<section class="screen records">
     <header class="screen-header"><h1>Records</h1></header>

@@ -3,9 +3,11 @@
 
 import { ApiError } from "../api.js";
 import { ErrorMessage, Loading } from "../components.js";
+import { useConsole } from "../context.js";
 import { date } from "../format.js";
 import { html, useState } from "../lib.js";
-import { Section, useOnOpen } from "./staff-member-more.js";
+import { useOnOpen } from "../load.js";
+import { Section } from "./staff-member-more.js";
 
 function days(blockout) {
   if (blockout.start_date === blockout.end_date) return date(blockout.start_date);
@@ -17,7 +19,8 @@ function FieldProblem({ error, name }) {
   return said ? html`<p class="field-problem error" id=${`blockout-${name}-problem`}>${String(said)}</p>` : null;
 }
 
-function AddBlockout({ member, api, onAdded }) {
+function AddBlockout({ member, onAdded }) {
+  const { api } = useConsole();
   const [form, setForm] = useState({ start_date: "", end_date: "", reason: "" });
   const [error, setError] = useState(null);
   const set = (name) => (event) => setForm({ ...form, [name]: event.target.value });
@@ -55,7 +58,8 @@ function AddBlockout({ member, api, onAdded }) {
   </form>`;
 }
 
-export function Blockouts({ member, canEdit, api }) {
+export function Blockouts({ member, canEdit }) {
+  const { api } = useConsole();
   const list = useOnOpen(() =>
     api.get("/staff-member-blockouts", { "filter[staff_member_id]": member.id, limit: 200 }),
   );
@@ -87,6 +91,6 @@ export function Blockouts({ member, canEdit, api }) {
           )}
         </ul>`
       : null}
-    ${list.answer && canEdit ? html`<${AddBlockout} member=${member} api=${api} onAdded=${list.reload} />` : null}
+    ${list.answer && canEdit ? html`<${AddBlockout} member=${member} onAdded=${list.reload} />` : null}
   <//>`;
 }

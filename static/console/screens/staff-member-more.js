@@ -2,25 +2,10 @@
 // currency, SPEC §4.6) and the calendar link (copy it; rotate it, with a confirmation, with people.edit).
 
 import { ErrorMessage, Loading } from "../components.js";
+import { useConsole } from "../context.js";
 import { money } from "../format.js";
 import { html, useState } from "../lib.js";
-
-/** A <details> section whose content `load()`s the first time it is opened: {answer, error, reload}. */
-export function useOnOpen(load) {
-  const [state, setState] = useState({ opened: false });
-  const fetchIt = () =>
-    load().then(
-      (answer) => setState({ opened: true, answer }),
-      (error) => setState({ opened: true, error }),
-    );
-  const onToggle = (event) => {
-    if (event.target.open && !state.opened) {
-      setState({ opened: true });
-      fetchIt();
-    }
-  };
-  return { ...state, onToggle, reload: fetchIt };
-}
+import { useOnOpen } from "../load.js";
 
 export function Section({ title, id, onToggle, children }) {
   return html`<details class="person-part" id=${id} onToggle=${onToggle}>
@@ -29,7 +14,8 @@ export function Section({ title, id, onToggle, children }) {
   </details>`;
 }
 
-export function PayRates({ member, api }) {
+export function PayRates({ member }) {
+  const { api } = useConsole();
   const rates = useOnOpen(() =>
     api.get("/staff-member-product-rates", { "filter[staff_member_id]": member.id, expand: "product", limit: 200 }),
   );
@@ -47,7 +33,8 @@ export function PayRates({ member, api }) {
   <//>`;
 }
 
-export function CalendarLink({ member, canEdit, api }) {
+export function CalendarLink({ member, canEdit }) {
+  const { api } = useConsole();
   const path = `/staff-members/${encodeURIComponent(member.id)}/calendar-url`;
   const link = useOnOpen(() => api.get(path));
   const [rotated, setRotated] = useState(null);

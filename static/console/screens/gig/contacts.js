@@ -1,15 +1,16 @@
 // The gig's contacts (gig-contacts): who they are to the gig, the primary one first; add one (or a new contact
 // made from the picker), make one primary, remove one.
 
-import { api } from "../../api.js";
 import { ReferencePicker } from "../../components/reference_picker.js";
+import { useConsole } from "../../context.js";
 import { html, useState } from "../../lib.js";
 import { recordPath } from "../../paths.js";
-import { SaveError } from "./conflict.js";
+import { SaveError } from "../../components/save_error.js";
 import { NewContact, contactText } from "./new_records.js";
 import { useRows } from "./rows.js";
 
 function AddContact({ gig, canCreate, onAdded }) {
+  const { api } = useConsole();
   const [contact, setContact] = useState(null);
   const [relationship, setRelationship] = useState("");
   const [error, setError] = useState(null);
@@ -38,6 +39,7 @@ function AddContact({ gig, canCreate, onAdded }) {
 }
 
 function ContactRow({ row, editable, reload }) {
+  const { api } = useConsole();
   const contact = row.contact || {};
   const name = contactText(contact) || "A contact";
   const [error, setError] = useState(null);

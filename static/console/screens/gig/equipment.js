@@ -2,26 +2,19 @@
 // "Generate equipment" (POST /gigs/{id}/generate-equipment, SPEC §5.4): what it assigned and what is short, in
 // words. A clash (in repair, on another gig that night) is said in words with a link to the other gig.
 
-import { api } from "../../api.js";
 import { ReferencePicker } from "../../components/reference_picker.js";
-import { html, useEffect, useState } from "../../lib.js";
+import { useConsole } from "../../context.js";
+import { html, useState } from "../../lib.js";
+import { useLoad } from "../../load.js";
 import { can } from "../../me.js";
-import { SaveError } from "./conflict.js";
-import { InPlace } from "./in_place.js";
+import { SaveError } from "../../components/save_error.js";
+import { InPlace } from "../../components/in_place.js";
 import { useRows } from "./rows.js";
 
-let types = null; // equipment types by id, asked once per page load
-
-function useTypes() {
-  const [known, setKnown] = useState(types || {});
-  useEffect(() => {
-    if (types) return;
-    api.get("/equipment-types", { limit: 200, fields: "id,name" }).then(({ data }) => {
-      types = Object.fromEntries(data.map((type) => [type.id, type.name]));
-      setKnown(types);
-    });
-  }, []);
-  return known;
+/** Equipment types' names by id, asked once a page load. */
+function useTypes(api) {
+  const found = useLoad(() => api.get("/equipment-types", { limit: 200, fields: "id,name" }), [], { keep: "equipment-types" });
+  return found.answer ? Object.fromEntries(found.answer.data.map((type) => [type.id, type.name])) : {};
 }
 
 function generatedWords({ assigned, shortages }, typeNames) {
@@ -34,6 +27,7 @@ function generatedWords({ assigned, shortages }, typeNames) {
 }
 
 function Generate({ gig, typeNames, onDone }) {
+  const { api } = useConsole();
   const [result, setResult] = useState(null);
   const [error, setError] = useState(null);
   const generate = async () => {
@@ -58,6 +52,7 @@ function Generate({ gig, typeNames, onDone }) {
 }
 
 function AddEquipment({ gig, onAdded }) {
+  const { api } = useConsole();
   const [error, setError] = useState(null);
   const add = async (equipment) => {
     setError(null);
@@ -76,9 +71,10 @@ function AddEquipment({ gig, onAdded }) {
   </div>`;
 }
 
-export default function Equipment({ gig, me }) {
+export default function Equipment({ gig }) {
+  const { api, me } = useConsole();
   const editable = can(me, "production.edit");
-  const typeNames = useTypes();
+  const typeNames = useTypes(api);
   const { rows, error, reload } = useRows("/gig-equipment", gig.id, { expand: "equipment" });
   const [removeFailed, setRemoveFailed] = useState({ rowId: null, error: null });
   const remove = (row) => {

@@ -3,7 +3,7 @@
 
 import { ErrorMessage } from "../../components.js";
 import { conflictWords } from "../../components/staffing_words.js";
-import { api } from "../../api.js";
+import { useConsole } from "../../context.js";
 import { html, useState } from "../../lib.js";
 import { can } from "../../me.js";
 
@@ -25,7 +25,8 @@ const ACTIONS = [
   ["withdraw", "Withdraw", "Withdraw the invitation of"],
 ];
 
-function PendingInvitation({ invitation, roleName, me, onChange }) {
+function PendingInvitation({ invitation, roleName, onChange }) {
+  const { api, me } = useConsole();
   const [error, setError] = useState(null);
   const name = `${invitation.staff_member.first_name} ${invitation.staff_member.last_name}`;
   const act = (action) => {
@@ -49,7 +50,7 @@ function PendingInvitation({ invitation, roleName, me, onChange }) {
 }
 
 /** The pending invitations (expanded with staff_member), each role named from `roleNames` (gig role id -> name). */
-export function PendingInvitations({ invitations, roleNames, me, onChange, error }) {
+export function PendingInvitations({ invitations, roleNames, onChange, error }) {
   return html`<section class="pending-invitations" aria-labelledby="pending-heading">
     <h3 id="pending-heading">Pending invitations</h3>
     <${ErrorMessage} error=${error} />
@@ -62,7 +63,6 @@ export function PendingInvitations({ invitations, roleNames, me, onChange, error
                 key=${invitation.id}
                 invitation=${invitation}
                 roleName=${roleNames[invitation.gig_role_id] || ""}
-                me=${me}
                 onChange=${onChange}
               />`,
           )}

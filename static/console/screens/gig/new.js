@@ -4,10 +4,11 @@
 
 import { ErrorMessage } from "../../components.js";
 import { ReferencePicker } from "../../components/reference_picker.js";
+import { useConsole } from "../../context.js";
 import { html, useState } from "../../lib.js";
 import { can } from "../../me.js";
 import { navigate } from "../../router.js";
-import { fieldMessage } from "./conflict.js";
+import { fieldMessage } from "../../components/save_error.js";
 import { NewContact, NewVenue, contactText, venueText } from "./new_records.js";
 
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
@@ -30,7 +31,8 @@ function body(values, picked) {
   return gig;
 }
 
-export default function NewGig({ query, me, api }) {
+export default function NewGig({ query }) {
+  const { api, me } = useConsole();
   const [values, setValues] = useState({ gig_date: DATE_RE.test(query.date || "") ? query.date : "", title: "", guest_count: "" });
   const [picked, setPicked] = useState({ venue: null, type: null, client: null });
   const [error, setError] = useState(null);

@@ -2,26 +2,29 @@
 // adding one picks the product, then one of the ensembles offered for it (the default chosen), and the API
 // fills the price from the catalog (§5.1). Price, times and ensemble are edited in place.
 
-import { api } from "../../api.js";
 import { ReferencePicker } from "../../components/reference_picker.js";
+import { useConsole } from "../../context.js";
 import { money } from "../../format.js";
 import { html, useEffect, useState } from "../../lib.js";
-import { SaveError } from "./conflict.js";
+import { useLoad } from "../../load.js";
+import { SaveError } from "../../components/save_error.js";
 import { useCurrency } from "./currency.js";
-import { InPlace } from "./in_place.js";
+import { InPlace } from "../../components/in_place.js";
 import { useRows } from "./rows.js";
 
+const NONE = [];
+
 function useOffered(productId) {
-  const [offered, setOffered] = useState([]);
-  useEffect(() => {
-    setOffered([]);
-    if (!productId) return;
-    api.get("/product-ensembles", { "filter[product_id]": productId, expand: "ensemble", limit: 50 }).then(({ data }) => setOffered(data));
-  }, [productId]);
-  return offered;
+  const { api } = useConsole();
+  const found = useLoad(
+    () => (productId ? api.get("/product-ensembles", { "filter[product_id]": productId, expand: "ensemble", limit: 50 }) : Promise.resolve(null)),
+    [productId],
+  );
+  return (found.answer && !found.loading && found.answer.data) || NONE;
 }
 
 function AddProduct({ gig, onAdded }) {
+  const { api } = useConsole();
   const [product, setProduct] = useState(null);
   const [ensembleId, setEnsembleId] = useState("");
   const [error, setError] = useState(null);
@@ -55,6 +58,7 @@ function AddProduct({ gig, onAdded }) {
 }
 
 function ProductRow({ row, currency, editable, reload }) {
+  const { api } = useConsole();
   const save = async (changes) => {
     await api.patch(`/gig-products/${row.id}`, changes);
     await reload();

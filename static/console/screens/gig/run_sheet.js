@@ -2,13 +2,13 @@
 // Moments and songs are added, edited in place, removed, and put in order by dragging or by keys (ordered_list.js);
 // the order is saved to their `position`. "Print" gives the run sheet alone (console.css's print section).
 
-import { api } from "../../api.js";
 import { ReferencePicker } from "../../components/reference_picker.js";
+import { useConsole } from "../../context.js";
 import { time } from "../../format.js";
 import { html, useState } from "../../lib.js";
 import { can } from "../../me.js";
-import { SaveError } from "./conflict.js";
-import { InPlace } from "./in_place.js";
+import { SaveError } from "../../components/save_error.js";
+import { InPlace } from "../../components/in_place.js";
 import { OrderedList, moved } from "./ordered_list.js";
 import { useRows } from "./rows.js";
 
@@ -16,7 +16,7 @@ const KINDS = [["request", "Requested"], ["do_not_play", "Do not play"], ["setli
 const songText = (song) => [song.title, song.artist].filter(Boolean).join(" — ");
 
 /** PATCH the position of each row whose place changed; `rows` in their new order. */
-async function savePositions(path, rows) {
+async function savePositions(api, path, rows) {
   const changed = rows.map((row, i) => [row, i + 1]).filter(([row, position]) => row.position !== position);
   for (const [row, position] of changed) await api.patch(`${path}/${row.id}`, { position });
 }
@@ -28,6 +28,7 @@ function songsByMoment(moments, songs) {
 }
 
 function AddMoment({ gig, count, onAdded }) {
+  const { api } = useConsole();
   const [moment, setMoment] = useState(null);
   const [name, setName] = useState("");
   const [at, setAt] = useState("");
@@ -58,6 +59,7 @@ function AddMoment({ gig, count, onAdded }) {
 }
 
 function AddSong({ gig, moments, count, onAdded }) {
+  const { api } = useConsole();
   const [song, setSong] = useState(null);
   const [momentId, setMomentId] = useState("");
   const [kind, setKind] = useState("request");
@@ -120,7 +122,8 @@ function Song({ song, editable, save, remove }) {
   </div>`;
 }
 
-export default function RunSheet({ gig, me }) {
+export default function RunSheet({ gig }) {
+  const { api, me } = useConsole();
   const editable = can(me, "gigs.edit");
   const moments = useRows("/gig-moments", gig.id, { sort: "position" });
   const songs = useRows("/gig-songs", gig.id, { sort: "position" });
@@ -135,13 +138,13 @@ export default function RunSheet({ gig, me }) {
   const moveMoment = (from, to) => {
     const next = moved(moments.rows, from, to);
     moments.setRows(next.map((row, i) => ({ ...row, position: i + 1 })));
-    change(savePositions("/gig-moments", next), moments);
+    change(savePositions(api, "/gig-moments", next), moments);
   };
   const moveSong = (group) => (from, to) => {
     const regrouped = groups.map(({ moment, songs: list }) => (list === group ? moved(list, from, to) : list));
     const next = [...regrouped.flat(), ...(group === loose ? moved(loose, from, to) : loose)];
     songs.setRows(next.map((row, i) => ({ ...row, position: i + 1 })));
-    change(savePositions("/gig-songs", next), songs);
+    change(savePositions(api, "/gig-songs", next), songs);
   };
   const songList = (list, label) =>
     html`<${OrderedList} items=${list} label=${label} editable=${editable} keyOf=${(song) => song.id} nameOf=${(song) => song.title}

@@ -1,25 +1,19 @@
 // The gig's status and the control that changes it. Moving a gig to a status that is not live (completed,
 // cancelled) withdraws its pending invitations (SPEC §5.3): the person confirms that in words first.
 
-import { api } from "../../api.js";
 import { StatusBadge } from "../../components.js";
-import { html, useEffect, useState } from "../../lib.js";
-import { SaveError } from "./conflict.js";
+import { useConsole } from "../../context.js";
+import { html, useState } from "../../lib.js";
+import { useLoad } from "../../load.js";
+import { SaveError } from "../../components/save_error.js";
 
 const NOT_LIVE = ["completed", "cancelled"];
-let statuses = null; // the office's statuses, asked once per page load
-
-function useStatuses() {
-  const [list, setList] = useState(statuses);
-  const [error, setError] = useState(null);
-  useEffect(() => {
-    if (statuses) return;
-    api.get("/gig-statuses", { sort: "position", limit: 100, fields: "id,name,kind,position" }).then(({ data }) => {
-      statuses = data;
-      setList(data);
-    }, setError);
-  }, []);
-  return { list: list || [], error };
+/** The office's statuses, asked once a page load. */
+function useStatuses(api) {
+  const found = useLoad(() => api.get("/gig-statuses", { sort: "position", limit: 100, fields: "id,name,kind,position" }), [], {
+    keep: "gig-statuses",
+  });
+  return { list: found.answer ? found.answer.data : [], error: found.error };
 }
 
 function consequence(gig, status) {
@@ -38,7 +32,8 @@ function Confirm({ gig, status, onYes, onNo }) {
 }
 
 export function StatusControl({ gig, editable, reload }) {
-  const { list, error: listError } = useStatuses();
+  const { api } = useConsole();
+  const { list, error: listError } = useStatuses(api);
   const [asking, setAsking] = useState(null);
   const [error, setError] = useState(null);
   const [saved, setSaved] = useState("");

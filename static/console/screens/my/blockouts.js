@@ -6,12 +6,12 @@
 
 import { ApiError } from "../../api.js";
 import { ErrorMessage, Loading } from "../../components.js";
+import { useConsole } from "../../context.js";
 import { date, localDate } from "../../format.js";
 import { html, useEffect, useRef, useState } from "../../lib.js";
 import { useOffline } from "../../offline.js";
 import { myGigPath } from "../../paths.js";
-import { useOnOpen } from "../staff-member-more.js";
-import { useLoad } from "./load.js";
+import { useLoad, useOnOpen } from "../../load.js";
 
 const FIELDS = ["start_date", "end_date", "reason"];
 const PAST = 50; // past blockouts shown, the newest
@@ -65,7 +65,8 @@ function Refusal({ error }) {
 }
 
 /** The form of "Add a day" (`range` false: one date) or "Add a range" (From and To). */
-function AddBlockout({ range, api, onAdded, onCancel }) {
+function AddBlockout({ range, onAdded, onCancel }) {
+  const { api } = useConsole();
   const [form, setForm] = useState({ start_date: "", end_date: "", reason: "" });
   const [error, setError] = useState(null);
   const [saving, setSaving] = useState(false);
@@ -148,7 +149,8 @@ function Blockout({ blockout, canWrite, onRemove }) {
 }
 
 /** The blockouts that ended before today, folded away and loaded when opened, newest first: read only. */
-function Past({ api }) {
+function Past() {
+  const { api } = useConsole();
   const past = useOnOpen(() => api.get("/me/blockouts", { "filter[end_date][lt]": today(), sort: "-start_date", limit: PAST }));
   const rows = past.answer ? past.answer.data : [];
   return html`<details class="my-past" onToggle=${past.onToggle}>
@@ -167,7 +169,8 @@ function Past({ api }) {
   </details>`;
 }
 
-export default function MyBlockouts({ api }) {
+export default function MyBlockouts() {
+  const { api } = useConsole();
   const { offline } = useOffline();
   const list = useLoad(() => api.get("/me/blockouts", { "filter[end_date][gte]": today(), limit: 200 }), []);
   const [adding, setAdding] = useState(null); // "day", "range" or null
@@ -208,7 +211,7 @@ export default function MyBlockouts({ api }) {
       ? html`<p class="muted">You are offline: blockouts are added and removed when you are back online.</p>`
       : html`<p class="actions my-add-buttons">${open("day")}${open("range")}</p>`}
     ${!offline && adding
-      ? html`<${AddBlockout} key=${adding} range=${adding === "range"} api=${api} onAdded=${added} onCancel=${cancel} />`
+      ? html`<${AddBlockout} key=${adding} range=${adding === "range"} onAdded=${added} onCancel=${cancel} />`
       : null}
     <p class="my-said" role="status" tabindex="-1" ref=${status}>${said.text || ""}</p>
     <${ErrorMessage} error=${list.error || said.error} />
@@ -219,6 +222,6 @@ export default function MyBlockouts({ api }) {
           ${rows.map((blockout) => html`<${Blockout} key=${blockout.id} blockout=${blockout} canWrite=${!offline} onRemove=${remove} />`)}
         </ul>`
       : null}
-    <${Past} api=${api} />
+    <${Past} />
   </section>`;
 }

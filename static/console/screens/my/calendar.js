@@ -5,9 +5,10 @@
 // it is not shown while offline (useOffline: the app is read only then).
 
 import { ErrorMessage, Loading } from "../../components.js";
+import { useConsole } from "../../context.js";
 import { html, useState } from "../../lib.js";
 import { useOffline } from "../../offline.js";
-import { useLoad } from "./load.js";
+import { useLoad } from "../../load.js";
 
 const QUIET_ZONE = 4; // light modules around the code: a reader needs them to find it
 
@@ -52,7 +53,8 @@ function CopyAddress({ url }) {
 }
 
 /** "Make a new link", then a confirmation that says what stops working; `onRotated(feed)` with the new one. */
-function NewLink({ api, onRotated }) {
+function NewLink({ onRotated }) {
+  const { api } = useConsole();
   const [asking, setAsking] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState(null);
@@ -82,7 +84,8 @@ function NewLink({ api, onRotated }) {
   </div>`;
 }
 
-export default function MyCalendar({ api }) {
+export default function MyCalendar() {
+  const { api } = useConsole();
   const { offline } = useOffline();
   const found = useLoad(() => api.get("/me/calendar-url"), []);
   const [rotated, setRotated] = useState(false);
@@ -115,7 +118,7 @@ export default function MyCalendar({ api }) {
             : html`<section class="calendar-part" aria-labelledby="new-link-heading">
                 <h2 id="new-link-heading">Someone else has your link?</h2>
                 <p>Anyone with the link sees your gigs. A new link shuts the old one out.</p>
-                <${NewLink} api=${api} onRotated=${onRotated} />
+                <${NewLink} onRotated=${onRotated} />
               </section>`}`
       : null}
   </section>`;

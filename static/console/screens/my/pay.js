@@ -6,10 +6,11 @@
 import { ErrorMessage, Loading } from "../../components.js";
 import { Pager, offsetOf } from "../../components/paging.js";
 import { PeriodForm, periodOf } from "../../components/period.js";
+import { useConsole } from "../../context.js";
 import { date, money } from "../../format.js";
 import { html } from "../../lib.js";
 import { myGigPath } from "../../paths.js";
-import { useLoad } from "./load.js";
+import { useLoad } from "../../load.js";
 
 const PAGE = 100;
 
@@ -68,7 +69,8 @@ function Sheet({ answer, from, to, query }) {
 }
 
 /** The sheet of one period and page: drawn anew (under its key) when the address names another. */
-function PeriodSheet({ api, from, to, offset, query }) {
+function PeriodSheet({ from, to, offset, query }) {
+  const { api } = useConsole();
   const { answer, error } = useLoad(() => sheetOf(api, from, to, offset), [from, to, offset]);
   return html`<${ErrorMessage} error=${error} />
     ${!answer && !error ? html`<${Loading} />` : null}
@@ -78,7 +80,7 @@ function PeriodSheet({ api, from, to, offset, query }) {
     ${answer && answer.sheet.meta.total > 0 ? html`<${Sheet} answer=${answer} from=${from} to=${to} query=${query} />` : null}`;
 }
 
-export default function MyPay({ query, api }) {
+export default function MyPay({ query }) {
   const [from, to] = periodOf(query);
   const offset = offsetOf(query.offset);
   return html`<section class="screen my-pay">
@@ -87,6 +89,6 @@ export default function MyPay({ query, api }) {
       <p class="period-said">${date(from)} – ${date(to)}</p>
     </header>
     <${PeriodForm} key=${`${from}/${to}`} path="/my/pay" from=${from} to=${to} />
-    <${PeriodSheet} key=${`${from}/${to}/${offset}`} api=${api} from=${from} to=${to} offset=${offset} query=${query} />
+    <${PeriodSheet} key=${`${from}/${to}/${offset}`} from=${from} to=${to} offset=${offset} query=${query} />
   </section>`;
 }

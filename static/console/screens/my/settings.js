@@ -4,7 +4,9 @@
 // while the app shows what it kept offline.
 
 import { ErrorMessage, Loading } from "../../components.js";
-import { html, useEffect, useState } from "../../lib.js";
+import { useConsole } from "../../context.js";
+import { html, useState } from "../../lib.js";
+import { useLoad } from "../../load.js";
 import { can } from "../../me.js";
 import { useOffline } from "../../offline.js";
 import { PhonePush } from "./settings_phone.js";
@@ -36,25 +38,26 @@ function Channel({ channel, on, saving, offline, onChange }) {
   </li>`;
 }
 
-export default function Settings({ me, api }) {
+export default function Settings() {
+  const { api, me } = useConsole();
   const { offline } = useOffline();
-  const [settings, setSettings] = useState(null);
+  const found = useLoad(() => api.get("/me/notification-settings"), []);
+  const settings = found.answer && found.answer.data;
   const [saving, setSaving] = useState(null);
   const [saved, setSaved] = useState("");
-  const [error, setError] = useState(null);
-  useEffect(() => {
-    api.get("/me/notification-settings").then((answer) => setSettings(answer.data), setError);
-  }, []);
+  const [failure, setFailure] = useState(null);
+  const error = failure || found.error;
   async function change(name, on) {
     setSaving(name);
     setSaved("");
-    setError(null);
+    setFailure(null);
     try {
-      setSettings((await api.patch("/me/notification-settings", { [name]: on })).data);
+      const answer = await api.patch("/me/notification-settings", { [name]: on });
+      found.update(() => answer);
       const label = CHANNELS.find((channel) => channel.name === name).label;
       setSaved(`Saved: ${label} ${on ? "on" : "off"}.`);
-    } catch (failure) {
-      setError(failure);
+    } catch (thrown) {
+      setFailure(thrown);
     } finally {
       setSaving(null);
     }
@@ -74,6 +77,6 @@ export default function Settings({ me, api }) {
       : null}
     <p class="saved" role="status">${saved}</p>
     <h2>This phone</h2>
-    ${settings ? html`<${PhonePush} api=${api} offline=${offline} pushOff=${!settings.push} />` : null}
+    ${settings ? html`<${PhonePush} offline=${offline} pushOff=${!settings.push} />` : null}
   </section>`;
 }
