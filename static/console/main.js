@@ -2,7 +2,7 @@
 // screen the address names. "/" leads to the user's home (menu.js, homePath).
 
 import { api } from "./api.js";
-import { ErrorMessage } from "./components.js";
+import { ErrorMessage } from "./components/index.js";
 import { ConsoleProvider, useConsole } from "./context.js";
 import { html, render, useEffect } from "./lib.js";
 import { loadMe } from "./me.js";
@@ -10,7 +10,7 @@ import { homePath, isCurrent, MENU } from "./menu.js";
 import { interceptLinks, match, navigate, useLocation } from "./router.js";
 import { SCREENS } from "./screens.js";
 import { Shell } from "./shell.js";
-import { registerWorker } from "./worker.js";
+import { registerWorker } from "./service_worker.js";
 
 /** The shell at the current address; "/" (the brand's link, the server's root) becomes the user's home. */
 function Console() {

@@ -2,7 +2,7 @@
 // {"token", "expires_at", "user": {"id", "name", "email"}}, in localStorage ("keep me signed in") or
 // sessionStorage; localStorage is read first. Forgetting it forgets what the service worker kept for it too.
 
-import { forgetKeptPages } from "./worker.js";
+import { forgetKeptPages } from "./service_worker.js";
 
 export const SESSION_KEY = "band-office.session";
 

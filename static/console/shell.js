@@ -1,22 +1,23 @@
-// The frame around every screen (SPEC §12, CONSOLE.md): the side menu (a top bar with a menu button below
-// 768 px), the search, the user with sign-out, the "Retrying…" strip, the keyboard shortcuts, and the screen
-// the path names (SCREENS in screens.js), given {params, query} (and `api` and `me` by useConsole, context.js). On the musician's pages (SPEC §13) their
-// tab bar (my_tabs.js); while the app shows the service worker's kept copy, the "Offline — as of 14:02" strip.
+// The frame around every screen (SPEC §12): the side menu (a top bar with a menu button below 768 px), the
+// search, the user with sign-out, the "Retrying…" strip, the keyboard shortcuts, and the screen the path names
+// (SCREENS in screens.js), given {params, query} (`api` and `me` it takes from useConsole, context.js). On the
+// musician's pages (SPEC §13) their tab bar (my_tabs.js); while the app shows the service worker's kept copy, the
+// "Offline — as of 14:02" strip.
 
 import { onRetrying } from "./api.js";
-import { ErrorMessage } from "./components.js";
+import { ErrorMessage } from "./components/index.js";
 import { useConsole } from "./context.js";
 import { KeysDialog, listenForKeys } from "./keys.js";
 import { html, useEffect, useRef, useState } from "./lib.js";
-import { doesOfficeWork, isLinkedToMember } from "./me.js";
 import { useLoad } from "./load.js";
+import { doesOfficeWork, isLinkedToMember } from "./me.js";
 import { isCurrent, menuOf } from "./menu.js";
 import { MyTabs, isMyPage } from "./my_tabs.js";
 import { useOffline } from "./offline.js";
 import { match } from "./router.js";
 import { SCREENS } from "./screens.js";
 import { forgetThisPhone } from "./screens/my/phone_push.js";
-import NotFound from "./screens/not-found.js";
+import NotFound from "./screens/not_found.js";
 import { Search } from "./search.js";
 import { forgetSession } from "./session.js";
 

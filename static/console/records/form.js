@@ -8,14 +8,15 @@
 //   <${RecordForm} collection=${described} doc=${doc} id=${id or null} basePath="/records/teams" />
 
 import { ApiError } from "../api.js";
-import { ErrorMessage, Loading } from "../components.js";
+import { ErrorMessage, Loading } from "../components/index.js";
 import { ShownOnce } from "../components/shown_once.js";
 import { useConsole } from "../context.js";
 import { html, useEffect, useState } from "../lib.js";
 import { useLoad } from "../load.js";
+import { listPath } from "../paths.js";
 import { navigate } from "../router.js";
-import { FieldInput, FieldText, toControl, toJson } from "./fields.js";
 import { labelOf, usableBy } from "./document.js";
+import { FieldInput, FieldText, toControl, toJson } from "./fields.js";
 import { recordLabel } from "./label.js";
 import { expansions } from "./list.js";
 
@@ -139,7 +140,7 @@ function InUse({ error, doc, collection, id }) {
     <ul>${users.map(([table, count]) => {
       const name = table.replace(/_/g, "-");
       const field = doc.referringField(name, collection.name);
-      const href = field ? `/records/${name}?filter[${field}][eq]=${encodeURIComponent(id)}` : `/records/${name}`;
+      const href = listPath(name, field ? { [`filter[${field}][eq]`]: id } : {});
       return html`<li><a href=${href}>${count} ${labelOf(table).toLowerCase()}</a></li>`;
     })}</ul>
   </div>`;

@@ -1,4 +1,4 @@
-// A list page made from the OpenAPI document (SPEC §12, screen 6; CONSOLE.md's generic pages): the record's
+// A list page made from the OpenAPI document (SPEC §12, screen 6: the generic pages of every other collection): the record's
 // fields as columns in its order, headers that sort (`sort`), filters from the documented `filter` parameter
 // (equality for choices, references and yes/no; ranges for dates, times and numbers; "contains" for text), `q`
 // where the list offers it, paging with the total. The page's query string is the list's own parameters, so a
@@ -6,7 +6,7 @@
 //
 //   <${RecordList} collection=${described} query=${query} basePath="/records/teams" />
 
-import { ErrorMessage, Loading } from "../components.js";
+import { ErrorMessage, Loading } from "../components/index.js";
 import { useConsole } from "../context.js";
 import { html, useState } from "../lib.js";
 import { useLoad } from "../load.js";

@@ -2,9 +2,9 @@
 // restores the one before). The gig types are asked for once a session, and only of a user who may read them.
 
 import { useConsole } from "../../context.js";
-import { can } from "../../me.js";
 import { html, useEffect, useState } from "../../lib.js";
 import { useLoad } from "../../load.js";
+import { can } from "../../me.js";
 import { navigate } from "../../router.js";
 import { KINDS, agendaUrl } from "./query.js";
 

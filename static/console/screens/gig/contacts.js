@@ -2,10 +2,10 @@
 // made from the picker), make one primary, remove one.
 
 import { ReferencePicker } from "../../components/reference_picker.js";
+import { SaveError } from "../../components/save_error.js";
 import { useConsole } from "../../context.js";
 import { html, useState } from "../../lib.js";
 import { recordPath } from "../../paths.js";
-import { SaveError } from "../../components/save_error.js";
 import { NewContact, contactText } from "./new_records.js";
 import { useRows } from "./rows.js";
 

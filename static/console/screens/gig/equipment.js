@@ -2,13 +2,13 @@
 // "Generate equipment" (POST /gigs/{id}/generate-equipment, SPEC §5.4): what it assigned and what is short, in
 // words. A clash (in repair, on another gig that night) is said in words with a link to the other gig.
 
+import { InPlace } from "../../components/in_place.js";
 import { ReferencePicker } from "../../components/reference_picker.js";
+import { SaveError } from "../../components/save_error.js";
 import { useConsole } from "../../context.js";
 import { html, useState } from "../../lib.js";
 import { useLoad } from "../../load.js";
 import { can } from "../../me.js";
-import { SaveError } from "../../components/save_error.js";
-import { InPlace } from "../../components/in_place.js";
 import { useRows } from "./rows.js";
 
 /** Equipment types' names by id, asked once a page load. */

@@ -2,12 +2,12 @@
 // choosing them, each with its progress; downloaded (the bytes asked with the bearer, saved under their name);
 // described in place; deleted.
 
+import { InPlace } from "../../components/in_place.js";
+import { SaveError } from "../../components/save_error.js";
 import { useConsole } from "../../context.js";
 import { moment } from "../../format.js";
 import { html, useState } from "../../lib.js";
 import { can } from "../../me.js";
-import { SaveError } from "../../components/save_error.js";
-import { InPlace } from "../../components/in_place.js";
 import { useRows } from "./rows.js";
 
 function size(bytes) {

@@ -3,7 +3,7 @@
 // people's changes to the gig arrive within 30 s (useFollow) and are shown without a reload.
 
 import { ApiError } from "../../api.js";
-import { ErrorMessage, Loading } from "../../components.js";
+import { ErrorMessage, Loading } from "../../components/index.js";
 import { useConsole } from "../../context.js";
 import { useFollow } from "../../follow.js";
 import { date, timeRange } from "../../format.js";

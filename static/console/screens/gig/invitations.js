@@ -1,7 +1,7 @@
 // The gig's pending invitations on its staffing tab (SPEC §12 screen 2): who is asked for which role, the time
 // left to answer, and the office's actions: withdraw, or accept or decline on the member's behalf (§5.3).
 
-import { ErrorMessage } from "../../components.js";
+import { ErrorMessage } from "../../components/index.js";
 import { conflictWords } from "../../components/staffing_words.js";
 import { useConsole } from "../../context.js";
 import { html, useState } from "../../lib.js";

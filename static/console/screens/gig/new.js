@@ -2,13 +2,14 @@
 // venue and the client can be made on the spot from their pickers ("New venue…", "New contact…"). Created, the
 // gig's page opens. A 422 keeps what was typed and says why at the field. ?date=2026-12-05 fills the date.
 
-import { ErrorMessage } from "../../components.js";
+import { ErrorMessage } from "../../components/index.js";
 import { ReferencePicker } from "../../components/reference_picker.js";
+import { fieldMessage } from "../../components/save_error.js";
 import { useConsole } from "../../context.js";
 import { html, useState } from "../../lib.js";
 import { can } from "../../me.js";
+import { recordPath } from "../../paths.js";
 import { navigate } from "../../router.js";
-import { fieldMessage } from "../../components/save_error.js";
 import { NewContact, NewVenue, contactText, venueText } from "./new_records.js";
 
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
@@ -53,7 +54,7 @@ export default function NewGig({ query }) {
       if (picked.client) {
         await api.post("/gig-contacts", { gig_id: gig.id, contact_id: picked.client.id, relationship: "Client", is_primary: true });
       }
-      navigate(`/gigs/${encodeURIComponent(gig.id)}`);
+      navigate(recordPath("gigs", gig.id));
     } catch (failure) {
       setError(failure);
       setBusy(false);

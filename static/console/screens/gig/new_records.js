@@ -2,9 +2,9 @@
 // in a small form of the fields that matter at that moment (the rest is edited on the record's own page).
 // A form's Enter saves it and Esc closes it; a 422 keeps what was typed and says why at the field.
 
+import { fieldMessage } from "../../components/save_error.js";
 import { useConsole } from "../../context.js";
 import { html, useLayoutEffect, useRef, useState } from "../../lib.js";
-import { fieldMessage } from "../../components/save_error.js";
 
 export const venueText = (venue) => [venue.name, venue.city].filter(Boolean).join(", ");
 export const contactText = (contact) =>

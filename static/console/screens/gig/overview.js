@@ -2,14 +2,14 @@
 // the references (venue, type) as searchable pickers, the office's custom fields (SPEC §4.7), then the gig's
 // products with their prices and its contacts.
 
+import { InPlace } from "../../components/in_place.js";
+import { SaveError } from "../../components/save_error.js";
 import { useConsole } from "../../context.js";
 import { date } from "../../format.js";
 import { html } from "../../lib.js";
 import { useLoad } from "../../load.js";
 import { can } from "../../me.js";
-import { SaveError } from "../../components/save_error.js";
 import { Contacts } from "./contacts.js";
-import { InPlace } from "../../components/in_place.js";
 import { NewVenue, venueText } from "./new_records.js";
 import { Products } from "./products.js";
 

@@ -1,7 +1,7 @@
 // The gig page's Pay tab (SPEC §12 screen 2, §5.5), shown only with pay.view: what each gig role pays, where
 // the amount comes from in words, and the total. Two calls: the pay sheet and the roles it names.
 
-import { ErrorMessage, Loading } from "../../components.js";
+import { ErrorMessage, Loading } from "../../components/index.js";
 import { useConsole } from "../../context.js";
 import { money } from "../../format.js";
 import { html } from "../../lib.js";

@@ -2,14 +2,14 @@
 // adding one picks the product, then one of the ensembles offered for it (the default chosen), and the API
 // fills the price from the catalog (§5.1). Price, times and ensemble are edited in place.
 
+import { InPlace } from "../../components/in_place.js";
 import { ReferencePicker } from "../../components/reference_picker.js";
+import { SaveError } from "../../components/save_error.js";
 import { useConsole } from "../../context.js";
 import { money } from "../../format.js";
 import { html, useEffect, useState } from "../../lib.js";
 import { useLoad } from "../../load.js";
-import { SaveError } from "../../components/save_error.js";
 import { useCurrency } from "./currency.js";
-import { InPlace } from "../../components/in_place.js";
 import { useRows } from "./rows.js";
 
 const NONE = [];

@@ -2,13 +2,13 @@
 // Moments and songs are added, edited in place, removed, and put in order by dragging or by keys (ordered_list.js);
 // the order is saved to their `position`. "Print" gives the run sheet alone (console.css's print section).
 
+import { InPlace } from "../../components/in_place.js";
 import { ReferencePicker } from "../../components/reference_picker.js";
+import { SaveError } from "../../components/save_error.js";
 import { useConsole } from "../../context.js";
 import { time } from "../../format.js";
 import { html, useState } from "../../lib.js";
 import { can } from "../../me.js";
-import { SaveError } from "../../components/save_error.js";
-import { InPlace } from "../../components/in_place.js";
 import { OrderedList, moved } from "./ordered_list.js";
 import { useRows } from "./rows.js";
 

@@ -2,8 +2,8 @@
 // and their pay with pay.view only: §4.6) or open with "Find someone" (the candidates, invite, allow
 // conflicts); the pending invitations with the time left and the office's answers; "Generate roles" (§5.2).
 
-import { ErrorMessage, Loading } from "../../components.js";
-import { RoleRow, useOpenRole } from "../../components/candidates.js";
+import { RoleRow, useOpenRole } from "../../components/invite.js";
+import { ErrorMessage, Loading } from "../../components/index.js";
 import { conflictWords } from "../../components/staffing_words.js";
 import { useConsole } from "../../context.js";
 import { money } from "../../format.js";

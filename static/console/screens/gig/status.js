@@ -1,11 +1,11 @@
 // The gig's status and the control that changes it. Moving a gig to a status that is not live (completed,
 // cancelled) withdraws its pending invitations (SPEC §5.3): the person confirms that in words first.
 
-import { StatusBadge } from "../../components.js";
+import { StatusBadge } from "../../components/index.js";
+import { SaveError } from "../../components/save_error.js";
 import { useConsole } from "../../context.js";
 import { html, useState } from "../../lib.js";
 import { useLoad } from "../../load.js";
-import { SaveError } from "../../components/save_error.js";
 
 const NOT_LIVE = ["completed", "cancelled"];
 /** The office's statuses, asked once a page load. */

@@ -5,13 +5,13 @@
 // writes (offline.js).
 
 import { ApiError } from "../../api.js";
-import { ErrorMessage, Loading } from "../../components.js";
+import { ErrorMessage, Loading } from "../../components/index.js";
 import { useConsole } from "../../context.js";
 import { date, localDate } from "../../format.js";
 import { html, useEffect, useRef, useState } from "../../lib.js";
+import { useLoad, useOnOpen } from "../../load.js";
 import { useOffline } from "../../offline.js";
 import { myGigPath } from "../../paths.js";
-import { useLoad, useOnOpen } from "../../load.js";
 
 const FIELDS = ["start_date", "end_date", "reason"];
 const PAST = 50; // past blockouts shown, the newest

@@ -4,11 +4,11 @@
 // reached at a gig). "Make a new link" (POST /me/calendar-url/rotate) says first that the old link stops working;
 // it is not shown while offline (useOffline: the app is read only then).
 
-import { ErrorMessage, Loading } from "../../components.js";
+import { ErrorMessage, Loading } from "../../components/index.js";
 import { useConsole } from "../../context.js";
 import { html, useState } from "../../lib.js";
-import { useOffline } from "../../offline.js";
 import { useLoad } from "../../load.js";
+import { useOffline } from "../../offline.js";
 
 const QUIET_ZONE = 4; // light modules around the code: a reader needs them to find it
 

@@ -2,13 +2,13 @@
 // where (a map link), their roles and pay (an invitation still to answer with its buttons), the load-in, the whole
 // lineup by first name, the run sheet. One call: GET /me/gigs?filter[id]=….
 
-import { ErrorMessage, Loading } from "../../components.js";
+import { ErrorMessage, Loading } from "../../components/index.js";
 import { useConsole } from "../../context.js";
 import { html, useEffect, useState } from "../../lib.js";
+import { useLoad } from "../../load.js";
 import { myInvitationPath } from "../../paths.js";
 import { AnswerButtons, Outcome, answerWithin } from "./answer.js";
 import { RoleLine, RunSheet, Text, Venue, When } from "./cards.js";
-import { useLoad } from "../../load.js";
 
 function Role({ gig, role, onAnswered }) {
   if (!role.invitation) return html`<li><${RoleLine} role=${role} /></li>`;

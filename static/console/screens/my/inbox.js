@@ -3,15 +3,15 @@
 // Tapping one marks it read (POST /me/notifications/{id}/read) and opens the invitation or the gig its data names;
 // "Mark all read" (POST /me/notifications/read-all). While offline (useOffline) nothing writes: the app is read only.
 
-import { ErrorMessage, Loading } from "../../components.js";
+import { ErrorMessage, Loading } from "../../components/index.js";
 import { useConsole } from "../../context.js";
 import { moment } from "../../format.js";
 import { html, useState } from "../../lib.js";
+import { useLoad } from "../../load.js";
 import { refreshUnreadCount, useUnreadCount } from "../../my_tabs.js";
 import { useOffline } from "../../offline.js";
 import { myGigPath, myInvitationPath } from "../../paths.js";
 import { navigate } from "../../router.js";
-import { useLoad } from "../../load.js";
 
 const PAGE = 20;
 

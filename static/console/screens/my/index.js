@@ -2,13 +2,13 @@
 // with the time left, then the upcoming gigs as cards with their run sheet folded under them. Two calls:
 // GET /me/invitations (pending) and GET /me/gigs (from today on); the tab bar's unread count is the third.
 
-import { ErrorMessage, Loading } from "../../components.js";
+import { ErrorMessage, Loading } from "../../components/index.js";
 import { useConsole } from "../../context.js";
 import { html, useState } from "../../lib.js";
+import { useLoad } from "../../load.js";
 import { myGigPath, myInvitationPath } from "../../paths.js";
 import { AnswerButtons, Outcome, answerWithin } from "./answer.js";
 import { Lineup, RoleLine, RunSheet, Text, Venue, When, runSheetSummary } from "./cards.js";
-import { useLoad } from "../../load.js";
 
 const FIRST_GIGS = 30;
 const MOST_GIGS = 200;

@@ -2,13 +2,13 @@
 // the time left and the answer buttons while it is pending, else what became of it. One call:
 // GET /me/invitations?filter[id]=….
 
-import { ErrorMessage, Loading } from "../../components.js";
+import { ErrorMessage, Loading } from "../../components/index.js";
 import { useConsole } from "../../context.js";
 import { html, useEffect, useState } from "../../lib.js";
+import { useLoad } from "../../load.js";
 import { myGigPath } from "../../paths.js";
 import { AnswerButtons, Outcome, answerWithin } from "./answer.js";
 import { RoleLine, Text, Venue, When } from "./cards.js";
-import { useLoad } from "../../load.js";
 
 const STATUS_WORDS = {
   accepted: "You accepted this invitation: you are on the lineup.",

@@ -3,7 +3,7 @@
 // gigs, staffing.edit), and "Notify me on this phone" / "Stop notifications" (screens/my/phone_push.js). Read only
 // while the app shows what it kept offline.
 
-import { ErrorMessage, Loading } from "../../components.js";
+import { ErrorMessage, Loading } from "../../components/index.js";
 import { useConsole } from "../../context.js";
 import { html, useState } from "../../lib.js";
 import { useLoad } from "../../load.js";

@@ -1,7 +1,7 @@
 // "This phone" of /my/settings (SPEC §13): notifications on this phone turned on or off, or, when they cannot be,
 // why in words (plain HTTP, a browser without push, an office without Web Push, notifications blocked).
 
-import { ErrorMessage, Loading } from "../../components.js";
+import { ErrorMessage, Loading } from "../../components/index.js";
 import { useConsole } from "../../context.js";
 import { html, useState } from "../../lib.js";
 import { useLoad } from "../../load.js";

@@ -3,14 +3,15 @@
 // status, attempts and last answer, with "Redeliver". While a delivery is pending the log is asked again every
 // few seconds.
 
-import { ErrorMessage, Loading } from "../components.js";
-import { ShownOnce } from "../components/shown_once.js";
-import { useConsole } from "../context.js";
-import { moment } from "../format.js";
-import { html, useEffect, useState } from "../lib.js";
-import { useLoad } from "../load.js";
-import { can } from "../me.js";
-import { EndpointState } from "./admin-webhooks.js";
+import { ErrorMessage, Loading } from "../../components/index.js";
+import { ShownOnce } from "../../components/shown_once.js";
+import { useConsole } from "../../context.js";
+import { moment } from "../../format.js";
+import { html, useEffect, useState } from "../../lib.js";
+import { useLoad } from "../../load.js";
+import { can } from "../../me.js";
+import { formPath } from "../../paths.js";
+import { EndpointState } from "./webhooks.js";
 
 const POLL_MS = 2000;
 const STATUS_CLASS = { succeeded: "status-confirmed", failed: "status-cancelled", pending: "status-tentative" };
@@ -98,7 +99,7 @@ export default function Webhook({ params }) {
       ? html`<div class="endpoint-actions">
           <button type="button" onClick=${ping}>Ping</button>
           <button type="button" class="quiet" onClick=${rotate}>Rotate secret</button>
-          <a href=${`/records/webhook-endpoints/${encodeURIComponent(endpoint.id)}`}>Change or delete…</a>
+          <a href=${formPath("webhook-endpoints", endpoint.id)}>Change or delete…</a>
         </div>`
       : null}
     <p role="status">${said}</p>

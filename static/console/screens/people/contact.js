@@ -1,12 +1,12 @@
 // A client's contact (SPEC §12, screen 4): their fields, edited in place with people.edit (others' changes
 // followed). One API call.
 
-import { ErrorMessage, Loading } from "../components.js";
-import { useConsole } from "../context.js";
-import { useFollow } from "../follow.js";
-import { html } from "../lib.js";
-import { useLoad } from "../load.js";
-import { fullName } from "./people.js";
+import { ErrorMessage, Loading } from "../../components/index.js";
+import { useConsole } from "../../context.js";
+import { useFollow } from "../../follow.js";
+import { html } from "../../lib.js";
+import { useLoad } from "../../load.js";
+import { fullName } from "./index.js";
 import { PersonFields } from "./person_fields.js";
 
 const FIELDS = [

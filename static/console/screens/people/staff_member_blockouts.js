@@ -1,13 +1,13 @@
 // A staff member's blockouts (days they cannot play), loaded when the section is opened: the list by date, and
 // with people.edit a day or a range added (the end left empty means the one day) and a blockout removed.
 
-import { ApiError } from "../api.js";
-import { ErrorMessage, Loading } from "../components.js";
-import { useConsole } from "../context.js";
-import { date } from "../format.js";
-import { html, useState } from "../lib.js";
-import { useOnOpen } from "../load.js";
-import { Section } from "./staff-member-more.js";
+import { ApiError } from "../../api.js";
+import { ErrorMessage, Loading } from "../../components/index.js";
+import { useConsole } from "../../context.js";
+import { date } from "../../format.js";
+import { html, useState } from "../../lib.js";
+import { useOnOpen } from "../../load.js";
+import { Section } from "./staff_member_more.js";
 
 function days(blockout) {
   if (blockout.start_date === blockout.end_date) return date(blockout.start_date);

@@ -1,13 +1,13 @@
 // People (SPEC §12, screen 4): the band's staff members and the clients' contacts, two lists searched together
 // (?q=) and paged apart (?staff=20, ?contacts=20, their offsets). Two API calls.
 
-import { ErrorMessage, Loading } from "../components.js";
-import { Pager, withQuery } from "../components/paging.js";
-import { useConsole } from "../context.js";
-import { html, useState } from "../lib.js";
-import { useLoad } from "../load.js";
-import { recordPath } from "../paths.js";
-import { navigate } from "../router.js";
+import { ErrorMessage, Loading } from "../../components/index.js";
+import { Pager, withQuery } from "../../components/paging.js";
+import { useConsole } from "../../context.js";
+import { html, useState } from "../../lib.js";
+import { useLoad } from "../../load.js";
+import { recordPath } from "../../paths.js";
+import { navigate } from "../../router.js";
 
 const PAGE = 25;
 const STAFF_FIELDS = "id,first_name,last_name,email,phone,active";

@@ -1,9 +1,9 @@
 // A person's own fields (a staff member, a contact) as a list of fields edited in place with people.edit.
 
-import { InPlace } from "../components/in_place.js";
-import { useConsole } from "../context.js";
-import { html } from "../lib.js";
-import { can } from "../me.js";
+import { InPlace } from "../../components/in_place.js";
+import { useConsole } from "../../context.js";
+import { html } from "../../lib.js";
+import { can } from "../../me.js";
 
 /** `fields`: [label, name, type]; each saved by PATCH `path`, the record's new state given to onSaved. */
 export function PersonFields({ fields, record, path, onSaved }) {

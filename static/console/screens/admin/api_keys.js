@@ -1,12 +1,12 @@
 // /admin/api-keys (SPEC §3, §12 screen 7): the signed-in user's live API keys (label, prefix, expiry, last use),
 // a new one made and its value shown once with a copy button, and revoking one.
 
-import { ErrorMessage, Loading } from "../components.js";
-import { ShownOnce } from "../components/shown_once.js";
-import { useConsole } from "../context.js";
-import { moment } from "../format.js";
-import { html, useState } from "../lib.js";
-import { useLoad } from "../load.js";
+import { ErrorMessage, Loading } from "../../components/index.js";
+import { ShownOnce } from "../../components/shown_once.js";
+import { useConsole } from "../../context.js";
+import { moment } from "../../format.js";
+import { html, useState } from "../../lib.js";
+import { useLoad } from "../../load.js";
 
 function NewKeyForm({ onMade }) {
   const { api } = useConsole();

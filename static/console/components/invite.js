@@ -5,13 +5,13 @@
 // warns first, then puts them on the role with the API's ?allow_conflicts=true (the role check still holds).
 
 import { ApiError } from "../api.js";
-import { ErrorMessage, Loading } from "../components.js";
 import { useConsole } from "../context.js";
 import { money } from "../format.js";
 import { html, useState } from "../lib.js";
 import { useLoad } from "../load.js";
 import { can } from "../me.js";
 import { recordPath } from "../paths.js";
+import { ErrorMessage, Loading } from "./index.js";
 import { candidateReasons, conflictWords } from "./staffing_words.js";
 
 export const EXPIRY_CHOICES = [

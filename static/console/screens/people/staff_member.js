@@ -2,18 +2,18 @@
 // upcoming gigs (three API calls), following others' changes to their fields; their pay rates (pay.view), blockouts and calendar link load when their section
 // is opened.
 
-import { ErrorMessage, Loading } from "../components.js";
-import { useConsole } from "../context.js";
-import { useFollow } from "../follow.js";
-import { date, timeRange } from "../format.js";
-import { html } from "../lib.js";
-import { useLoad } from "../load.js";
-import { can } from "../me.js";
-import { recordPath } from "../paths.js";
-import { Blockouts } from "./staff-member-blockouts.js";
-import { CalendarLink, PayRates } from "./staff-member-more.js";
-import { fullName } from "./people.js";
+import { ErrorMessage, Loading } from "../../components/index.js";
+import { useConsole } from "../../context.js";
+import { useFollow } from "../../follow.js";
+import { date, timeRange } from "../../format.js";
+import { html } from "../../lib.js";
+import { useLoad } from "../../load.js";
+import { can } from "../../me.js";
+import { recordPath } from "../../paths.js";
+import { fullName } from "./index.js";
 import { PersonFields } from "./person_fields.js";
+import { Blockouts } from "./staff_member_blockouts.js";
+import { CalendarLink, PayRates } from "./staff_member_more.js";
 
 /** The browser's today as "2026-11-26". */
 export function today() {

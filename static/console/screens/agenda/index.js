@@ -2,15 +2,15 @@
 // days; filtered by status kind, gig type, a search and open roles. Its state is the URL (agenda/query.js).
 // One GET /gigs a page (each gig with its status, venue and counts); the filter's gig types once a session.
 
-import { ErrorMessage, Loading } from "../components.js";
-import { useConsole } from "../context.js";
-import { monthName, shiftMonth } from "../format.js";
-import { html, useEffect, useState } from "../lib.js";
-import { useLoad } from "../load.js";
-import { can } from "../me.js";
-import { Filters } from "./agenda/filters.js";
-import { GigList, MonthGrid } from "./agenda/gigs.js";
-import { agendaOf, agendaUrl, gigsQuery } from "./agenda/query.js";
+import { ErrorMessage, Loading } from "../../components/index.js";
+import { useConsole } from "../../context.js";
+import { monthName, shiftMonth } from "../../format.js";
+import { html, useEffect, useState } from "../../lib.js";
+import { useLoad } from "../../load.js";
+import { can } from "../../me.js";
+import { Filters } from "./filters.js";
+import { GigList, MonthGrid } from "./gigs.js";
+import { agendaOf, agendaUrl, gigsQuery } from "./query.js";
 
 const UPCOMING_DAYS = 30;
 

@@ -2,15 +2,15 @@
 // grouped by gig, each with "Find someone" (the candidates and the invite actions of the gig page), and the
 // pending invitations that expire within two days.
 
-import { ErrorMessage, Loading } from "../components.js";
-import { RoleRow, useOpenRole } from "../components/candidates.js";
-import { useConsole } from "../context.js";
-import { date, moment, timeRange } from "../format.js";
-import { html } from "../lib.js";
-import { useLoad } from "../load.js";
-import { staffingPath } from "../paths.js";
-import { timeLeft } from "./gig/invitations.js";
-import { SOON_HOURS, byGig, loadBoard } from "./staffing_board_data.js";
+import { RoleRow, useOpenRole } from "../../components/invite.js";
+import { ErrorMessage, Loading } from "../../components/index.js";
+import { useConsole } from "../../context.js";
+import { date, moment, timeRange } from "../../format.js";
+import { html } from "../../lib.js";
+import { useLoad } from "../../load.js";
+import { staffingPath } from "../../paths.js";
+import { timeLeft } from "../gig/invitations.js";
+import { SOON_HOURS, byGig, loadBoard } from "./board_data.js";
 
 const WEEKS = [4, 8, 12, 26];
 

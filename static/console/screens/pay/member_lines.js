@@ -1,12 +1,12 @@
 // A staff member's gigs in the pay sheet's period (the drill-down of the Pay screen): their lines of the period's
 // pay sheet (GET /staff-members/{id}/pay-sheet), each with its gig's title and the role's name, and the amount.
 
-import { ErrorMessage, Loading } from "../components.js";
-import { useConsole } from "../context.js";
-import { date, money } from "../format.js";
-import { html } from "../lib.js";
-import { useLoad } from "../load.js";
-import { recordPath } from "../paths.js";
+import { ErrorMessage, Loading } from "../../components/index.js";
+import { useConsole } from "../../context.js";
+import { date, money } from "../../format.js";
+import { html } from "../../lib.js";
+import { useLoad } from "../../load.js";
+import { recordPath } from "../../paths.js";
 
 const SOURCES = {
   gig_role: "set on the gig",

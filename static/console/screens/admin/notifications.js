@@ -1,10 +1,10 @@
 // /admin/notifications (SPEC §9, §12 screen 7): what went out to whom, each channel's state; the generic list
 // page of GET /notifications, with its documented filters and paging.
 
-import { ErrorMessage, Loading } from "../components.js";
-import { html } from "../lib.js";
-import { RecordList } from "../records/list.js";
-import { useDocument } from "../records/document.js";
+import { ErrorMessage, Loading } from "../../components/index.js";
+import { html } from "../../lib.js";
+import { useDocument } from "../../records/document.js";
+import { RecordList } from "../../records/list.js";
 
 export default function Notifications({ query }) {
   const [doc, error] = useDocument();

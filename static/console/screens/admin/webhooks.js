@@ -1,13 +1,14 @@
 // /admin/webhooks (SPEC §8, §12 screen 7): the webhook endpoints (where they send, what, whether switched off),
 // each a link to its page with the delivery log; a new one made here, its signing secret shown once.
 
-import { ErrorMessage, Loading } from "../components.js";
-import { ShownOnce } from "../components/shown_once.js";
-import { useConsole } from "../context.js";
-import { html, useState } from "../lib.js";
-import { useLoad } from "../load.js";
-import { can } from "../me.js";
-import { navigate } from "../router.js";
+import { ErrorMessage, Loading } from "../../components/index.js";
+import { ShownOnce } from "../../components/shown_once.js";
+import { useConsole } from "../../context.js";
+import { html, useState } from "../../lib.js";
+import { useLoad } from "../../load.js";
+import { can } from "../../me.js";
+import { webhookPath } from "../../paths.js";
+import { navigate } from "../../router.js";
 
 function lines(text) {
   return text.split(/[\n,]/).map((line) => line.trim()).filter(Boolean);
@@ -63,7 +64,7 @@ export default function Webhooks() {
       <nav class="screen-actions" aria-label="Actions"><a href="/admin">Admin</a><a href="/records/webhook-deliveries">Delivery log</a></nav></header>
     ${made
       ? html`<${ShownOnce} label="The signing secret of the new endpoint" value=${made.secret}
-          doneLabel="Done: open the endpoint" onDone=${() => navigate(`/admin/webhooks/${encodeURIComponent(made.id)}`)} />`
+          doneLabel="Done: open the endpoint" onDone=${() => navigate(webhookPath(made.id))} />`
       : can(me, "admin.edit")
         ? html`<${NewEndpointForm} onMade=${(endpoint) => { setMade(endpoint); load(); }} />`
         : null}
@@ -73,7 +74,7 @@ export default function Webhooks() {
     ${endpoints && endpoints.length > 0
       ? html`<ul class="endpoint-list" aria-label="Webhook endpoints">${endpoints.map(
           (endpoint) => html`<li>
-            <a href=${`/admin/webhooks/${encodeURIComponent(endpoint.id)}`}>${endpoint.url}</a>
+            <a href=${webhookPath(endpoint.id)}>${endpoint.url}</a>
             <${EndpointState} endpoint=${endpoint} />
             <span class="muted">${endpoint.description || ""}</span>
             <span class="muted">${endpoint.event_types.join(", ")}</span>

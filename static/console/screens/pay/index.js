@@ -2,15 +2,15 @@
 // month by default; ?offset= pages it), a member's gigs in the period (?member=<id>), a print stylesheet that
 // prints the sheet alone, and the whole sheet as a CSV made here from the JSON.
 
-import { ErrorMessage, Loading } from "../components.js";
-import { Pager, offsetOf, withQuery } from "../components/paging.js";
-import { PeriodForm, periodOf } from "../components/period.js";
-import { useConsole } from "../context.js";
-import { date, money } from "../format.js";
-import { html, useState } from "../lib.js";
-import { useLoad } from "../load.js";
-import { MemberLines } from "./pay-lines.js";
-import { downloadSheet } from "./pay-csv.js";
+import { ErrorMessage, Loading } from "../../components/index.js";
+import { Pager, offsetOf, withQuery } from "../../components/paging.js";
+import { PeriodHeader, periodOf } from "../../components/period.js";
+import { useConsole } from "../../context.js";
+import { date, money } from "../../format.js";
+import { html, useState } from "../../lib.js";
+import { useLoad } from "../../load.js";
+import { downloadSheet } from "./csv.js";
+import { MemberLines } from "./member_lines.js";
 
 export const PAGE = 100;
 
@@ -59,11 +59,7 @@ export default function Pay({ query }) {
   const { answer, error } = useLoad(() => api.get("/pay-sheet", { from, to, limit: PAGE, offset }), [from, to, offset], { fresh: true });
   const shownQuery = { ...query, from, to };
   return html`<section class="screen pay">
-    <header class="screen-header">
-      <h1>Pay sheet</h1>
-      <p class="period-said">${date(from)} – ${date(to)}</p>
-    </header>
-    <${PeriodForm} key=${`${from}/${to}`} path="/pay" from=${from} to=${to} />
+    <${PeriodHeader} title="Pay sheet" path="/pay" from=${from} to=${to} />
     <${ErrorMessage} error=${error || downloadProblem} />
     ${!answer && !error ? html`<${Loading} />` : null}
     ${answer && answer.data.length === 0 ? html`<p>Nobody played a gig in this period.</p>` : null}

@@ -1,11 +1,12 @@
 // /records/:collection/new and /records/:collection/:id: a record's form made from the API's schema
 // (records/form.js).
 
-import { ErrorMessage, Loading } from "../components.js";
-import { useConsole } from "../context.js";
-import { html } from "../lib.js";
-import { labelOf, useDocument } from "../records/document.js";
-import { RecordForm } from "../records/form.js";
+import { ErrorMessage, Loading } from "../../components/index.js";
+import { useConsole } from "../../context.js";
+import { html } from "../../lib.js";
+import { listPath } from "../../paths.js";
+import { labelOf, useDocument } from "../../records/document.js";
+import { RecordForm } from "../../records/form.js";
 
 // tried in order; the first that matches is the only one applied ("Gig statuses" -> "Gig status")
 const SINGULARS = [
@@ -25,7 +26,7 @@ export default function RecordScreen({ params }) {
   const collection = doc && doc.collection(params.collection);
   const title = collection ? collection.title : labelOf(params.collection.replace(/-/g, "_"));
   const creating = !params.id;
-  const basePath = `/records/${params.collection}`;
+  const basePath = listPath(params.collection);
   return html`<section class="screen record-screen">
     <header class="screen-header">
       <h1>${creating ? `New ${singular(title).toLowerCase()}` : singular(title)}</h1>

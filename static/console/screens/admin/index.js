@@ -2,9 +2,9 @@
 // generic record pages), API keys, webhook endpoints with their deliveries, the notifications log. Each part is
 // shown only to whom GET /me's `can` allows it.
 
-import { useConsole } from "../context.js";
-import { html } from "../lib.js";
-import { can } from "../me.js";
+import { useConsole } from "../../context.js";
+import { html } from "../../lib.js";
+import { can } from "../../me.js";
 
 const PARTS = [
   {

@@ -1,11 +1,11 @@
 // The parts of a staff member's page loaded when their section is opened: pay rates (pay.view: amounts with their
 // currency, SPEC §4.6) and the calendar link (copy it; rotate it, with a confirmation, with people.edit).
 
-import { ErrorMessage, Loading } from "../components.js";
-import { useConsole } from "../context.js";
-import { money } from "../format.js";
-import { html, useState } from "../lib.js";
-import { useOnOpen } from "../load.js";
+import { ErrorMessage, Loading } from "../../components/index.js";
+import { useConsole } from "../../context.js";
+import { money } from "../../format.js";
+import { html, useState } from "../../lib.js";
+import { useOnOpen } from "../../load.js";
 
 export function Section({ title, id, onToggle, children }) {
   return html`<details class="person-part" id=${id} onToggle=${onToggle}>
