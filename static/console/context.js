@@ -1,5 +1,5 @@
-// What every screen and component reaches the same way (STYLE.md, the console): `api` (api.js) and `me` (who is
-// signed in, GET /me), given once by the console's start to everything it draws.
+// What every screen and component reaches the same way: `api` (api.js) and `me` (who is signed in, GET /me),
+// given once by the console's start (main.js) to everything it draws.
 //
 //   const { api, me } = useConsole();
 

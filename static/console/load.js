@@ -1,13 +1,14 @@
-// The one way a screen loads what it shows (STYLE.md, the console): useLoad asks once the screen is drawn (in a
-// layout effect: before the browser paints, never while rendering), again on reload() (after a write that changes
-// it, or "retry" after a failure), the last answer kept on screen meanwhile. update(change) replaces the kept answer
+// The one way a screen loads what it shows: useLoad asks once the screen is drawn (in a layout effect: before the
+// browser paints, never while rendering), again on reload() (after a write that changes it, or "retry" after a
+// failure), the last answer kept on screen meanwhile. update(change) replaces the kept answer
 // by change(answer) without asking again, when a write's own answer says what changed. `keep` names an answer
 // asked at most once a page load (the office's statuses, the OpenAPI document): every screen that names it shares
 // it, and a failure is forgotten so that the next screen asks again.
 //
 //   const { api } = useConsole();
 //   const gigs = useLoad(({ signal }) => api.get("/me/gigs", { limit }, { signal }), [limit]);
-//   gigs.answer (null until the first), gigs.error, gigs.loading, gigs.reload() (a promise, settled once the new answer is shown), gigs.update((answer) => ...)
+//   gigs.answer (null until the first), gigs.error, gigs.loading, gigs.update((answer) => ...),
+//   gigs.reload() (a promise, settled once the new answer is in)
 //   const statuses = useLoad(() => api.get("/gig-statuses"), [], { keep: "gig-statuses" });
 //   const rates = useOnOpen(() => api.get("/staff-member-product-rates")); <details onToggle=${rates.onToggle}>
 //
