@@ -82,3 +82,25 @@ export function useOnOpen(load) {
   const onToggle = (event) => event.target.open && setOpened(true);
   return { opened, answer: found.answer, error: found.error, reload: found.reload, onToggle };
 }
+
+/** What a write said when it failed, shown where it was asked: run(write) forgets the last failure, awaits write()
+ * and keeps what it threw; it resolves true when the write succeeded. `busy` while a write is under way.
+ *
+ *   const adding = useWrite();
+ *   const add = () => adding.run(async () => { await api.post("/gig-contacts", body); onAdded(); });
+ *   <${SaveError} error=${adding.error} id="add-contact-error" /> */
+export function useWrite() {
+  const [state, setState] = useState({ error: null, busy: false });
+  const run = async (write) => {
+    setState({ error: null, busy: true });
+    try {
+      await write();
+      setState({ error: null, busy: false });
+      return true;
+    } catch (error) {
+      setState({ error, busy: false });
+      return false;
+    }
+  };
+  return { ...state, run };
+}

@@ -8,7 +8,7 @@ import { ApiError } from "../api.js";
 import { useConsole } from "../context.js";
 import { money } from "../format.js";
 import { html, useState } from "../lib.js";
-import { useLoad } from "../load.js";
+import { useLoad, useWrite } from "../load.js";
 import { can } from "../me.js";
 import { recordPath } from "../paths.js";
 import { ErrorMessage, Loading } from "./index.js";
@@ -50,13 +50,15 @@ function Candidate({ candidate, checked, onToggle, currency }) {
 function Refusal({ refusal, gigRole, onPlaced }) {
   const { api } = useConsole();
   const [warned, setWarned] = useState(false);
-  const [error, setError] = useState(null);
+  const { error, run } = useWrite();
   const overridable = refusal.error.status === 409 && OVERRIDABLE.includes((refusal.error.details || {}).reason);
   const clash = (refusal.error.details || {}).gig_role;
   const putOn = () =>
-    api
-      .patch(`/gig-roles/${gigRole.id}`, { staff_member_id: refusal.candidate.staff_member_id }, { query: { allow_conflicts: "true" } })
-      .then(() => onPlaced(refusal), setError);
+    run(async () => {
+      const body = { staff_member_id: refusal.candidate.staff_member_id };
+      await api.patch(`/gig-roles/${gigRole.id}`, body, { query: { allow_conflicts: "true" } });
+      onPlaced(refusal);
+    });
   return html`<li class="refusal">
     <p>
       <strong>${fullName(refusal.candidate)}</strong>: not invited, ${conflictWords(refusal.error)}.
@@ -99,7 +101,7 @@ async function inviteEach(api, gigRole, memberIds, hours, candidates) {
 function FindSomeone({ gigRole, onChange, label }) {
   const { api, me } = useConsole();
   const found = useLoad(() => api.get(`/gig-roles/${gigRole.id}/candidates`, { limit: 200 }), [gigRole.id]);
-  const [failure, setFailure] = useState(null);
+  const { error: failure, run } = useWrite();
   const [chosen, setChosen] = useState(new Set());
   const [hours, setHours] = useState(72);
   const [outcome, setOutcome] = useState(null);
@@ -110,18 +112,15 @@ function FindSomeone({ gigRole, onChange, label }) {
     next.has(memberId) ? next.delete(memberId) : next.add(memberId);
     setChosen(next);
   };
-  const invite = async () => {
-    setOutcome(null);
-    try {
+  const invite = () =>
+    run(async () => {
+      setOutcome(null);
       const result = await inviteEach(api, gigRole, [...chosen], hours, answer.data);
       setOutcome(result);
       setChosen(new Set());
       found.reload();
       if (result.invited > 0) onChange({});
-    } catch (thrown) {
-      setFailure(thrown);
-    }
-  };
+    });
   const placed = (refusal) => onChange({ placed: refusal });
   if (error) return html`<${ErrorMessage} error=${error} />`;
   if (!answer) return html`<${Loading} />`;

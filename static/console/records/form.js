@@ -12,7 +12,7 @@ import { ErrorMessage, Loading } from "../components/index.js";
 import { ShownOnce } from "../components/shown_once.js";
 import { useConsole } from "../context.js";
 import { html, useEffect, useState } from "../lib.js";
-import { useLoad } from "../load.js";
+import { useLoad, useWrite } from "../load.js";
 import { listPath } from "../paths.js";
 import { navigate } from "../router.js";
 import { labelOf, usableBy } from "./document.js";
@@ -149,15 +149,13 @@ function InUse({ error, doc, collection, id }) {
 function DeleteButton({ collection, doc, id, basePath, noun }) {
   const { api } = useConsole();
   const [asking, setAsking] = useState(false);
-  const [error, setError] = useState(null);
+  const { error, run } = useWrite();
   async function remove() {
-    try {
+    const deleted = await run(async () => {
       await api.delete(`${collection.path}/${encodeURIComponent(id)}`);
       navigate(basePath, { replace: true });
-    } catch (failure) {
-      setError(failure);
-      setAsking(false);
-    }
+    });
+    if (!deleted) setAsking(false);
   }
   return html`<div class="delete">
     ${asking

@@ -6,23 +6,20 @@ import { ShownOnce } from "../../components/shown_once.js";
 import { useConsole } from "../../context.js";
 import { moment } from "../../format.js";
 import { html, useState } from "../../lib.js";
-import { useLoad } from "../../load.js";
+import { useLoad, useWrite } from "../../load.js";
 
 function NewKeyForm({ onMade }) {
   const { api } = useConsole();
   const [label, setLabel] = useState("");
   const [days, setDays] = useState("365");
-  const [error, setError] = useState(null);
-  async function make(event) {
+  const { error, run } = useWrite();
+  function make(event) {
     event.preventDefault();
-    try {
+    return run(async () => {
       const made = (await api.post("/api-keys", { label: label.trim(), expires_in_days: Number(days) })).data;
       setLabel("");
-      setError(null);
       onMade(made);
-    } catch (failure) {
-      setError(failure);
-    }
+    });
   }
   const at = (field) => error && error.details && error.details[field];
   return html`<form class="admin-form" onSubmit=${make} novalidate>
@@ -54,18 +51,16 @@ function KeyRow({ apiKey, onRevoke }) {
 export default function ApiKeys() {
   const { api } = useConsole();
   const found = useLoad(() => api.get("/api-keys", { limit: 200 }), []);
-  const [failure, setFailure] = useState(null);
+  const { error: failure, run } = useWrite();
   const [made, setMade] = useState(null);
   const keys = found.answer && found.answer.data;
   const error = failure || found.error;
   const load = found.reload;
-  async function revoke(apiKey) {
-    try {
+  function revoke(apiKey) {
+    return run(async () => {
       await api.delete(`/api-keys/${encodeURIComponent(apiKey.id)}`);
       await load();
-    } catch (thrown) {
-      setFailure(thrown);
-    }
+    });
   }
   return html`<section class="screen api-keys">
     <header class="screen-header"><h1>API keys</h1>

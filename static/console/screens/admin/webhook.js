@@ -8,7 +8,7 @@ import { ShownOnce } from "../../components/shown_once.js";
 import { useConsole } from "../../context.js";
 import { moment } from "../../format.js";
 import { html, useEffect, useState } from "../../lib.js";
-import { useLoad } from "../../load.js";
+import { useLoad, useWrite } from "../../load.js";
 import { can } from "../../me.js";
 import { formPath } from "../../paths.js";
 import { EndpointState } from "./webhooks.js";
@@ -55,7 +55,7 @@ function Deliveries({ id, version, mayEdit, onRedeliver }) {
 
 export default function Webhook({ params }) {
   const { api, me } = useConsole();
-  const [failure, setFailure] = useState(null);
+  const { error: failure, run } = useWrite();
   const [secret, setSecret] = useState(null);
   const [said, setSaid] = useState("");
   const [version, setVersion] = useState(0);
@@ -65,16 +65,12 @@ export default function Webhook({ params }) {
   const error = failure || found.error;
   const mayEdit = can(me, "admin.edit");
 
-  async function act(doing, words) {
-    setFailure(null);
-    try {
+  const act = (doing, words) =>
+    run(async () => {
       await doing();
       setSaid(words);
       setVersion((number) => number + 1);
-    } catch (thrown) {
-      setFailure(thrown);
-    }
-  }
+    });
   const ping = () => act(() => api.post(`${path}/ping`), "Ping queued: it shows in the deliveries below.");
   const rotate = () => act(async () => setSecret((await api.post(`${path}/rotate-secret`)).data.secret), "A new secret: the old one still signs for 24 hours.");
   const redeliver = (delivery) =>

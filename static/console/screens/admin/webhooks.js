@@ -5,7 +5,7 @@ import { ErrorMessage, Loading } from "../../components/index.js";
 import { ShownOnce } from "../../components/shown_once.js";
 import { useConsole } from "../../context.js";
 import { html, useState } from "../../lib.js";
-import { useLoad } from "../../load.js";
+import { useLoad, useWrite } from "../../load.js";
 import { can } from "../../me.js";
 import { webhookPath } from "../../paths.js";
 import { navigate } from "../../router.js";
@@ -20,16 +20,14 @@ function NewEndpointForm({ onMade }) {
   const [description, setDescription] = useState("");
   const [types, setTypes] = useState("*");
   const [includePay, setIncludePay] = useState(false);
-  const [error, setError] = useState(null);
-  async function make(event) {
-    event.preventDefault();
-    const body = { url: url.trim(), event_types: lines(types), include_pay: includePay };
-    if (description.trim()) body.description = description.trim();
-    try {
+  const { error, run } = useWrite();
+  function make(event) {
+    return run(async () => {
+      event.preventDefault();
+      const body = { url: url.trim(), event_types: lines(types), include_pay: includePay };
+      if (description.trim()) body.description = description.trim();
       onMade((await api.post("/webhook-endpoints", body)).data);
-    } catch (failure) {
-      setError(failure);
-    }
+    });
   }
   const at = (field) => error && error.status === 422 && error.details && error.details[field];
   const problem = (field, id) => (at(field) ? html`<span class="field-error" id=${id}>${at(field).join(" ")}</span>` : null);

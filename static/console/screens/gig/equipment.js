@@ -7,7 +7,7 @@ import { ReferencePicker } from "../../components/reference_picker.js";
 import { SaveError } from "../../components/save_error.js";
 import { useConsole } from "../../context.js";
 import { html, useState } from "../../lib.js";
-import { useLoad } from "../../load.js";
+import { useLoad, useWrite } from "../../load.js";
 import { can } from "../../me.js";
 import { useRows } from "./rows.js";
 
@@ -29,17 +29,13 @@ function generatedWords({ assigned, shortages }, typeNames) {
 function Generate({ gig, typeNames, onDone }) {
   const { api } = useConsole();
   const [result, setResult] = useState(null);
-  const [error, setError] = useState(null);
-  const generate = async () => {
-    setError(null);
-    try {
+  const { error, run } = useWrite();
+  const generate = () =>
+    run(async () => {
       const { data } = await api.post(`/gigs/${encodeURIComponent(gig.id)}/generate-equipment`);
       setResult(data);
       onDone();
-    } catch (failure) {
-      setError(failure);
-    }
-  };
+    });
   const words = result ? generatedWords(result, typeNames) : [];
   return html`<div class="generate">
     <button type="button" onClick=${generate}>Generate equipment</button>
@@ -53,17 +49,13 @@ function Generate({ gig, typeNames, onDone }) {
 
 function AddEquipment({ gig, onAdded }) {
   const { api } = useConsole();
-  const [error, setError] = useState(null);
-  const add = async (equipment) => {
-    setError(null);
-    if (!equipment) return;
-    try {
+  const { error, run } = useWrite();
+  const add = (equipment) =>
+    run(async () => {
+      if (!equipment) return;
       await api.post("/gig-equipment", { gig_id: gig.id, equipment_id: equipment.id });
       onAdded();
-    } catch (failure) {
-      setError(failure);
-    }
-  };
+    });
   return html`<div class="add-row" role="group" aria-label="Add equipment">
     <${ReferencePicker} id="add-equipment" label="Add equipment" collection="equipment" value=${null}
       text=${(item) => [item.name, item.serial_number].filter(Boolean).join(" · ")} onChange=${add} />

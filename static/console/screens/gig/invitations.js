@@ -4,7 +4,8 @@
 import { ErrorMessage } from "../../components/index.js";
 import { conflictWords } from "../../components/staffing_words.js";
 import { useConsole } from "../../context.js";
-import { html, useState } from "../../lib.js";
+import { html } from "../../lib.js";
+import { useWrite } from "../../load.js";
 import { can } from "../../me.js";
 
 const MINUTE_MS = 60 * 1000;
@@ -27,12 +28,13 @@ const ACTIONS = [
 
 function PendingInvitation({ invitation, roleName, onChange }) {
   const { api, me } = useConsole();
-  const [error, setError] = useState(null);
+  const { error, run } = useWrite();
   const name = `${invitation.staff_member.first_name} ${invitation.staff_member.last_name}`;
-  const act = (action) => {
-    setError(null);
-    api.post(`/gig-role-invitations/${invitation.id}/${action}`).then(() => onChange(), setError);
-  };
+  const act = (action) =>
+    run(async () => {
+      await api.post(`/gig-role-invitations/${invitation.id}/${action}`);
+      onChange();
+    });
   return html`<li class="invitation">
     <span class="invitation-who">${name}</span>
     <span class="invitation-role">${roleName}</span>

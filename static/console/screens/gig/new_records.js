@@ -5,6 +5,7 @@
 import { fieldMessage } from "../../components/save_error.js";
 import { useConsole } from "../../context.js";
 import { html, useLayoutEffect, useRef, useState } from "../../lib.js";
+import { useWrite } from "../../load.js";
 
 export const venueText = (venue) => [venue.name, venue.city].filter(Boolean).join(", ");
 export const contactText = (contact) =>
@@ -13,18 +14,15 @@ export const contactText = (contact) =>
 function SmallForm({ title, collection, fields, start, onCreated, onCancel }) {
   const { api } = useConsole();
   const [values, setValues] = useState(start);
-  const [error, setError] = useState(null);
+  const { error, run } = useWrite();
   const first = useRef(null);
   // focused as the form appears, not a frame later: a later focus takes what is being typed into another field
   useLayoutEffect(() => first.current && first.current.focus(), []);
-  const save = async () => {
-    const body = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== ""));
-    try {
+  const save = () =>
+    run(async () => {
+      const body = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== ""));
       onCreated((await api.post(`/${collection}`, body)).data);
-    } catch (failure) {
-      setError(failure);
-    }
-  };
+    });
   const onKeyDown = (event) => {
     if (event.key === "Enter" && event.target.tagName === "INPUT") {
       event.preventDefault();

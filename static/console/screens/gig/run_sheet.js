@@ -8,6 +8,7 @@ import { SaveError } from "../../components/save_error.js";
 import { useConsole } from "../../context.js";
 import { time } from "../../format.js";
 import { html, useState } from "../../lib.js";
+import { useWrite } from "../../load.js";
 import { can } from "../../me.js";
 import { OrderedList, moved } from "./ordered_list.js";
 import { useRows } from "./rows.js";
@@ -32,20 +33,16 @@ function AddMoment({ gig, count, onAdded }) {
   const [moment, setMoment] = useState(null);
   const [name, setName] = useState("");
   const [at, setAt] = useState("");
-  const [error, setError] = useState(null);
-  const add = async () => {
-    setError(null);
-    const body = { gig_id: gig.id, moment_id: moment ? moment.id : null, name: name || null, time: at || null, position: count + 1 };
-    try {
+  const { error, run } = useWrite();
+  const add = () =>
+    run(async () => {
+      const body = { gig_id: gig.id, moment_id: moment ? moment.id : null, name: name || null, time: at || null, position: count + 1 };
       await api.post("/gig-moments", body);
       setMoment(null);
       setName("");
       setAt("");
       onAdded();
-    } catch (failure) {
-      setError(failure);
-    }
-  };
+    });
   return html`<div class="add-row" role="group" aria-label="Add a moment">
     <${ReferencePicker} id="add-moment-kind" label="Moment from the catalog" collection="moments" sort="position"
       value=${moment} optional=${true} onChange=${setMoment} />
@@ -63,18 +60,14 @@ function AddSong({ gig, moments, count, onAdded }) {
   const [song, setSong] = useState(null);
   const [momentId, setMomentId] = useState("");
   const [kind, setKind] = useState("request");
-  const [error, setError] = useState(null);
-  const add = async () => {
-    setError(null);
-    const body = { gig_id: gig.id, song_id: song.id, gig_moment_id: momentId || null, kind, position: count + 1 };
-    try {
+  const { error, run } = useWrite();
+  const add = () =>
+    run(async () => {
+      const body = { gig_id: gig.id, song_id: song.id, gig_moment_id: momentId || null, kind, position: count + 1 };
       await api.post("/gig-songs", body);
       setSong(null);
       onAdded();
-    } catch (failure) {
-      setError(failure);
-    }
-  };
+    });
   return html`<div class="add-row" role="group" aria-label="Add a song">
     <${ReferencePicker} id="add-song" label="Add a song" collection="songs" sort="title" text=${songText}
       query=${{ "filter[active]": "true" }} value=${song} onChange=${setSong} />

@@ -8,7 +8,7 @@ import { conflictWords } from "../../components/staffing_words.js";
 import { useConsole } from "../../context.js";
 import { money } from "../../format.js";
 import { html, useState } from "../../lib.js";
-import { useLoad } from "../../load.js";
+import { useLoad, useWrite } from "../../load.js";
 import { can } from "../../me.js";
 import { recordPath } from "../../paths.js";
 import { PendingInvitations } from "./invitations.js";
@@ -47,11 +47,8 @@ function Placed({ placed }) {
 
 function GenerateRoles({ gig, onMade }) {
   const { api } = useConsole();
-  const [error, setError] = useState(null);
-  const generate = () => {
-    setError(null);
-    api.post(`/gigs/${gig.id}/generate-roles`).then((answer) => onMade(answer.data), setError);
-  };
+  const { error, run } = useWrite();
+  const generate = () => run(async () => onMade((await api.post(`/gigs/${gig.id}/generate-roles`)).data));
   return html`<div class="generate-roles">
     <button type="button" onClick=${generate}>Generate roles</button>
     <${ErrorMessage} error=${error} />

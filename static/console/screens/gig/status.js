@@ -5,7 +5,7 @@ import { StatusBadge } from "../../components/index.js";
 import { SaveError } from "../../components/save_error.js";
 import { useConsole } from "../../context.js";
 import { html, useState } from "../../lib.js";
-import { useLoad } from "../../load.js";
+import { useLoad, useWrite } from "../../load.js";
 
 const NOT_LIVE = ["completed", "cancelled"];
 /** The office's statuses, asked once a page load. */
@@ -35,19 +35,15 @@ export function StatusControl({ gig, editable, reload }) {
   const { api } = useConsole();
   const { list, error: listError } = useStatuses(api);
   const [asking, setAsking] = useState(null);
-  const [error, setError] = useState(null);
+  const { error, run } = useWrite();
   const [saved, setSaved] = useState("");
-  const move = async (status) => {
-    setAsking(null);
-    setError(null);
-    try {
+  const move = (status) =>
+    run(async () => {
+      setAsking(null);
       await api.patch(`/gigs/${encodeURIComponent(gig.id)}`, { gig_status_id: status.id });
       await reload();
       setSaved(`Saved: now ${status.name}.`);
-    } catch (failure) {
-      setError(failure);
-    }
-  };
+    });
   const choose = (event) => {
     const status = list.find((one) => one.id === event.target.value);
     if (!status || status.id === gig.gig_status_id) return;

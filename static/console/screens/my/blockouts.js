@@ -9,7 +9,7 @@ import { ErrorMessage, Loading } from "../../components/index.js";
 import { useConsole } from "../../context.js";
 import { date, localDate } from "../../format.js";
 import { html, useEffect, useRef, useState } from "../../lib.js";
-import { useLoad, useOnOpen } from "../../load.js";
+import { useLoad, useOnOpen, useWrite } from "../../load.js";
 import { useOffline } from "../../offline.js";
 import { myGigPath } from "../../paths.js";
 
@@ -68,8 +68,7 @@ function Refusal({ error }) {
 function AddBlockout({ range, onAdded, onCancel }) {
   const { api } = useConsole();
   const [form, setForm] = useState({ start_date: "", end_date: "", reason: "" });
-  const [error, setError] = useState(null);
-  const [saving, setSaving] = useState(false);
+  const { error, busy: saving, run } = useWrite();
   const first = useRef(null);
   const formRef = useRef(null);
   useEffect(() => first.current && first.current.focus(), []);
@@ -78,17 +77,13 @@ function AddBlockout({ range, onAdded, onCancel }) {
     if (invalid) invalid.focus(); // to the field that says why
   }, [error]);
   const set = (name) => (event) => setForm({ ...form, [name]: event.target.value });
-  async function submit(event) {
+  function submit(event) {
     event.preventDefault();
     const end = range ? form.end_date : form.start_date;
-    setSaving(true);
-    try {
+    return run(async () => {
       const made = await api.post("/me/blockouts", { ...form, end_date: end, reason: form.reason.trim() || null });
       onAdded(made.data);
-    } catch (failure) {
-      setError(failure);
-      setSaving(false);
-    }
+    });
   }
   const kind = range ? "range" : "day";
   // One day sends its date as both ends: what is said about either is said at the one field.

@@ -7,7 +7,7 @@
 import { ErrorMessage, Loading } from "../../components/index.js";
 import { useConsole } from "../../context.js";
 import { html, useState } from "../../lib.js";
-import { useLoad } from "../../load.js";
+import { useLoad, useWrite } from "../../load.js";
 import { useOffline } from "../../offline.js";
 
 const QUIET_ZONE = 4; // light modules around the code: a reader needs them to find it
@@ -56,20 +56,12 @@ function CopyAddress({ url }) {
 function NewLink({ onRotated }) {
   const { api } = useConsole();
   const [asking, setAsking] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState(null);
-  async function rotate() {
-    setBusy(true);
-    try {
+  const { error, busy, run } = useWrite();
+  const rotate = () =>
+    run(async () => {
       onRotated((await api.post("/me/calendar-url/rotate")).data);
       setAsking(false);
-      setError(null);
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
-  }
+    });
   if (!asking) {
     return html`<button type="button" class="quiet big" onClick=${() => setAsking(true)}>Make a new link…</button>`;
   }

@@ -6,7 +6,7 @@
 import { ErrorMessage, Loading } from "../../components/index.js";
 import { useConsole } from "../../context.js";
 import { html, useState } from "../../lib.js";
-import { useLoad } from "../../load.js";
+import { useLoad, useWrite } from "../../load.js";
 import { can } from "../../me.js";
 import { useOffline } from "../../offline.js";
 import { PhonePush } from "./settings_phone.js";
@@ -43,24 +43,17 @@ export default function Settings() {
   const { offline } = useOffline();
   const found = useLoad(() => api.get("/me/notification-settings"), []);
   const settings = found.answer && found.answer.data;
-  const [saving, setSaving] = useState(null);
   const [saved, setSaved] = useState("");
-  const [failure, setFailure] = useState(null);
-  const error = failure || found.error;
-  async function change(name, on) {
-    setSaving(name);
+  const saving = useWrite();
+  const error = saving.error || found.error;
+  function change(name, on) {
     setSaved("");
-    setFailure(null);
-    try {
+    return saving.run(async () => {
       const answer = await api.patch("/me/notification-settings", { [name]: on });
       found.update(() => answer);
       const label = CHANNELS.find((channel) => channel.name === name).label;
       setSaved(`Saved: ${label} ${on ? "on" : "off"}.`);
-    } catch (thrown) {
-      setFailure(thrown);
-    } finally {
-      setSaving(null);
-    }
+    });
   }
   const shown = CHANNELS.filter((channel) => !channel.capability || can(me, channel.capability));
   return html`<section class="screen my-settings-screen">
@@ -73,7 +66,7 @@ export default function Settings() {
     ${!settings && !error ? html`<${Loading} />` : null}
     ${settings
       ? html`<ul class="channels">${shown.map((channel) => html`<${Channel} key=${channel.name} channel=${channel}
-          on=${settings[channel.name]} saving=${saving !== null} offline=${offline} onChange=${change} />`)}</ul>`
+          on=${settings[channel.name]} saving=${saving.busy} offline=${offline} onChange=${change} />`)}</ul>`
       : null}
     <p class="saved" role="status">${saved}</p>
     <h2>This phone</h2>

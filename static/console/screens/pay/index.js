@@ -7,8 +7,8 @@ import { Pager, offsetOf, withQuery } from "../../components/paging.js";
 import { PeriodHeader, periodOf } from "../../components/period.js";
 import { useConsole } from "../../context.js";
 import { date, money } from "../../format.js";
-import { html, useState } from "../../lib.js";
-import { useLoad } from "../../load.js";
+import { html } from "../../lib.js";
+import { useLoad, useWrite } from "../../load.js";
 import { downloadSheet } from "./csv.js";
 import { MemberLines } from "./member_lines.js";
 
@@ -55,17 +55,17 @@ export default function Pay({ query }) {
   const { api } = useConsole();
   const [from, to] = periodOf(query);
   const offset = offsetOf(query.offset);
-  const [downloadProblem, setDownloadProblem] = useState(null);
+  const downloading = useWrite();
   const { answer, error } = useLoad(() => api.get("/pay-sheet", { from, to, limit: PAGE, offset }), [from, to, offset], { fresh: true });
   const shownQuery = { ...query, from, to };
   return html`<section class="screen pay">
     <${PeriodHeader} title="Pay sheet" path="/pay" from=${from} to=${to} />
-    <${ErrorMessage} error=${error || downloadProblem} />
+    <${ErrorMessage} error=${error || downloading.error} />
     ${!answer && !error ? html`<${Loading} />` : null}
     ${answer && answer.data.length === 0 ? html`<p>Nobody played a gig in this period.</p>` : null}
     ${answer && answer.data.length > 0
       ? html`<p class="actions no-print">
-            <button type="button" onClick=${() => downloadSheet(api, from, to).then(() => setDownloadProblem(null), setDownloadProblem)}>Download CSV</button>
+            <button type="button" onClick=${() => downloading.run(() => downloadSheet(api, from, to))}>Download CSV</button>
             <button type="button" class="quiet" onClick=${() => print()}>Print</button>
           </p>
           <${Sheet} answer=${answer} query=${shownQuery} from=${from} to=${to} />

@@ -6,7 +6,7 @@ import { ErrorMessage, Loading } from "../../components/index.js";
 import { useConsole } from "../../context.js";
 import { date } from "../../format.js";
 import { html, useState } from "../../lib.js";
-import { useOnOpen } from "../../load.js";
+import { useOnOpen, useWrite } from "../../load.js";
 import { Section } from "./staff_member_more.js";
 
 function days(blockout) {
@@ -22,9 +22,9 @@ function FieldProblem({ error, name }) {
 function AddBlockout({ member, onAdded }) {
   const { api } = useConsole();
   const [form, setForm] = useState({ start_date: "", end_date: "", reason: "" });
-  const [error, setError] = useState(null);
+  const { error, run } = useWrite();
   const set = (name) => (event) => setForm({ ...form, [name]: event.target.value });
-  async function submit(event) {
+  function submit(event) {
     event.preventDefault();
     const body = {
       staff_member_id: member.id,
@@ -32,14 +32,11 @@ function AddBlockout({ member, onAdded }) {
       end_date: form.end_date || form.start_date,
       reason: form.reason.trim() || null,
     };
-    try {
+    return run(async () => {
       await api.post("/staff-member-blockouts", body);
       setForm({ start_date: "", end_date: "", reason: "" });
-      setError(null);
       onAdded();
-    } catch (failure) {
-      setError(failure);
-    }
+    });
   }
   const invalid = (name) => (error && error.details && error.details[name] ? "true" : undefined);
   const general = error && !(error.details && ["start_date", "end_date", "reason"].some((name) => error.details[name]));
@@ -63,15 +60,12 @@ export function Blockouts({ member, canEdit }) {
   const list = useOnOpen(() =>
     api.get("/staff-member-blockouts", { "filter[staff_member_id]": member.id, limit: 200 }),
   );
-  const [problem, setProblem] = useState(null);
-  async function remove(blockout) {
-    try {
+  const { error: problem, run } = useWrite();
+  function remove(blockout) {
+    return run(async () => {
       await api.delete(`/staff-member-blockouts/${encodeURIComponent(blockout.id)}`);
-      setProblem(null);
       list.reload();
-    } catch (error) {
-      setProblem(error);
-    }
+    });
   }
   const rows = list.answer ? list.answer.data : [];
   return html`<${Section} title="Blockouts" id="blockouts" onToggle=${list.onToggle}>

@@ -5,7 +5,7 @@ import { ErrorMessage, Loading } from "../../components/index.js";
 import { useConsole } from "../../context.js";
 import { money } from "../../format.js";
 import { html, useState } from "../../lib.js";
-import { useOnOpen } from "../../load.js";
+import { useOnOpen, useWrite } from "../../load.js";
 
 export function Section({ title, id, onToggle, children }) {
   return html`<details class="person-part" id=${id} onToggle=${onToggle}>
@@ -38,16 +38,11 @@ export function CalendarLink({ member, canEdit }) {
   const path = `/staff-members/${encodeURIComponent(member.id)}/calendar-url`;
   const link = useOnOpen(() => api.get(path));
   const [rotated, setRotated] = useState(null);
-  const [problem, setProblem] = useState(null);
+  const { error: problem, run } = useWrite();
   const url = rotated || (link.answer && link.answer.data.url);
-  async function rotate() {
+  function rotate() {
     if (!confirm("Give this calendar a new address? The old address stops working: they will have to add the new one.")) return;
-    try {
-      setRotated((await api.post(`${path}/rotate`)).data.url);
-      setProblem(null);
-    } catch (error) {
-      setProblem(error);
-    }
+    run(async () => setRotated((await api.post(`${path}/rotate`)).data.url));
   }
   return html`<${Section} title="Calendar link" id="calendar-link" onToggle=${link.onToggle}>
     <${ErrorMessage} error=${link.error || problem} />
