@@ -1,8 +1,8 @@
 """The office console's page and its static files (SPEC §12): `GET /` and every path of the console answer one
 HTML page (the console's router shows the screen the path names); `/static/<digest>/...` answers its files.
 
-The console's paths are declared here and only here (CONSOLE_PATHS); a screen at a new prefix adds it. Any other
-path keeps answering the API's 404 envelope.
+The prefixes of the console's paths are declared here (CONSOLE_PATHS), its screens in static/console/screens.js (a
+test holds the two to each other); a screen at a new prefix adds it. Any other path keeps the API's 404 envelope.
 """
 
 import json
@@ -124,6 +124,7 @@ def web_app_manifest():
 def register(app):
     """The console's routes on `app`, and its static tree read once."""
     app.extensions["console_assets"] = console_assets.read_tree()
+    app.jinja_env.globals["console_file"] = lambda name: app.extensions["console_assets"].url(f"console/{name}")
     app.add_url_rule("/", "console.home", console_page)
     app.add_url_rule("/sw.js", "console.service_worker", service_worker)
     app.add_url_rule("/manifest.webmanifest", "console.manifest", web_app_manifest)

@@ -1,8 +1,6 @@
-  // Handing a session to the console (SPEC §12), shared by /signin and /setup. The console reads it under
-  // SESSION_KEY: from localStorage when the person ticked "Keep me signed in on this computer", else from
-  // sessionStorage (this tab only). NEXT_KEY is where /signin keeps the console's `next` while the mailed link
-  // is on its way: the link opens in another tab, which shares localStorage.
-  var SESSION_KEY = "band-office.session";
+  // Handing a session to the console (SPEC §12), shared by /signin and /setup: kept by the console's own
+  // keepSession (session.js, imported by the page). NEXT_KEY is where /signin keeps the console's `next` while
+  // the mailed link is on its way: the link opens in another tab, which shares localStorage.
   var NEXT_KEY = "band-office.next";
 
   // A path of this origin (one "/", then not "/" or "\"), else null: never another site, nor a scheme.
@@ -31,25 +29,9 @@
       return each.charAt(0) !== "/" || each.charAt(1) === "/" || each.charAt(1) === "\\";
     });
   }
-  function keepSession(data, keep) {
-    var session = {
-      token: data.token,
-      expires_at: data.expires_at,
-      user: {id: data.user.id, name: data.user.name, email: data.user.email}
-    };
-    (keep ? sessionStorage : localStorage).removeItem(SESSION_KEY);
-    (keep ? localStorage : sessionStorage).setItem(SESSION_KEY, JSON.stringify(session));
-    forgetKeptPages();
-  }
-  // What the service worker kept for whoever was signed in here before is not this person's (sw/cache.js).
-  function forgetKeptPages() {
-    var worker = navigator.serviceWorker && navigator.serviceWorker.controller;
-    if (worker) {
-      worker.postMessage({forget: "kept"});
-    }
-  }
   // Open the console in place of this page, whose address held the link's token: it leaves no history entry.
   function openConsole(data, keep, next) {
-    keepSession(data, keep);
-    location.replace(next || "/");
+    keepSession(data, keep).then(function () {
+      location.replace(next || "/");
+    });
   }

@@ -71,21 +71,21 @@ def test_a_staff_member_s_field_is_edited_in_place_and_a_refusal_stays_at_the_fi
     member = member_named(demo_office, "Hofer")
     page = signed_in()
     page.goto(demo_office.url(f"/people/staff-members/{member['id']}"))
-    page.get_by_role("button", name=re.compile(r"^Phone: .*Edit$")).click()
+    page.get_by_role("button", name=re.compile(r"^Phone ")).click()
     page.get_by_label("Phone").fill("+43 1 234")
     page.keyboard.press("Escape")
-    expect(page.get_by_role("button", name=re.compile(r"^Phone: .*Edit$"))).to_be_visible()
+    expect(page.get_by_role("button", name=re.compile(r"^Phone "))).to_be_visible()
     assert demo_office.api(f"/staff-members/{member['id']}")["data"]["phone"] == member["phone"]
-    page.get_by_role("button", name=re.compile(r"^Phone: .*Edit$")).focus()
+    page.get_by_role("button", name=re.compile(r"^Phone ")).focus()
     page.keyboard.press("Enter")
     page.get_by_label("Phone").fill("+43 1 234")
     page.keyboard.press("Enter")
-    expect(page.get_by_role("button", name="Phone: +43 1 234. Edit")).to_be_visible()
+    expect(page.get_by_role("button", name="Phone +43 1 234")).to_be_visible()
     assert demo_office.api(f"/staff-members/{member['id']}")["data"]["phone"] == "+43 1 234"
-    page.get_by_role("button", name=re.compile(r"^E-mail: .*Edit$")).click()
+    page.get_by_role("button", name=re.compile(r"^E-mail ")).click()
     page.get_by_label("E-mail").fill("not an address")
-    page.get_by_role("button", name="Save").click()
-    expect(page.locator(".field-problem")).to_be_visible()
+    page.keyboard.press("Enter")
+    expect(page.locator(".field-error")).to_be_visible()
     expect(page.get_by_label("E-mail")).to_have_value("not an address")
     expect(page.get_by_label("E-mail")).to_have_attribute("aria-invalid", "true")
     assert demo_office.api(f"/staff-members/{member['id']}")["data"]["email"] == member["email"]
@@ -175,7 +175,7 @@ def test_hostile_strings_show_as_text_on_people_screens(demo_office, signed_in):
     open_section(page, "Blockouts")
     expect(page.locator(".blockouts")).to_contain_text(HOSTILE)
     assert page.locator("main img").count() == 0
-    notes = page.get_by_role("button", name=re.compile(r"^Notes: "))
+    notes = page.get_by_role("button", name=re.compile(r"^Notes "))
     expect(notes).to_contain_text(long.strip()[:200])
     assert notes.bounding_box()["width"] <= PHONE["width"]
     assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
@@ -395,8 +395,8 @@ def test_a_staff_member_s_page_shows_another_person_s_change_within_30_seconds(d
     member = member_named(demo_office, "Auer")
     page = signed_in()
     page.goto(demo_office.url(f"/people/staff-members/{member['id']}"))
-    expect(page.get_by_role("button", name=re.compile(r"^Phone: "))).to_be_visible()
+    expect(page.get_by_role("button", name=re.compile(r"^Phone "))).to_be_visible()
     demo_office.api(
         f"/staff-members/{member['id']}", email="office@band.example", method="PATCH", body={"phone": "+43 999"}
     )
-    expect(page.get_by_role("button", name="Phone: +43 999. Edit")).to_be_visible(timeout=30000)
+    expect(page.get_by_role("button", name="Phone +43 999")).to_be_visible(timeout=30000)

@@ -10,10 +10,12 @@ import gzip
 import json
 import re
 import urllib.parse
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
+from routes.console import CONSOLE_PATHS
 from tests.support import console
 from tests.support.console import DESKTOP, PHONE, serious_accessibility_violations
 from tests.support.pages import Elements
@@ -52,6 +54,19 @@ def test_the_console_answers_its_paths_with_its_page_under_the_strict_policy(dem
     assert not [
         (tag, name) for tag, attrs in elements.tags for name in attrs if name == "style" or name.startswith("on")
     ]
+
+
+def test_the_server_s_console_paths_the_screens_and_the_menus_agree():
+    """routes/console.py names the prefixes answered with the console's page, screens.js the screens under them,
+    menu.js and my_tabs.js the screens they link to: a screen at a prefix the server does not answer could not be
+    reloaded, a prefix with no screen would answer the console's "not found"."""
+    scripts = Path(__file__).resolve().parents[1] / "static" / "console"
+    patterns = re.findall(r'^  \["(/[^"]*)", \(\) => import\(', (scripts / "screens.js").read_text(), re.M)
+    assert {"/" + pattern.split("/")[1] for pattern in patterns} == set(CONSOLE_PATHS)
+    screens = [re.compile("^" + re.sub(r":\w+", "[^/]+", pattern) + "$") for pattern in patterns]
+    menus = (scripts / "menu.js").read_text() + (scripts / "my_tabs.js").read_text()
+    linked = re.findall(r'path: "(/[^"]*)"', menus)
+    assert len(linked) >= 10 and [path for path in linked if not any(s.match(path) for s in screens)] == []
 
 
 def test_other_paths_keep_the_api_s_answers(demo_office):

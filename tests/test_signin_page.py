@@ -53,7 +53,7 @@ def test_the_page_loads_nothing_from_elsewhere_and_has_no_inline_event_handlers(
 
 def inline(page, tag):
     """(nonce or None, text) of each inline <tag>."""
-    pattern = rf'<{tag}(?: nonce="([^"]*)")?>(.*?)</{tag}>'
+    pattern = rf'<{tag}(?: type="module")?(?: nonce="([^"]*)")?>(.*?)</{tag}>'
     return [(nonce or None, text) for nonce, text in re.findall(pattern, page.get_data(as_text=True), flags=re.DOTALL)]
 
 

@@ -135,6 +135,15 @@ async function respond(method, url, { body, signal, accept = "application/json" 
   }
 }
 
+/** A POST of JSON from the pages before sign-in (/signin, /setup, /answer): no session, no retry; resolves to
+ * {status, wait (Retry-After), body (the JSON answered, or {})} whatever the status, rejects when unreachable. */
+export async function postWithoutSession(url, body) {
+  const headers = { "Content-Type": "application/json", Accept: "application/json" };
+  const response = await fetch(url, { method: "POST", headers, body: JSON.stringify(body) });
+  const answer = await response.json().catch(() => ({}));
+  return { status: response.status, wait: response.headers.get("Retry-After"), body: answer };
+}
+
 /** The parsed answer ({data, meta} or null for 204) of one request; throws ApiError. */
 export async function request(method, path, { query, body, signal } = {}) {
   const response = await respond(method, urlOf(path, query), { body, signal });

@@ -3,7 +3,7 @@
 //   can(me, "pay.view")        -> whether to show amounts of pay
 //   canViewAny(me)             -> whether any collection can be read (the Records menu)
 //   doesOfficeWork(me)         -> whether the office's screens are theirs (else their home is My gigs, SPEC §13)
-//   isLinkedToMember()         -> a promise: whether a staff member is linked to them (My gigs is theirs then)
+//   isLinkedToMember(api)      -> a promise: whether a staff member is linked to them (My gigs is theirs then)
 //   officeCurrency()           -> the currency of amounts that carry none of their own (GET /me's office)
 
 import { ApiError, api } from "./api.js";
@@ -35,15 +35,13 @@ export function doesOfficeWork(me) {
   return Object.entries(me.can || {}).some(([capability, held]) => held && !NOT_OFFICE_WORK.includes(capability));
 }
 
-let linked = null; // asked at most once a page load: GET /me/staff-member answers 404 when no member is linked
-
-export function isLinkedToMember() {
-  linked ||= api.get("/me/staff-member", { fields: "id" }).then(
+/** GET /me/staff-member answers 404 when no member is linked; any other failure is not an answer. */
+export function isLinkedToMember(api) {
+  return api.get("/me/staff-member", { fields: "id" }).then(
     () => true,
     (error) => {
-      if (!(error instanceof ApiError && error.status === 404)) linked = null; // not known: asked again next time
-      return false;
+      if (error instanceof ApiError && error.status === 404) return false;
+      throw error;
     },
   );
-  return linked;
 }

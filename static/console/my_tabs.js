@@ -1,6 +1,6 @@
 // The musician's pages (SPEC §13) and their tab bar: at the foot of the screen on a phone, a row under the top bar
 // on a wider one; the shell shows it on every page under /my. MY_TABS is the one list of those pages' tabs (their
-// paths are fixed: CONSOLE30.md); settings are reached from the top of the home. The Inbox tab carries the unread
+// paths are fixed: links in mails and notifications lead to them); settings are reached from the top of the home. The Inbox tab carries the unread
 // count, and the inbox's heading shows the same (useUnreadCount): one small GET /me/notifications when the tab bar
 // is drawn and each time the inbox is opened (once when the page loads on the inbox), again when the app comes back
 // to the front, and when a screen calls refreshUnreadCount() (after marking notifications read, or answering an

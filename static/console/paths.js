@@ -9,12 +9,33 @@ const SHOWN_AT = {
 
 export function recordPath(collection, id) {
   const shown = SHOWN_AT[collection];
-  return shown ? shown(encodeURIComponent(id)) : `/records/${collection}/${encodeURIComponent(id)}`;
+  return shown ? shown(encodeURIComponent(id)) : formPath(collection, id);
+}
+
+/** A collection's list among the generic pages (SPEC §12, screen 6), `query` its filters ({"filter[x][eq]": id}). */
+export function listPath(collection, query = {}) {
+  const search = Object.entries(query).map(([key, value]) => `${key}=${encodeURIComponent(value)}`).join("&");
+  return `/records/${collection}${search ? `?${search}` : ""}`;
+}
+
+/** A record's form among the generic pages, whatever screen it is otherwise shown on. */
+export function formPath(collection, id) {
+  return `${listPath(collection)}/${encodeURIComponent(id)}`;
+}
+
+/** A webhook endpoint's page, with its delivery log. */
+export function webhookPath(id) {
+  return `/admin/webhooks/${encodeURIComponent(id)}`;
+}
+
+/** A gig's page at one of its tabs (tabs.js: "overview" is the page's own address). */
+export function gigPath(gigId, tab = "overview") {
+  return tab === "overview" ? recordPath("gigs", gigId) : `${recordPath("gigs", gigId)}?tab=${encodeURIComponent(tab)}`;
 }
 
 /** The staffing of a gig: its page's staffing tab. */
 export function staffingPath(gigId) {
-  return `${recordPath("gigs", gigId)}?tab=staffing`;
+  return gigPath(gigId, "staffing");
 }
 
 /** A gig as the musician who plays it reads it (their own pages, /my). */

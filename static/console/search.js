@@ -1,7 +1,7 @@
 // The search box of the top bar: `q` asked of gigs, staff members, contacts and venues at once (those the
 // user may view), the hits listed by kind, each a link to its record.
 
-import { api } from "./api.js";
+import { useConsole } from "./context.js";
 import { date } from "./format.js";
 import { html, useEffect, useState } from "./lib.js";
 import { can } from "./me.js";
@@ -46,7 +46,7 @@ export function searchable(text) {
   return text.split(/\s+/).filter((word) => word.length >= 2).slice(0, 8).join(" ");
 }
 
-async function searchAll(kinds, q, signal) {
+async function searchAll(api, kinds, q, signal) {
   const query = (kind) => ({ q, fields: kind.fields, limit: HITS_PER_KIND });
   const answers = await Promise.all(kinds.map((kind) => api.get(`/${kind.collection}`, query(kind), { signal })));
   return kinds.map((kind, i) => ({ kind, hits: answers[i].data, total: answers[i].meta.total }));
@@ -66,7 +66,8 @@ function Results({ found, onPick }) {
     );
 }
 
-export function Search({ me, inputRef }) {
+export function Search({ inputRef }) {
+  const { api, me } = useConsole();
   const [text, setText] = useState("");
   const [found, setFound] = useState(null);
   const [error, setError] = useState(null);
@@ -77,7 +78,7 @@ export function Search({ me, inputRef }) {
     if (!q) return setFound(null);
     const aborter = new AbortController();
     const timer = setTimeout(() => {
-      searchAll(kinds, q, aborter.signal).then(setFound, (e) => e.name !== "AbortError" && setError(e));
+      searchAll(api, kinds, q, aborter.signal).then(setFound, (e) => e.name !== "AbortError" && setError(e));
     }, DEBOUNCE_MS);
     return () => {
       clearTimeout(timer);

@@ -2,7 +2,7 @@
 // {"token", "expires_at", "user": {"id", "name", "email"}}, in localStorage ("keep me signed in") or
 // sessionStorage; localStorage is read first. Forgetting it forgets what the service worker kept for it too.
 
-import { forgetKeptPages } from "./worker.js";
+import { forgetKeptPages } from "./service_worker.js";
 
 export const SESSION_KEY = "band-office.session";
 
@@ -17,6 +17,17 @@ function readFrom(storage) {
 
 function expired(session) {
   return Boolean(session.expires_at) && Date.parse(session.expires_at) <= Date.now();
+}
+
+/** Keep what a sign-in answered ({token, expires_at, user}) as the session: in localStorage with `keep` ("keep me
+ * signed in"), else in this tab's sessionStorage. Resolves once what the service worker kept for whoever was signed
+ * in here before is forgotten (/signin and /setup hand the session over with it, then open the console). */
+export function keepSession(data, keep) {
+  const { id, name, email } = data.user;
+  const session = { token: data.token, expires_at: data.expires_at, user: { id, name, email } };
+  (keep ? sessionStorage : localStorage).removeItem(SESSION_KEY);
+  (keep ? localStorage : sessionStorage).setItem(SESSION_KEY, JSON.stringify(session));
+  return forgetKeptPages();
 }
 
 /** The current session, or null when there is none or it has expired. */

@@ -1,12 +1,15 @@
-// The frame around every screen (SPEC §12, CONSOLE.md): the side menu (a top bar with a menu button below
-// 768 px), the search, the user with sign-out, the "Retrying…" strip, the keyboard shortcuts, and the screen
-// the path names (SCREENS in screens.js), given {params, query, me, api}. On the musician's pages (SPEC §13) their
-// tab bar (my_tabs.js); while the app shows the service worker's kept copy, the "Offline — as of 14:02" strip.
+// The frame around every screen (SPEC §12): the side menu (a top bar with a menu button below 768 px), the
+// search, the user with sign-out, the "Retrying…" strip, the keyboard shortcuts, and the screen the path names
+// (SCREENS in screens.js), given {params, query} (`api` and `me` it takes from useConsole, context.js). On the
+// musician's pages (SPEC §13) their tab bar (my_tabs.js); while the app shows the service worker's kept copy, the
+// "Offline — as of 14:02" strip.
 
-import { api, onRetrying } from "./api.js";
-import { ErrorMessage } from "./components.js";
+import { onRetrying } from "./api.js";
+import { ErrorMessage } from "./components/index.js";
+import { useConsole } from "./context.js";
 import { KeysDialog, listenForKeys } from "./keys.js";
 import { html, useEffect, useRef, useState } from "./lib.js";
+import { useLoad } from "./load.js";
 import { doesOfficeWork, isLinkedToMember } from "./me.js";
 import { isCurrent, menuOf } from "./menu.js";
 import { MyTabs, isMyPage } from "./my_tabs.js";
@@ -14,13 +17,14 @@ import { useOffline } from "./offline.js";
 import { match } from "./router.js";
 import { SCREENS } from "./screens.js";
 import { forgetThisPhone } from "./screens/my/phone_push.js";
-import NotFound from "./screens/not-found.js";
+import NotFound from "./screens/not_found.js";
 import { Search } from "./search.js";
 import { forgetSession } from "./session.js";
 
 const loaded = new Map(); // pattern -> the screen's module, once imported
 
-function Menu({ me, ownPages, path, open }) {
+function Menu({ ownPages, path, open }) {
+  const { me } = useConsole();
   const entries = menuOf(me, ownPages);
   const link = (entry) => html`<li class=${entry.own ? "own" : null}>
     <a href=${entry.path} aria-current=${isCurrent(entry, path) ? "page" : null}>${entry.label}</a>
@@ -31,7 +35,7 @@ function Menu({ me, ownPages, path, open }) {
   </nav>`;
 }
 
-async function signOut() {
+async function signOut(api) {
   try {
     await forgetThisPhone(api);
     await api.post("/auth/signout");
@@ -41,10 +45,11 @@ async function signOut() {
   }
 }
 
-function UserMenu({ me }) {
+function UserMenu() {
+  const { api, me } = useConsole();
   return html`<div class="user">
     <span class="user-name">${me.name || me.email}</span>
-    <button type="button" class="quiet" onClick=${signOut}>Sign out</button>
+    <button type="button" class="quiet" onClick=${() => signOut(api)}>Sign out</button>
   </div>`;
 }
 
@@ -68,13 +73,11 @@ function OfflineStrip() {
 }
 
 /** Whether "My gigs" is the user's: always for a user without office work (it is their home), else when a staff
- * member is linked to them, asked once a page load after the first paint (so the screen's own calls go first). */
-function useOwnPages(me) {
-  const [ownPages, setOwnPages] = useState(!doesOfficeWork(me));
-  useEffect(() => {
-    if (!ownPages) isLinkedToMember().then(setOwnPages);
-  }, []);
-  return ownPages;
+ * member is linked to them (asked once a page load). */
+function useOwnPages(api, me) {
+  const officeWork = doesOfficeWork(me);
+  const linked = useLoad(() => (officeWork ? isLinkedToMember(api) : Promise.resolve(true)), [], { keep: "own-pages" });
+  return !officeWork || linked.answer === true;
 }
 
 /** The screen `path` names (null while its module loads) and its params; a module that cannot be loaded (the
@@ -113,12 +116,13 @@ function useFocusOnHeading(main, path, Screen) {
   }, [path, Screen]);
 }
 
-export function Shell({ me, location }) {
+export function Shell({ location }) {
+  const { api, me } = useConsole();
   const [menuOpen, setMenuOpen] = useState(false);
   const [keysOpen, setKeysOpen] = useState(false);
   const main = useRef(null);
   const searchBox = useRef(null);
-  const ownPages = useOwnPages(me);
+  const ownPages = useOwnPages(api, me);
   const entries = useRef(null);
   entries.current = menuOf(me, ownPages);
   const { Screen, params } = useScreen(location.path);
@@ -131,18 +135,18 @@ export function Shell({ me, location }) {
   );
   return html`<a class="skip" href="#main">Skip to the content</a>
     <div class=${withTabs ? "frame with-tabs" : "frame"}>
-      <${Menu} me=${me} ownPages=${ownPages} path=${location.path} open=${menuOpen} />
+      <${Menu} ownPages=${ownPages} path=${location.path} open=${menuOpen} />
       <header class="topbar">
         <button type="button" class="menu-button quiet" aria-controls="menu" aria-expanded=${menuOpen ? "true" : "false"}
           onClick=${() => setMenuOpen(!menuOpen)}>Menu</button>
         <a class="brand" href="/">Band Office</a>
-        <${Search} me=${me} inputRef=${searchBox} />
-        <${UserMenu} me=${me} />
+        <${Search} inputRef=${searchBox} />
+        <${UserMenu} />
       </header>
       ${withTabs ? html`<${MyTabs} path=${location.path} />` : null}
       <main id="main" ref=${main} tabindex="-1">
         <${OfflineStrip} />
-        ${Screen ? html`<${Screen} key=${location.path} params=${params} query=${location.query} me=${me} api=${api} />` : null}
+        ${Screen ? html`<${Screen} key=${location.path} params=${params} query=${location.query} />` : null}
       </main>
     </div>
     <${RetryStrip} />

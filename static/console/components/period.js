@@ -2,7 +2,7 @@
 // missing or not a date), and the form that chooses it: last month, this month, or the dates typed. The office's
 // Pay screen and a musician's own pay (/my/pay) both read and choose their period here.
 
-import { monthBounds, shiftMonth, thisMonth } from "../format.js";
+import { date, monthBounds, shiftMonth, thisMonth } from "../format.js";
 import { html, useState } from "../lib.js";
 import { navigate } from "../router.js";
 import { withQuery } from "./paging.js";
@@ -41,4 +41,13 @@ export function PeriodForm({ path, from, to }) {
     <label>To <input type="date" required value=${dates.to} onInput=${(e) => setDates({ ...dates, to: e.target.value })} /></label>
     <button type="submit">Show</button>
   </form>`;
+}
+
+/** A pay screen's head: its title, the period in words, and the form that chooses another. */
+export function PeriodHeader({ title, path, from, to }) {
+  return html`<header class="screen-header">
+      <h1>${title}</h1>
+      <p class="period-said">${date(from)} – ${date(to)}</p>
+    </header>
+    <${PeriodForm} key=${`${from}/${to}`} path=${path} from=${from} to=${to} />`;
 }

@@ -13,7 +13,7 @@
 // create:   {label, Form}: Form gets {text (what was typed), onCreated(record), onCancel}
 // autoFocus, onCancel (Esc on a closed list): for pickers shown in place of a value while it is edited
 
-import { api } from "../api.js";
+import { useConsole } from "../context.js";
 import { html, useEffect, useLayoutEffect, useRef, useState } from "../lib.js";
 import { searchable } from "../search.js";
 
@@ -21,6 +21,7 @@ const DEBOUNCE_MS = 200;
 const SHOWN = 10;
 
 function useOptions(collection, text, open, query, sort) {
+  const { api } = useConsole();
   const [found, setFound] = useState({ records: [], error: null });
   const q = searchable(text);
   useEffect(() => {
@@ -50,6 +51,7 @@ export function ReferencePicker(props) {
   const [active, setActive] = useState(0);
   const [creating, setCreating] = useState(null);
   const input = useRef(null);
+  const box = useRef(null);
   const { records, error } = useOptions(collection, typed === shownText ? "" : typed, open, props.query, props.sort || "name");
   // Both at once, not a frame later (when a useEffect runs): a late reset would wipe what is typed meanwhile,
   // a late focus would take it into this box.
@@ -86,7 +88,8 @@ export function ReferencePicker(props) {
   };
   const listId = `${id}-options`;
   const optionId = (i) => `${id}-option-${i}`;
-  return html`<div class="picker">
+  // an option is picked on mousedown, which keeps the focus in the box: a blur is the focus leaving the picker
+  return html`<div class="picker" ref=${box}>
     <label for=${id} class=${props.hideLabel ? "visually-hidden" : ""}>${label}</label>
     <input id=${id} ref=${input} type="text" role="combobox" autocomplete="off" aria-autocomplete="list"
       aria-expanded=${open ? "true" : "false"} aria-controls=${listId}
@@ -94,7 +97,7 @@ export function ReferencePicker(props) {
       value=${typed} placeholder="Type to search…"
       onInput=${(event) => { setTyped(event.target.value); setActive(0); setOpen(true); }}
       onFocus=${() => setOpen(true)} onClick=${() => setOpen(true)}
-      onBlur=${() => setTimeout(() => document.activeElement !== input.current && setOpen(false), 150)}
+      onBlur=${(event) => !box.current.contains(event.relatedTarget) && setOpen(false)}
       onKeyDown=${onKeyDown} />
     ${open && options.length > 0 ? html`<ul id=${listId} role="listbox" aria-label=${label} class="picker-options">
       ${options.map((option, i) => html`<li key=${option.kind === "record" ? option.record.id : option.kind} id=${optionId(i)} role="option" aria-selected=${i === active ? "true" : "false"}

@@ -1,9 +1,9 @@
-// The one place that turns the OpenAPI document (GET /v1/openapi.json, fetched once per page load) into what the
+// The one place that turns the OpenAPI document (GET /v1/openapi.json, asked once per page load) into what the
 // generic pages show (SPEC §12, screen 6): the collections, each record's fields in order with their kinds, the
 // references between collections, and what a list can sort, filter and search by. A collection added to the API
 // appears in the console with no change here.
 //
-//   const doc = await loadDocument(api);
+//   const [doc, error] = useDocument();      // null until it has come
 //   const teams = doc.collection("teams");   // {name, group, path, fields, createFields, patchFields, ...} or null
 //   doc.collections.filter((c) => c.mayView(me))
 //   doc.listOf("/notifications")              // a list that is no collection (no /{id}): its fields and filters
@@ -14,24 +14,18 @@
 // one of text, longtext, email, url, date, time, timestamp, integer, number, boolean, enum, reference, list,
 // custom (the custom fields, §4.7), object; `opaque` marks an id of nothing the document names (no column shows it).
 
+import { useConsole } from "../context.js";
+import { useLoad } from "../load.js";
 import { can } from "../me.js";
 
 const TIME_PATTERN = "^([01][0-9]|2[0-3]):[0-5][0-9]$";
 const LONG_TEXT = 1000; // longer strings than this are edited in a text area
 const LABEL_SORTS = ["name", "title", "last_name", "label", "url", "gig_date", "created_at"]; // a picker's order
-let loading = null;
-
-export function loadDocument(api) {
-  if (!loading) {
-    loading = api.get("/openapi.json").then(
-      (document) => new Document(document),
-      (error) => {
-        loading = null; // a later screen asks again
-        throw error;
-      },
-    );
-  }
-  return loading;
+/** The API's document, [doc, error]: asked once a page load (a failure is asked again by the next screen). */
+export function useDocument() {
+  const { api } = useConsole();
+  const found = useLoad(() => api.get("/openapi.json").then((document) => new Document(document)), [], { keep: "openapi" });
+  return [found.answer, found.error];
 }
 
 const refName = (node) => (node && node.$ref ? node.$ref.split("/").pop() : null);

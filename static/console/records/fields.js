@@ -2,10 +2,11 @@
 // searchable pickers, native date and time inputs, booleans as checkboxes, lists one item a line. A field is as
 // document.js describes it; a form keeps each value as its control holds it and turns it into JSON with toJson.
 
-import { api } from "../api.js";
 import { ReferencePicker } from "../components/reference_picker.js";
+import { useConsole } from "../context.js";
 import { amount, date, moment } from "../format.js";
-import { html, useEffect, useState } from "../lib.js";
+import { html, useState } from "../lib.js";
+import { useLoad } from "../load.js";
 import { recordPath } from "../paths.js";
 import { recordLabel } from "./label.js";
 
@@ -65,17 +66,16 @@ export function FieldInput({ field, value, onChange, id, invalid, describedBy, r
  * record: the record comes from the expanded read (`chosenRecord`) or is read once. The picker's label is the
  * field's (a required one marked with *). */
 export function ReferenceInput({ field, value, id, chosenRecord, onChange }) {
-  const [record, setRecord] = useState(chosenRecord && chosenRecord.id === value ? chosenRecord : null);
-  useEffect(() => {
-    if (!value) return setRecord(null);
-    if (record && record.id === value) return;
-    api.get(`/${field.reference}/${encodeURIComponent(value)}`).then(
-      (answer) => setRecord(answer.data),
-      () => setRecord({ id: value }),
-    );
-  }, [value]);
+  const { api } = useConsole();
+  const [picked, setPicked] = useState(chosenRecord);
+  const known = picked && picked.id === value ? picked : null;
+  const read = useLoad(
+    () => (!value || known ? Promise.resolve(null) : api.get(`/${field.reference}/${encodeURIComponent(value)}`).then(({ data }) => data, () => ({ id: value }))),
+    [value],
+  );
+  const record = known || (read.answer && read.answer.id === value ? read.answer : null);
   const choose = (chosen) => {
-    setRecord(chosen);
+    setPicked(chosen);
     onChange(chosen ? chosen.id : null);
   };
   return html`<${ReferencePicker} id=${id} label=${field.required ? `${field.label} *` : field.label} collection=${field.reference} value=${record}

@@ -5,15 +5,18 @@
 // What a create answers once and the record never shows again (a webhook's secret) is shown once. Delete asks
 // first; a 409 `resource_in_use` names what still refers to the record, each linked to the list of them.
 //
-//   <${RecordForm} collection=${described} doc=${doc} id=${id or null} me=${me} api=${api} basePath="/records/teams" />
+//   <${RecordForm} collection=${described} doc=${doc} id=${id or null} basePath="/records/teams" />
 
 import { ApiError } from "../api.js";
-import { ErrorMessage, Loading } from "../components.js";
+import { ErrorMessage, Loading } from "../components/index.js";
 import { ShownOnce } from "../components/shown_once.js";
+import { useConsole } from "../context.js";
 import { html, useEffect, useState } from "../lib.js";
+import { useLoad, useWrite } from "../load.js";
+import { listPath } from "../paths.js";
 import { navigate } from "../router.js";
-import { FieldInput, FieldText, toControl, toJson } from "./fields.js";
 import { labelOf, usableBy } from "./document.js";
+import { FieldInput, FieldText, toControl, toJson } from "./fields.js";
 import { recordLabel } from "./label.js";
 import { expansions } from "./list.js";
 
@@ -34,10 +37,9 @@ function customField(definition) {
   };
 }
 
-function useLoaded(collection, doc, id, me, api) {
-  const [loaded, setLoaded] = useState(null);
-  const [error, setError] = useState(null);
-  useEffect(() => {
+function useLoaded(collection, doc, id) {
+  const { api, me } = useConsole();
+  const found = useLoad(async () => {
     const hasCustom = collection.fields.some((field) => field.kind === "custom");
     const definitions =
       hasCustom && doc.collection("custom-fields")?.mayView(me)
@@ -45,12 +47,10 @@ function useLoaded(collection, doc, id, me, api) {
         : Promise.resolve({ data: [] });
     const expand = expansions(collection, doc, me);
     const record = id ? api.get(`${collection.path}/${encodeURIComponent(id)}`, { expand: expand.join(",") || null }) : Promise.resolve(null);
-    Promise.all([record, definitions]).then(
-      ([answer, custom]) => setLoaded({ record: answer ? answer.data : null, custom: custom.data.map(customField) }),
-      setError,
-    );
+    const [answer, custom] = await Promise.all([record, definitions]);
+    return { record: answer ? answer.data : null, custom: custom.data.map(customField) };
   }, [collection.path, id]);
-  return [loaded, error];
+  return [found.answer, found.error];
 }
 
 /** The values a form starts with: the record's, or a new record's defaults. */
@@ -140,23 +140,22 @@ function InUse({ error, doc, collection, id }) {
     <ul>${users.map(([table, count]) => {
       const name = table.replace(/_/g, "-");
       const field = doc.referringField(name, collection.name);
-      const href = field ? `/records/${name}?filter[${field}][eq]=${encodeURIComponent(id)}` : `/records/${name}`;
+      const href = listPath(name, field ? { [`filter[${field}][eq]`]: id } : {});
       return html`<li><a href=${href}>${count} ${labelOf(table).toLowerCase()}</a></li>`;
     })}</ul>
   </div>`;
 }
 
-function DeleteButton({ collection, doc, id, api, basePath, noun }) {
+function DeleteButton({ collection, doc, id, basePath, noun }) {
+  const { api } = useConsole();
   const [asking, setAsking] = useState(false);
-  const [error, setError] = useState(null);
+  const { error, run } = useWrite();
   async function remove() {
-    try {
+    const deleted = await run(async () => {
       await api.delete(`${collection.path}/${encodeURIComponent(id)}`);
       navigate(basePath, { replace: true });
-    } catch (failure) {
-      setError(failure);
-      setAsking(false);
-    }
+    });
+    if (!deleted) setAsking(false);
   }
   return html`<div class="delete">
     ${asking
@@ -170,8 +169,9 @@ function DeleteButton({ collection, doc, id, api, basePath, noun }) {
   </div>`;
 }
 
-export function RecordForm({ collection, doc, id, me, api, basePath }) {
-  const [loaded, loadError] = useLoaded(collection, doc, id, me, api);
+export function RecordForm({ collection, doc, id, basePath }) {
+  const { api, me } = useConsole();
+  const [loaded, loadError] = useLoaded(collection, doc, id);
   const creating = !id;
   const usable = usableBy(me);
   const editable = (creating ? collection.createFields : collection.mayChange(me) ? collection.patchFields : []) || [];
@@ -249,7 +249,7 @@ export function RecordForm({ collection, doc, id, me, api, basePath }) {
         </form>`
       : null}
     ${!creating && collection.mayDelete(me)
-      ? html`<${DeleteButton} collection=${collection} doc=${doc} id=${id} api=${api} basePath=${basePath} noun=${noun} />`
+      ? html`<${DeleteButton} collection=${collection} doc=${doc} id=${id} basePath=${basePath} noun=${noun} />`
       : null}
   </div>`;
 }

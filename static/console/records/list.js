@@ -1,13 +1,15 @@
-// A list page made from the OpenAPI document (SPEC §12, screen 6; CONSOLE.md's generic pages): the record's
+// A list page made from the OpenAPI document (SPEC §12, screen 6: the generic pages of every other collection): the record's
 // fields as columns in its order, headers that sort (`sort`), filters from the documented `filter` parameter
 // (equality for choices, references and yes/no; ranges for dates, times and numbers; "contains" for text), `q`
 // where the list offers it, paging with the total. The page's query string is the list's own parameters, so a
 // filtered, sorted page has its URL. References show the referenced record's name (`expand`) and link to it.
 //
-//   <${RecordList} collection=${described} me=${me} api=${api} query=${query} basePath="/records/teams" />
+//   <${RecordList} collection=${described} query=${query} basePath="/records/teams" />
 
-import { ErrorMessage, Loading } from "../components.js";
-import { html, useEffect, useState } from "../lib.js";
+import { ErrorMessage, Loading } from "../components/index.js";
+import { useConsole } from "../context.js";
+import { html, useState } from "../lib.js";
+import { useLoad } from "../load.js";
 import { navigate } from "../router.js";
 import { usableBy } from "./document.js";
 import { FieldText, ReferenceInput } from "./fields.js";
@@ -119,7 +121,8 @@ function FilterControl({ control, values, setValue }) {
     <input id=${id(keys[0])} type="text" value=${values[keys[0]] || ""} onInput=${(event) => setValue(keys[0], event.currentTarget.value)} /></div>`;
 }
 
-function Filters({ collection, doc, me, query, basePath }) {
+function Filters({ collection, doc, query, basePath }) {
+  const { me } = useConsole();
   const controls = filterControls(collection, doc, me);
   const [values, setValues] = useState(listQuery(query));
   const setValue = (key, value) => setValues((now) => ({ ...now, [key]: value }));
@@ -157,19 +160,17 @@ function Paging({ meta, shown, query, basePath }) {
   </nav>`;
 }
 
-export function RecordList({ collection, doc, me, api, query, basePath, linked = true, fixed = {} }) {
-  const [answer, setAnswer] = useState(null);
-  const [error, setError] = useState(null);
+export function RecordList({ collection, doc, query, basePath, linked = true, fixed = {} }) {
+  const { api, me } = useConsole();
   const parameters = listQuery(query);
   const key = JSON.stringify(parameters);
-  useEffect(() => {
-    setError(null);
+  const { answer, error } = useLoad(({ signal }) => {
     const expand = expansions(collection, doc, me).join(",") || null;
-    api.get(collection.path, { ...parameters, ...fixed, expand, limit: PAGE }).then(setAnswer, setError);
+    return api.get(collection.path, { ...parameters, ...fixed, expand, limit: PAGE }, { signal });
   }, [collection.path, key]);
   const columns = columnsOf(collection, me);
   return html`<div class="record-list">
-    <${Filters} key=${key} collection=${collection} doc=${doc} me=${me} query=${query} basePath=${basePath} />
+    <${Filters} key=${key} collection=${collection} doc=${doc} query=${query} basePath=${basePath} />
     <${ErrorMessage} error=${error} />
     ${!answer && !error ? html`<${Loading} />` : null}
     ${answer

@@ -7,8 +7,8 @@
 // - GET /v1/me and /v1/me/...: the network first, the answer kept per URL (never the bearer: the key is the URL
 //   alone); when the network fails the kept copy is answered, marked `Band-Kept-At: <when it was fetched>`
 //   (static/console/offline.js reads it). Writes pass through: never kept, never answered from here.
-// - A message {forget: "kept"} (a sign-out or a 401, static/console/worker.js; a new sign-in,
-//   templates/session_handoff.js) forgets every kept answer, answered {forgotten: true} on the message's port if any.
+// - A message {forget: "kept"} (a sign-out or a 401, static/console/service_worker.js; a new sign-in,
+//   static/console/session.js keepSession) forgets every kept answer, answered {forgotten: true} on the message's port if any.
 
 const SHELL_CACHE_PREFIX = "band-office-shell-";
 const SHELL_CACHE = SHELL_CACHE_PREFIX + SHELL.version;

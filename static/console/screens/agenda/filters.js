@@ -1,8 +1,10 @@
 // The agenda's filters: status kind, gig type, a search and "open roles only", each a change of the URL (so back
 // restores the one before). The gig types are asked for once a session, and only of a user who may read them.
 
-import { can } from "../../me.js";
+import { useConsole } from "../../context.js";
 import { html, useEffect, useState } from "../../lib.js";
+import { useLoad } from "../../load.js";
+import { can } from "../../me.js";
 import { navigate } from "../../router.js";
 import { KINDS, agendaUrl } from "./query.js";
 
@@ -14,33 +16,17 @@ const KIND_NAMES = {
   cancelled: "Cancelled",
 };
 
-let gigTypes = null; // the promise of [{id, name}], kept for the session
+const NONE = [];
 
-function loadGigTypes(api) {
-  if (!gigTypes) {
-    gigTypes = api.get("/gig-types", { fields: "id,name", sort: "name", limit: 200 }).then(
-      (answer) => answer.data,
-      (error) => {
-        gigTypes = null; // asked again next time
-        throw error;
-      },
-    );
-  }
-  return gigTypes;
-}
-
-function useGigTypes(api, allowed) {
-  const [types, setTypes] = useState([]);
-  useEffect(() => {
-    if (!allowed) return undefined;
-    let shown = true;
-    loadGigTypes(api).then(
-      (loaded) => shown && setTypes(loaded),
-      () => shown && setTypes([]), // the filter is only missing its choices: the agenda itself still works
-    );
-    return () => (shown = false);
-  }, [allowed]);
-  return types;
+/** The office's gig types, asked once a page load; none without catalog.view (or when asking fails: the filter is
+ * only missing its choices, the agenda itself still works). */
+function useGigTypes() {
+  const { api, me } = useConsole();
+  const allowed = can(me, "catalog.view");
+  const found = useLoad(() => (allowed ? api.get("/gig-types", { fields: "id,name", sort: "name", limit: 200 }) : Promise.resolve(null)), [], {
+    keep: allowed ? "gig-types" : undefined,
+  });
+  return (found.answer && found.answer.data) || NONE;
 }
 
 function change(agenda, changes) {
@@ -70,8 +56,8 @@ function Search({ agenda }) {
   </form>`;
 }
 
-export function Filters({ agenda, api, me }) {
-  const types = useGigTypes(api, can(me, "catalog.view"));
+export function Filters({ agenda }) {
+  const types = useGigTypes();
   return html`<div class="agenda-filters">
     <${Choice} label="Status" value=${agenda.kind} onChange=${(kind) => change(agenda, { kind })}
       options=${[["", "Any status"], ...KINDS.map((kind) => [kind, KIND_NAMES[kind]])]} />

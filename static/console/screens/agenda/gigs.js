@@ -3,7 +3,7 @@
 // gig's staffing badges (open roles and pending invitations, SPEC §11's counts), each a link to its staffing. Days
 // after the last gig loaded so far (a busy month comes a page at a time) are marked as not yet loaded.
 
-import { StatusBadge } from "../../components.js";
+import { StatusBadge } from "../../components/index.js";
 import { localDate, timeRange } from "../../format.js";
 import { html, useEffect, useState } from "../../lib.js";
 import { recordPath, staffingPath } from "../../paths.js";

@@ -1,29 +1,27 @@
 // The gig's contacts (gig-contacts): who they are to the gig, the primary one first; add one (or a new contact
 // made from the picker), make one primary, remove one.
 
-import { api } from "../../api.js";
 import { ReferencePicker } from "../../components/reference_picker.js";
+import { SaveError } from "../../components/save_error.js";
+import { useConsole } from "../../context.js";
 import { html, useState } from "../../lib.js";
+import { useWrite } from "../../load.js";
 import { recordPath } from "../../paths.js";
-import { SaveError } from "./conflict.js";
 import { NewContact, contactText } from "./new_records.js";
 import { useRows } from "./rows.js";
 
 function AddContact({ gig, canCreate, onAdded }) {
+  const { api } = useConsole();
   const [contact, setContact] = useState(null);
   const [relationship, setRelationship] = useState("");
-  const [error, setError] = useState(null);
-  const add = async () => {
-    setError(null);
-    try {
+  const { error, run } = useWrite();
+  const add = () =>
+    run(async () => {
       await api.post("/gig-contacts", { gig_id: gig.id, contact_id: contact.id, relationship: relationship || null });
       setContact(null);
       setRelationship("");
       onAdded();
-    } catch (failure) {
-      setError(failure);
-    }
-  };
+    });
   return html`<div class="add-row" role="group" aria-label="Add a contact">
     <${ReferencePicker} id="add-contact" label="Add a contact" collection="contacts" value=${contact} text=${contactText}
       sort="last_name" onChange=${setContact} create=${canCreate ? { label: "New contact…", Form: NewContact } : null} />
@@ -38,13 +36,15 @@ function AddContact({ gig, canCreate, onAdded }) {
 }
 
 function ContactRow({ row, editable, reload }) {
+  const { api } = useConsole();
   const contact = row.contact || {};
   const name = contactText(contact) || "A contact";
-  const [error, setError] = useState(null);
-  const change = (request) => {
-    setError(null);
-    request.then(reload, setError);
-  };
+  const { error, run } = useWrite();
+  const change = (request) =>
+    run(async () => {
+      await request;
+      await reload();
+    });
   return html`<li class="contact-row">
     <a href=${recordPath("contacts", row.contact_id)}>${name}</a>
     ${row.relationship ? html`<span class="muted"> · ${row.relationship}</span>` : null}

@@ -1,8 +1,9 @@
 // The currency of the gig page's amounts: a gig product's price and a gig role's pay carry none of their own,
-// so they are in the office's (GET /me's office.currency, read once at sign-in).
+// so they are in the office's (GET /me's office.currency).
 
-import { officeCurrency } from "../../me.js";
+import { useConsole } from "../../context.js";
 
 export function useCurrency() {
-  return officeCurrency();
+  const { me } = useConsole();
+  return me.office.currency;
 }

@@ -2,26 +2,19 @@
 // "Generate equipment" (POST /gigs/{id}/generate-equipment, SPEC §5.4): what it assigned and what is short, in
 // words. A clash (in repair, on another gig that night) is said in words with a link to the other gig.
 
-import { api } from "../../api.js";
+import { InPlace } from "../../components/in_place.js";
 import { ReferencePicker } from "../../components/reference_picker.js";
-import { html, useEffect, useState } from "../../lib.js";
+import { SaveError } from "../../components/save_error.js";
+import { useConsole } from "../../context.js";
+import { html, useState } from "../../lib.js";
+import { useLoad, useWrite } from "../../load.js";
 import { can } from "../../me.js";
-import { SaveError } from "./conflict.js";
-import { InPlace } from "./in_place.js";
 import { useRows } from "./rows.js";
 
-let types = null; // equipment types by id, asked once per page load
-
-function useTypes() {
-  const [known, setKnown] = useState(types || {});
-  useEffect(() => {
-    if (types) return;
-    api.get("/equipment-types", { limit: 200, fields: "id,name" }).then(({ data }) => {
-      types = Object.fromEntries(data.map((type) => [type.id, type.name]));
-      setKnown(types);
-    });
-  }, []);
-  return known;
+/** Equipment types' names by id, asked once a page load. */
+function useTypes(api) {
+  const found = useLoad(() => api.get("/equipment-types", { limit: 200, fields: "id,name" }), [], { keep: "equipment-types" });
+  return found.answer ? Object.fromEntries(found.answer.data.map((type) => [type.id, type.name])) : {};
 }
 
 function generatedWords({ assigned, shortages }, typeNames) {
@@ -34,18 +27,15 @@ function generatedWords({ assigned, shortages }, typeNames) {
 }
 
 function Generate({ gig, typeNames, onDone }) {
+  const { api } = useConsole();
   const [result, setResult] = useState(null);
-  const [error, setError] = useState(null);
-  const generate = async () => {
-    setError(null);
-    try {
+  const { error, run } = useWrite();
+  const generate = () =>
+    run(async () => {
       const { data } = await api.post(`/gigs/${encodeURIComponent(gig.id)}/generate-equipment`);
       setResult(data);
       onDone();
-    } catch (failure) {
-      setError(failure);
-    }
-  };
+    });
   const words = result ? generatedWords(result, typeNames) : [];
   return html`<div class="generate">
     <button type="button" onClick=${generate}>Generate equipment</button>
@@ -58,17 +48,14 @@ function Generate({ gig, typeNames, onDone }) {
 }
 
 function AddEquipment({ gig, onAdded }) {
-  const [error, setError] = useState(null);
-  const add = async (equipment) => {
-    setError(null);
-    if (!equipment) return;
-    try {
+  const { api } = useConsole();
+  const { error, run } = useWrite();
+  const add = (equipment) =>
+    run(async () => {
+      if (!equipment) return;
       await api.post("/gig-equipment", { gig_id: gig.id, equipment_id: equipment.id });
       onAdded();
-    } catch (failure) {
-      setError(failure);
-    }
-  };
+    });
   return html`<div class="add-row" role="group" aria-label="Add equipment">
     <${ReferencePicker} id="add-equipment" label="Add equipment" collection="equipment" value=${null}
       text=${(item) => [item.name, item.serial_number].filter(Boolean).join(" · ")} onChange=${add} />
@@ -76,9 +63,10 @@ function AddEquipment({ gig, onAdded }) {
   </div>`;
 }
 
-export default function Equipment({ gig, me }) {
+export default function Equipment({ gig }) {
+  const { api, me } = useConsole();
   const editable = can(me, "production.edit");
-  const typeNames = useTypes();
+  const typeNames = useTypes(api);
   const { rows, error, reload } = useRows("/gig-equipment", gig.id, { expand: "equipment" });
   const [removeFailed, setRemoveFailed] = useState({ rowId: null, error: null });
   const remove = (row) => {

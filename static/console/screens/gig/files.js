@@ -2,12 +2,12 @@
 // choosing them, each with its progress; downloaded (the bytes asked with the bearer, saved under their name);
 // described in place; deleted.
 
-import { api } from "../../api.js";
+import { InPlace } from "../../components/in_place.js";
+import { SaveError } from "../../components/save_error.js";
+import { useConsole } from "../../context.js";
 import { moment } from "../../format.js";
 import { html, useState } from "../../lib.js";
 import { can } from "../../me.js";
-import { SaveError } from "./conflict.js";
-import { InPlace } from "./in_place.js";
 import { useRows } from "./rows.js";
 
 function size(bytes) {
@@ -39,6 +39,7 @@ function Uploads({ uploads }) {
 }
 
 function useUploads(gig, onUploaded) {
+  const { api } = useConsole();
   const [uploads, setUploads] = useState([]);
   const update = (key, changes) => setUploads((now) => now.map((one) => (one.key === key ? { ...one, ...changes } : one)));
   const start = (files) => {
@@ -86,6 +87,7 @@ function DropZone({ onFiles }) {
 }
 
 function FileRow({ row, editable, reload, onError }) {
+  const { api } = useConsole();
   const name = row.filename || "Unnamed file";
   const fetchIt = () => api.download(`/attachments/${row.id}/content`, name).catch(onError);
   const remove = () => api.delete(`/attachments/${row.id}`).then(reload, onError);
@@ -99,7 +101,8 @@ function FileRow({ row, editable, reload, onError }) {
   </li>`;
 }
 
-export default function Files({ gig, me }) {
+export default function Files({ gig }) {
+  const { me } = useConsole();
   const editable = can(me, "gigs.edit");
   const { rows, error, reload } = useRows("/attachments", gig.id, { sort: "-created_at" });
   const [failure, setFailure] = useState(null);

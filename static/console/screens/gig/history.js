@@ -2,10 +2,11 @@
 // words (history_words.js) with when it happened. The records events name by id (the musician invited, the
 // venue chosen) are asked for by id, one call per kind, so the sentences can name them.
 
-import { api } from "../../api.js";
+import { useConsole } from "../../context.js";
+import { useFollow } from "../../follow.js";
 import { moment } from "../../format.js";
-import { html, useEffect, useState } from "../../lib.js";
-import { follow } from "../../follow.js";
+import { html, useState } from "../../lib.js";
+import { useLoad } from "../../load.js";
 import { can } from "../../me.js";
 import { useCurrency } from "./currency.js";
 import { ago, eventWords } from "./history_words.js";
@@ -40,7 +41,7 @@ function referencedIds(events) {
   return wanted;
 }
 
-async function namesOf(events) {
+async function namesOf(api, events) {
   const asks = Object.entries(referencedIds(events)).map(async ([field, ids]) => {
     const [collection, text] = REFERENCED[field];
     try {
@@ -53,31 +54,26 @@ async function namesOf(events) {
   return Object.fromEntries((await Promise.all(asks)).flat());
 }
 
-async function customLabels() {
+async function customLabels(api) {
   const { data } = await api.get("/custom-fields", { "filter[resource]": "gigs", limit: 100, fields: "key,label" });
   return Object.fromEntries(data.map((one) => [one.key, one.label]));
 }
 
-function useHistory(gigId, offset) {
-  const [page, setPage] = useState(null);
-  const [error, setError] = useState(null);
-  const load = async () => {
-    try {
-      const { data, meta } = await api.get(`/gigs/${encodeURIComponent(gigId)}/history`, { limit: PAGE, offset });
-      const [names, labels] = await Promise.all([namesOf(data), customLabels().catch(() => ({}))]);
-      setPage({ events: data, total: meta.total, names, labels });
-    } catch (failure) {
-      setError(failure);
-    }
-  };
-  useEffect(() => {
-    load();
-    return follow({ gig_id: gigId }, () => load());
-  }, [gigId, offset]);
-  return { page, error };
+async function pageOf(api, gigId, offset) {
+  const { data, meta } = await api.get(`/gigs/${encodeURIComponent(gigId)}/history`, { limit: PAGE, offset });
+  const [names, labels] = await Promise.all([namesOf(api, data), customLabels(api).catch(() => ({}))]);
+  return { events: data, total: meta.total, names, labels };
 }
 
-export default function History({ gig, me }) {
+function useHistory(gigId, offset) {
+  const { api } = useConsole();
+  const found = useLoad(() => pageOf(api, gigId, offset), [gigId, offset]);
+  useFollow({ gig_id: gigId }, () => found.reload(), [gigId, offset]);
+  return { page: found.answer, error: found.error };
+}
+
+export default function History({ gig }) {
+  const { me } = useConsole();
   const [offset, setOffset] = useState(0);
   const currency = useCurrency();
   const { page, error } = useHistory(gig.id, offset);

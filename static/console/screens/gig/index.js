@@ -3,32 +3,25 @@
 // people's changes to the gig arrive within 30 s (useFollow) and are shown without a reload.
 
 import { ApiError } from "../../api.js";
-import { ErrorMessage, Loading } from "../../components.js";
-import { follow } from "../../follow.js";
+import { ErrorMessage, Loading } from "../../components/index.js";
+import { useConsole } from "../../context.js";
+import { useFollow } from "../../follow.js";
 import { date, timeRange } from "../../format.js";
 import { html, useEffect, useState } from "../../lib.js";
+import { useLoad } from "../../load.js";
 import { can } from "../../me.js";
+import { gigPath } from "../../paths.js";
 import { StatusControl } from "./status.js";
 import { tabsFor } from "./tabs.js";
 
 export const GIG_EXPAND = "gig_status,venue,gig_type";
 const loaded = new Map(); // tab id -> its component, once its module is loaded
 
-function useGig(api, id) {
-  const [gig, setGig] = useState(null);
-  const [error, setError] = useState(null);
-  const reload = () =>
-    api.get(`/gigs/${encodeURIComponent(id)}`, { expand: GIG_EXPAND }).then(
-      ({ data }) => setGig(data),
-      (failure) => setError(failure),
-    );
-  useEffect(() => {
-    setGig(null);
-    setError(null);
-    reload();
-    return follow({ gig_id: id }, () => reload());
-  }, [id]);
-  return { gig, error, reload };
+function useGig(id) {
+  const { api } = useConsole();
+  const found = useLoad(({ signal }) => api.get(`/gigs/${encodeURIComponent(id)}`, { expand: GIG_EXPAND }, { signal }), [id]);
+  useFollow({ gig_id: id }, () => found.reload(), [id]);
+  return { gig: found.answer && found.answer.data, error: found.error, reload: found.reload };
 }
 
 function useTab(tab) {
@@ -61,7 +54,8 @@ function Counts({ gig }) {
   return html`<p class="gig-counts">${words.join(" · ")}</p>`;
 }
 
-function Header({ gig, me, reload }) {
+function Header({ gig, reload }) {
+  const { me } = useConsole();
   const venue = gig.venue ? [gig.venue.name, gig.venue.city].filter(Boolean).join(", ") : "No venue yet";
   return html`<header class="gig-header">
     <a class="back" href=${agendaOf(gig)}>‹ Agenda</a>
@@ -77,21 +71,22 @@ function Header({ gig, me, reload }) {
 function Tabs({ tabs, current, id }) {
   return html`<nav class="gig-tabs" aria-label="Parts of the gig">
     ${tabs.map(
-      (tab) => html`<a href=${tab.id === "overview" ? `/gigs/${encodeURIComponent(id)}` : `/gigs/${encodeURIComponent(id)}?tab=${tab.id}`}
+      (tab) => html`<a href=${gigPath(id, tab.id)}
         aria-current=${tab.id === current.id ? "page" : undefined}>${tab.label}</a>`,
     )}
   </nav>`;
 }
 
-function OpenTab({ tab, gig, me, reload }) {
+function OpenTab({ tab, gig, reload }) {
   const { Tab, error } = useTab(tab);
   if (error) return html`<${ErrorMessage} error=${error} />`;
   if (!Tab) return html`<${Loading} />`;
-  return html`<${Tab} gig=${gig} me=${me} reload=${reload} />`;
+  return html`<${Tab} gig=${gig} reload=${reload} />`;
 }
 
-export default function GigPage({ params, query, me, api }) {
-  const { gig, error, reload } = useGig(api, params.id);
+export default function GigPage({ params, query }) {
+  const { me } = useConsole();
+  const { gig, error, reload } = useGig(params.id);
   const tabs = tabsFor(me);
   const tab = tabs.find((one) => one.id === query.tab) || tabs[0];
   if (error) {
@@ -103,10 +98,10 @@ export default function GigPage({ params, query, me, api }) {
   }
   if (!gig) return html`<section class="screen gig"><h1>Gig</h1><${Loading} /></section>`;
   return html`<section class="screen gig">
-    <${Header} gig=${gig} me=${me} reload=${reload} />
+    <${Header} gig=${gig} reload=${reload} />
     <${Tabs} tabs=${tabs} current=${tab} id=${gig.id} />
     <div class="gig-tab" id="gig-tab">
-      <${OpenTab} key=${tab.id} tab=${tab} gig=${gig} me=${me} reload=${reload} />
+      <${OpenTab} key=${tab.id} tab=${tab} gig=${gig} reload=${reload} />
     </div>
   </section>`;
 }

@@ -1,10 +1,11 @@
 // The gig's pending invitations on its staffing tab (SPEC §12 screen 2): who is asked for which role, the time
 // left to answer, and the office's actions: withdraw, or accept or decline on the member's behalf (§5.3).
 
-import { ErrorMessage } from "../../components.js";
+import { ErrorMessage } from "../../components/index.js";
 import { conflictWords } from "../../components/staffing_words.js";
-import { api } from "../../api.js";
-import { html, useState } from "../../lib.js";
+import { useConsole } from "../../context.js";
+import { html } from "../../lib.js";
+import { useWrite } from "../../load.js";
 import { can } from "../../me.js";
 
 const MINUTE_MS = 60 * 1000;
@@ -25,13 +26,15 @@ const ACTIONS = [
   ["withdraw", "Withdraw", "Withdraw the invitation of"],
 ];
 
-function PendingInvitation({ invitation, roleName, me, onChange }) {
-  const [error, setError] = useState(null);
+function PendingInvitation({ invitation, roleName, onChange }) {
+  const { api, me } = useConsole();
+  const { error, run } = useWrite();
   const name = `${invitation.staff_member.first_name} ${invitation.staff_member.last_name}`;
-  const act = (action) => {
-    setError(null);
-    api.post(`/gig-role-invitations/${invitation.id}/${action}`).then(() => onChange(), setError);
-  };
+  const act = (action) =>
+    run(async () => {
+      await api.post(`/gig-role-invitations/${invitation.id}/${action}`);
+      onChange();
+    });
   return html`<li class="invitation">
     <span class="invitation-who">${name}</span>
     <span class="invitation-role">${roleName}</span>
@@ -49,7 +52,7 @@ function PendingInvitation({ invitation, roleName, me, onChange }) {
 }
 
 /** The pending invitations (expanded with staff_member), each role named from `roleNames` (gig role id -> name). */
-export function PendingInvitations({ invitations, roleNames, me, onChange, error }) {
+export function PendingInvitations({ invitations, roleNames, onChange, error }) {
   return html`<section class="pending-invitations" aria-labelledby="pending-heading">
     <h3 id="pending-heading">Pending invitations</h3>
     <${ErrorMessage} error=${error} />
@@ -62,7 +65,6 @@ export function PendingInvitations({ invitations, roleNames, me, onChange, error
                 key=${invitation.id}
                 invitation=${invitation}
                 roleName=${roleNames[invitation.gig_role_id] || ""}
-                me=${me}
                 onChange=${onChange}
               />`,
           )}

@@ -2,12 +2,15 @@
 // venue and the client can be made on the spot from their pickers ("New venue…", "New contact…"). Created, the
 // gig's page opens. A 422 keeps what was typed and says why at the field. ?date=2026-12-05 fills the date.
 
-import { ErrorMessage } from "../../components.js";
+import { ErrorMessage } from "../../components/index.js";
 import { ReferencePicker } from "../../components/reference_picker.js";
+import { fieldMessage } from "../../components/save_error.js";
+import { useConsole } from "../../context.js";
 import { html, useState } from "../../lib.js";
+import { useWrite } from "../../load.js";
 import { can } from "../../me.js";
+import { recordPath } from "../../paths.js";
 import { navigate } from "../../router.js";
-import { fieldMessage } from "./conflict.js";
 import { NewContact, NewVenue, contactText, venueText } from "./new_records.js";
 
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
@@ -30,32 +33,27 @@ function body(values, picked) {
   return gig;
 }
 
-export default function NewGig({ query, me, api }) {
+export default function NewGig({ query }) {
+  const { api, me } = useConsole();
   const [values, setValues] = useState({ gig_date: DATE_RE.test(query.date || "") ? query.date : "", title: "", guest_count: "" });
   const [picked, setPicked] = useState({ venue: null, type: null, client: null });
-  const [error, setError] = useState(null);
-  const [busy, setBusy] = useState(false);
+  const { error, busy, run } = useWrite();
   if (!can(me, "gigs.edit")) return html`<section class="screen"><h1>New gig</h1><p>You may not add gigs.</p></section>`;
   const set = (name) => (event) => setValues({ ...values, [name]: event.target.value });
   const pick = (name) => (record) => setPicked({ ...picked, [name]: record });
   const input = (name, type = "text", extra = {}) => html`<input id=${`new-gig-${name}`} name=${name} type=${type}
     value=${values[name] || ""} onInput=${set(name)} aria-invalid=${fieldMessage(error, name) ? "true" : undefined}
     aria-describedby=${fieldMessage(error, name) ? `new-gig-${name}-message` : undefined} ...${extra} />`;
-  const submit = async (event) => {
+  const submit = (event) => {
     event.preventDefault();
     if (busy) return;
-    setBusy(true);
-    setError(null);
-    try {
+    run(async () => {
       const gig = (await api.post("/gigs", body(values, picked))).data;
       if (picked.client) {
         await api.post("/gig-contacts", { gig_id: gig.id, contact_id: picked.client.id, relationship: "Client", is_primary: true });
       }
-      navigate(`/gigs/${encodeURIComponent(gig.id)}`);
-    } catch (failure) {
-      setError(failure);
-      setBusy(false);
-    }
+      navigate(recordPath("gigs", gig.id));
+    });
   };
   return html`<section class="screen new-gig">
     <header class="screen-header"><h1>New gig</h1><a href="/agenda">Back to the agenda</a></header>

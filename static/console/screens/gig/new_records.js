@@ -2,28 +2,27 @@
 // in a small form of the fields that matter at that moment (the rest is edited on the record's own page).
 // A form's Enter saves it and Esc closes it; a 422 keeps what was typed and says why at the field.
 
-import { api } from "../../api.js";
+import { fieldMessage } from "../../components/save_error.js";
+import { useConsole } from "../../context.js";
 import { html, useLayoutEffect, useRef, useState } from "../../lib.js";
-import { fieldMessage } from "./conflict.js";
+import { useWrite } from "../../load.js";
 
 export const venueText = (venue) => [venue.name, venue.city].filter(Boolean).join(", ");
 export const contactText = (contact) =>
   [[contact.first_name, contact.last_name].filter(Boolean).join(" "), contact.company].filter(Boolean).join(" · ");
 
 function SmallForm({ title, collection, fields, start, onCreated, onCancel }) {
+  const { api } = useConsole();
   const [values, setValues] = useState(start);
-  const [error, setError] = useState(null);
+  const { error, run } = useWrite();
   const first = useRef(null);
   // focused as the form appears, not a frame later: a later focus takes what is being typed into another field
   useLayoutEffect(() => first.current && first.current.focus(), []);
-  const save = async () => {
-    const body = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== ""));
-    try {
+  const save = () =>
+    run(async () => {
+      const body = Object.fromEntries(Object.entries(values).filter(([, value]) => value !== ""));
       onCreated((await api.post(`/${collection}`, body)).data);
-    } catch (failure) {
-      setError(failure);
-    }
-  };
+    });
   const onKeyDown = (event) => {
     if (event.key === "Enter" && event.target.tagName === "INPUT") {
       event.preventDefault();

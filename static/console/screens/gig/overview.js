@@ -2,33 +2,27 @@
 // the references (venue, type) as searchable pickers, the office's custom fields (SPEC §4.7), then the gig's
 // products with their prices and its contacts.
 
-import { api } from "../../api.js";
+import { InPlace } from "../../components/in_place.js";
+import { SaveError } from "../../components/save_error.js";
+import { useConsole } from "../../context.js";
 import { date } from "../../format.js";
-import { html, useEffect, useState } from "../../lib.js";
+import { html } from "../../lib.js";
+import { useLoad } from "../../load.js";
 import { can } from "../../me.js";
-import { SaveError } from "./conflict.js";
 import { Contacts } from "./contacts.js";
-import { InPlace } from "./in_place.js";
 import { NewVenue, venueText } from "./new_records.js";
 import { Products } from "./products.js";
 
 const CUSTOM_TYPES = { text: "text", number: "number", boolean: "checkbox", date: "date", select: "select" };
-let definitions = null; // the gigs' custom fields, asked once per page load
-
-function useDefinitions() {
-  const [list, setList] = useState(definitions);
-  const [error, setError] = useState(null);
-  useEffect(() => {
-    if (definitions) return;
-    api.get("/custom-fields", { "filter[resource]": "gigs", sort: "position", limit: 100 }).then(({ data }) => {
-      definitions = data;
-      setList(data);
-    }, setError);
-  }, []);
-  return { list: list || [], error };
+/** The gigs' custom fields, asked once a page load. */
+function useDefinitions(api) {
+  const found = useLoad(() => api.get("/custom-fields", { "filter[resource]": "gigs", sort: "position", limit: 100 }), [], {
+    keep: "gig-custom-fields",
+  });
+  return { list: found.answer ? found.answer.data : [], error: found.error };
 }
 
-function patcher(gig, reload) {
+function patcher(api, gig, reload) {
   return async (changes) => {
     await api.patch(`/gigs/${encodeURIComponent(gig.id)}`, changes);
     await reload();
@@ -62,7 +56,8 @@ function Fields({ gig, editable, save }) {
 }
 
 function CustomFields({ gig, editable, save }) {
-  const { list, error } = useDefinitions();
+  const { api } = useConsole();
+  const { list, error } = useDefinitions(api);
   if (error) return html`<${SaveError} error=${error} id="custom-fields-error" />`;
   if (list.length === 0) return null;
   const values = gig.custom_fields || {};
@@ -77,9 +72,10 @@ function CustomFields({ gig, editable, save }) {
   </div>`;
 }
 
-export default function Overview({ gig, me, reload }) {
+export default function Overview({ gig, reload }) {
+  const { api, me } = useConsole();
   const editable = can(me, "gigs.edit");
-  const save = patcher(gig, reload);
+  const save = patcher(api, gig, reload);
   return html`<div class="overview">
     <h2 class="visually-hidden">Overview</h2>
     <${Fields} gig=${gig} editable=${editable} save=${save} />

@@ -1,10 +1,11 @@
 // The gig page's Pay tab (SPEC §12 screen 2, §5.5), shown only with pay.view: what each gig role pays, where
 // the amount comes from in words, and the total. Two calls: the pay sheet and the roles it names.
 
-import { api } from "../../api.js";
-import { ErrorMessage, Loading } from "../../components.js";
+import { ErrorMessage, Loading } from "../../components/index.js";
+import { useConsole } from "../../context.js";
 import { money } from "../../format.js";
-import { html, useEffect, useState } from "../../lib.js";
+import { html } from "../../lib.js";
+import { useLoad } from "../../load.js";
 
 const SOURCE_WORDS = {
   gig_role: "set on this gig",
@@ -14,7 +15,7 @@ const SOURCE_WORDS = {
   none: "no rate found",
 };
 
-async function loadPay(gig) {
+async function loadPay(api, gig) {
   const [sheet, roles] = await Promise.all([
     api.get(`/gigs/${gig.id}/pay-sheet`, { limit: 200 }),
     api.get("/gig-roles", { "filter[gig_id]": gig.id, expand: "role,staff_member", fields: "id,role,staff_member", limit: 200 }),
@@ -33,11 +34,8 @@ function PayLine({ line, role, currency }) {
 }
 
 export default function Pay({ gig }) {
-  const [data, setData] = useState(null);
-  const [error, setError] = useState(null);
-  useEffect(() => {
-    loadPay(gig).then(setData, setError);
-  }, [gig.id]);
+  const { api } = useConsole();
+  const { answer: data, error } = useLoad(() => loadPay(api, gig), [gig.id]);
   const currency = data && data.sheet.meta.currency;
   return html`<section class="gig-pay" aria-labelledby="pay-heading">
     <h2 id="pay-heading">Pay</h2>

@@ -2,44 +2,43 @@
 // adding one picks the product, then one of the ensembles offered for it (the default chosen), and the API
 // fills the price from the catalog (§5.1). Price, times and ensemble are edited in place.
 
-import { api } from "../../api.js";
+import { InPlace } from "../../components/in_place.js";
 import { ReferencePicker } from "../../components/reference_picker.js";
+import { SaveError } from "../../components/save_error.js";
+import { useConsole } from "../../context.js";
 import { money } from "../../format.js";
 import { html, useEffect, useState } from "../../lib.js";
-import { SaveError } from "./conflict.js";
+import { useLoad, useWrite } from "../../load.js";
 import { useCurrency } from "./currency.js";
-import { InPlace } from "./in_place.js";
 import { useRows } from "./rows.js";
 
+const NONE = [];
+
 function useOffered(productId) {
-  const [offered, setOffered] = useState([]);
-  useEffect(() => {
-    setOffered([]);
-    if (!productId) return;
-    api.get("/product-ensembles", { "filter[product_id]": productId, expand: "ensemble", limit: 50 }).then(({ data }) => setOffered(data));
-  }, [productId]);
-  return offered;
+  const { api } = useConsole();
+  const found = useLoad(
+    () => (productId ? api.get("/product-ensembles", { "filter[product_id]": productId, expand: "ensemble", limit: 50 }) : Promise.resolve(null)),
+    [productId],
+  );
+  return (found.answer && !found.loading && found.answer.data) || NONE;
 }
 
 function AddProduct({ gig, onAdded }) {
+  const { api } = useConsole();
   const [product, setProduct] = useState(null);
   const [ensembleId, setEnsembleId] = useState("");
-  const [error, setError] = useState(null);
+  const { error, run } = useWrite();
   const offered = useOffered(product && product.id);
   useEffect(() => {
     const preferred = offered.find((one) => one.is_default) || offered[0];
     setEnsembleId(preferred ? preferred.ensemble_id : "");
   }, [offered]);
-  const add = async () => {
-    setError(null);
-    try {
+  const add = () =>
+    run(async () => {
       await api.post("/gig-products", { gig_id: gig.id, product_id: product.id, ensemble_id: ensembleId || null });
       setProduct(null);
       onAdded();
-    } catch (failure) {
-      setError(failure);
-    }
-  };
+    });
   return html`<div class="add-row" role="group" aria-label="Add a product">
     <${ReferencePicker} id="add-product" label="Add a product" collection="products" value=${product}
       query=${{ "filter[active]": "true" }} sort="position" onChange=${setProduct} />
@@ -55,20 +54,13 @@ function AddProduct({ gig, onAdded }) {
 }
 
 function ProductRow({ row, currency, editable, reload }) {
+  const { api } = useConsole();
   const save = async (changes) => {
     await api.patch(`/gig-products/${row.id}`, changes);
     await reload();
   };
-  const [removeError, setRemoveError] = useState(null);
-  const remove = async () => {
-    setRemoveError(null);
-    try {
-      await api.delete(`/gig-products/${row.id}`);
-    } catch (failure) {
-      return setRemoveError(failure);
-    }
-    await reload();
-  };
+  const removing = useWrite();
+  const remove = async () => (await removing.run(() => api.delete(`/gig-products/${row.id}`))) && reload();
   const id = `product-${row.id}`;
   return html`<li class="product-row">
     <p class="product-name">${row.product ? row.product.name : "A product no longer in the catalog"}
@@ -82,7 +74,7 @@ function ProductRow({ row, currency, editable, reload }) {
       onSave=${(value) => save({ end_time: value })} />
     ${editable ? html`<button type="button" class="quiet remove" onClick=${remove}
       aria-label=${`Remove ${row.product ? row.product.name : "the product"}`}>Remove</button>` : null}
-    <${SaveError} error=${removeError} id=${`${id}-error`} />
+    <${SaveError} error=${removing.error} id=${`${id}-error`} />
   </li>`;
 }
 

@@ -2,13 +2,14 @@
 // Moments and songs are added, edited in place, removed, and put in order by dragging or by keys (ordered_list.js);
 // the order is saved to their `position`. "Print" gives the run sheet alone (console.css's print section).
 
-import { api } from "../../api.js";
+import { InPlace } from "../../components/in_place.js";
 import { ReferencePicker } from "../../components/reference_picker.js";
+import { SaveError } from "../../components/save_error.js";
+import { useConsole } from "../../context.js";
 import { time } from "../../format.js";
 import { html, useState } from "../../lib.js";
+import { useWrite } from "../../load.js";
 import { can } from "../../me.js";
-import { SaveError } from "./conflict.js";
-import { InPlace } from "./in_place.js";
 import { OrderedList, moved } from "./ordered_list.js";
 import { useRows } from "./rows.js";
 
@@ -16,7 +17,7 @@ const KINDS = [["request", "Requested"], ["do_not_play", "Do not play"], ["setli
 const songText = (song) => [song.title, song.artist].filter(Boolean).join(" — ");
 
 /** PATCH the position of each row whose place changed; `rows` in their new order. */
-async function savePositions(path, rows) {
+async function savePositions(api, path, rows) {
   const changed = rows.map((row, i) => [row, i + 1]).filter(([row, position]) => row.position !== position);
   for (const [row, position] of changed) await api.patch(`${path}/${row.id}`, { position });
 }
@@ -28,23 +29,20 @@ function songsByMoment(moments, songs) {
 }
 
 function AddMoment({ gig, count, onAdded }) {
+  const { api } = useConsole();
   const [moment, setMoment] = useState(null);
   const [name, setName] = useState("");
   const [at, setAt] = useState("");
-  const [error, setError] = useState(null);
-  const add = async () => {
-    setError(null);
-    const body = { gig_id: gig.id, moment_id: moment ? moment.id : null, name: name || null, time: at || null, position: count + 1 };
-    try {
+  const { error, run } = useWrite();
+  const add = () =>
+    run(async () => {
+      const body = { gig_id: gig.id, moment_id: moment ? moment.id : null, name: name || null, time: at || null, position: count + 1 };
       await api.post("/gig-moments", body);
       setMoment(null);
       setName("");
       setAt("");
       onAdded();
-    } catch (failure) {
-      setError(failure);
-    }
-  };
+    });
   return html`<div class="add-row" role="group" aria-label="Add a moment">
     <${ReferencePicker} id="add-moment-kind" label="Moment from the catalog" collection="moments" sort="position"
       value=${moment} optional=${true} onChange=${setMoment} />
@@ -58,21 +56,18 @@ function AddMoment({ gig, count, onAdded }) {
 }
 
 function AddSong({ gig, moments, count, onAdded }) {
+  const { api } = useConsole();
   const [song, setSong] = useState(null);
   const [momentId, setMomentId] = useState("");
   const [kind, setKind] = useState("request");
-  const [error, setError] = useState(null);
-  const add = async () => {
-    setError(null);
-    const body = { gig_id: gig.id, song_id: song.id, gig_moment_id: momentId || null, kind, position: count + 1 };
-    try {
+  const { error, run } = useWrite();
+  const add = () =>
+    run(async () => {
+      const body = { gig_id: gig.id, song_id: song.id, gig_moment_id: momentId || null, kind, position: count + 1 };
       await api.post("/gig-songs", body);
       setSong(null);
       onAdded();
-    } catch (failure) {
-      setError(failure);
-    }
-  };
+    });
   return html`<div class="add-row" role="group" aria-label="Add a song">
     <${ReferencePicker} id="add-song" label="Add a song" collection="songs" sort="title" text=${songText}
       query=${{ "filter[active]": "true" }} value=${song} onChange=${setSong} />
@@ -120,7 +115,8 @@ function Song({ song, editable, save, remove }) {
   </div>`;
 }
 
-export default function RunSheet({ gig, me }) {
+export default function RunSheet({ gig }) {
+  const { api, me } = useConsole();
   const editable = can(me, "gigs.edit");
   const moments = useRows("/gig-moments", gig.id, { sort: "position" });
   const songs = useRows("/gig-songs", gig.id, { sort: "position" });
@@ -135,13 +131,13 @@ export default function RunSheet({ gig, me }) {
   const moveMoment = (from, to) => {
     const next = moved(moments.rows, from, to);
     moments.setRows(next.map((row, i) => ({ ...row, position: i + 1 })));
-    change(savePositions("/gig-moments", next), moments);
+    change(savePositions(api, "/gig-moments", next), moments);
   };
   const moveSong = (group) => (from, to) => {
     const regrouped = groups.map(({ moment, songs: list }) => (list === group ? moved(list, from, to) : list));
     const next = [...regrouped.flat(), ...(group === loose ? moved(loose, from, to) : loose)];
     songs.setRows(next.map((row, i) => ({ ...row, position: i + 1 })));
-    change(savePositions("/gig-songs", next), songs);
+    change(savePositions(api, "/gig-songs", next), songs);
   };
   const songList = (list, label) =>
     html`<${OrderedList} items=${list} label=${label} editable=${editable} keyOf=${(song) => song.id} nameOf=${(song) => song.title}

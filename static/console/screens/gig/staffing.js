@@ -2,12 +2,13 @@
 // and their pay with pay.view only: §4.6) or open with "Find someone" (the candidates, invite, allow
 // conflicts); the pending invitations with the time left and the office's answers; "Generate roles" (§5.2).
 
-import { api } from "../../api.js";
-import { ErrorMessage, Loading } from "../../components.js";
-import { FindSomeone } from "../../components/candidates.js";
+import { RoleRow, useOpenRole } from "../../components/invite.js";
+import { ErrorMessage, Loading } from "../../components/index.js";
 import { conflictWords } from "../../components/staffing_words.js";
+import { useConsole } from "../../context.js";
 import { money } from "../../format.js";
-import { html, useEffect, useState } from "../../lib.js";
+import { html, useState } from "../../lib.js";
+import { useLoad, useWrite } from "../../load.js";
 import { can } from "../../me.js";
 import { recordPath } from "../../paths.js";
 import { PendingInvitations } from "./invitations.js";
@@ -17,7 +18,8 @@ function memberName(member) {
   return `${member.first_name} ${member.last_name}`;
 }
 
-function FilledBy({ role, pay, currency, me }) {
+function FilledBy({ role, pay, currency }) {
+  const { me } = useConsole();
   const amount = pay[role.id];
   return html`<span class="role-member">
     <a href=${recordPath("staff-members", role.staff_member_id)}>${memberName(role.staff_member)}</a>
@@ -27,24 +29,12 @@ function FilledBy({ role, pay, currency, me }) {
   </span>`;
 }
 
-function GigRole({ role, pay, currency, me, open, onOpen, onChange }) {
-  const name = role.role ? role.role.name : "Role";
-  const canInvite = can(me, "staffing.edit");
-  return html`<li class=${`gig-role ${role.status}`}>
-    <div class="gig-role-line">
-      <span class="role-name">${name}</span>
-      ${role.call_time ? html`<span class="role-call">call ${role.call_time}</span>` : null}
-      ${role.status === "filled"
-        ? html`<${FilledBy} role=${role} pay=${pay} currency=${currency} me=${me} />`
-        : html`<span class="role-open">open</span>
-            ${canInvite
-              ? html`<button type="button" class="quiet" aria-expanded=${open} aria-label=${`Find someone for ${name}`} onClick=${onOpen}>
-                  ${open ? "Close" : "Find someone"}
-                </button>`
-              : null}`}
-    </div>
-    ${open ? html`<${FindSomeone} gigRole=${role} me=${me} onChange=${onChange} label=${`Candidates for ${name}`} />` : null}
-  </li>`;
+function GigRole({ role, pay, currency, opened, onChange }) {
+  return html`<${RoleRow} role=${role} opened=${opened} onChange=${onChange}>
+    ${role.status === "filled"
+      ? html`<${FilledBy} role=${role} pay=${pay} currency=${currency} />`
+      : html`<span class="role-open">open</span>`}
+  <//>`;
 }
 
 function Placed({ placed }) {
@@ -56,38 +46,33 @@ function Placed({ placed }) {
 }
 
 function GenerateRoles({ gig, onMade }) {
-  const [error, setError] = useState(null);
-  const generate = () => {
-    setError(null);
-    api.post(`/gigs/${gig.id}/generate-roles`).then((answer) => onMade(answer.data), setError);
-  };
+  const { api } = useConsole();
+  const { error, run } = useWrite();
+  const generate = () => run(async () => onMade((await api.post(`/gigs/${gig.id}/generate-roles`)).data));
   return html`<div class="generate-roles">
     <button type="button" onClick=${generate}>Generate roles</button>
     <${ErrorMessage} error=${error} />
   </div>`;
 }
 
-export default function Staffing({ gig, me, reload }) {
-  const [data, setData] = useState(null);
-  const [error, setError] = useState(null);
-  const [openRole, setOpenRole] = useState(null);
+export default function Staffing({ gig, reload }) {
+  const { api, me } = useConsole();
+  // the page refetches the gig when someone changes it (follow.js): its counts moving means the staffing did
+  const found = useLoad(() => loadStaffing(api, gig, me), [gig.id, gig.role_count, gig.open_role_count, gig.pending_invitation_count]);
+  const { answer: data, error } = found;
+  const opened = useOpenRole();
   const [notice, setNotice] = useState(null);
   const [placed, setPlaced] = useState(null);
-  const load = () => loadStaffing(api, gig, me).then(setData, setError);
-  // the page refetches the gig when someone changes it (follow.js): its counts moving means the staffing did
-  useEffect(() => {
-    load();
-  }, [gig.id, gig.role_count, gig.open_role_count, gig.pending_invitation_count]);
   const changed = (change = {}) => {
     if (change.placed) {
       setPlaced(change.placed);
-      setOpenRole(null);
+      opened.close();
     }
     reload();
   };
   const made = async (created) => {
     const fresh = await loadStaffing(api, gig, me);
-    setData(fresh);
+    found.update(() => fresh);
     setNotice(generatedWords(created, fresh.roles));
     reload();
   };
@@ -114,15 +99,13 @@ export default function Staffing({ gig, me, reload }) {
                 role=${role}
                 pay=${pay}
                 currency=${currency}
-                me=${me}
-                open=${openRole === role.id}
-                onOpen=${() => setOpenRole(openRole === role.id ? null : role.id)}
+                opened=${opened}
                 onChange=${changed}
               />`,
           )}
         </ul>
       </section>`,
     )}
-    ${data ? html`<${PendingInvitations} invitations=${data.invitations} roleNames=${roleNames} me=${me} onChange=${changed} />` : null}
+    ${data ? html`<${PendingInvitations} invitations=${data.invitations} roleNames=${roleNames} onChange=${changed} />` : null}
   </section>`;
 }

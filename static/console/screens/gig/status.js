@@ -1,25 +1,19 @@
 // The gig's status and the control that changes it. Moving a gig to a status that is not live (completed,
 // cancelled) withdraws its pending invitations (SPEC §5.3): the person confirms that in words first.
 
-import { api } from "../../api.js";
-import { StatusBadge } from "../../components.js";
-import { html, useEffect, useState } from "../../lib.js";
-import { SaveError } from "./conflict.js";
+import { StatusBadge } from "../../components/index.js";
+import { SaveError } from "../../components/save_error.js";
+import { useConsole } from "../../context.js";
+import { html, useState } from "../../lib.js";
+import { useLoad, useWrite } from "../../load.js";
 
 const NOT_LIVE = ["completed", "cancelled"];
-let statuses = null; // the office's statuses, asked once per page load
-
-function useStatuses() {
-  const [list, setList] = useState(statuses);
-  const [error, setError] = useState(null);
-  useEffect(() => {
-    if (statuses) return;
-    api.get("/gig-statuses", { sort: "position", limit: 100, fields: "id,name,kind,position" }).then(({ data }) => {
-      statuses = data;
-      setList(data);
-    }, setError);
-  }, []);
-  return { list: list || [], error };
+/** The office's statuses, asked once a page load. */
+function useStatuses(api) {
+  const found = useLoad(() => api.get("/gig-statuses", { sort: "position", limit: 100, fields: "id,name,kind,position" }), [], {
+    keep: "gig-statuses",
+  });
+  return { list: found.answer ? found.answer.data : [], error: found.error };
 }
 
 function consequence(gig, status) {
@@ -38,21 +32,18 @@ function Confirm({ gig, status, onYes, onNo }) {
 }
 
 export function StatusControl({ gig, editable, reload }) {
-  const { list, error: listError } = useStatuses();
+  const { api } = useConsole();
+  const { list, error: listError } = useStatuses(api);
   const [asking, setAsking] = useState(null);
-  const [error, setError] = useState(null);
+  const { error, run } = useWrite();
   const [saved, setSaved] = useState("");
-  const move = async (status) => {
-    setAsking(null);
-    setError(null);
-    try {
+  const move = (status) =>
+    run(async () => {
+      setAsking(null);
       await api.patch(`/gigs/${encodeURIComponent(gig.id)}`, { gig_status_id: status.id });
       await reload();
       setSaved(`Saved: now ${status.name}.`);
-    } catch (failure) {
-      setError(failure);
-    }
-  };
+    });
   const choose = (event) => {
     const status = list.find((one) => one.id === event.target.value);
     if (!status || status.id === gig.gig_status_id) return;

@@ -6,9 +6,8 @@
 //   load   () => import("./<module>.js"): the tab's module, loaded when the tab is first opened
 //   shown  (me) => boolean: whether this user sees the tab at all (what they cannot do is not shown)
 //
-// A tab module's default export is a Preact component given {gig, me, reload}:
+// A tab module's default export is a Preact component given {gig, reload} (`api` and `me` from useConsole):
 //   gig     the gig as GET /gigs/{id}?expand=gig_status,venue,gig_type,client_contact answers it (its `data`)
-//   me      who is signed in (me.js: can(me, "gigs.edit") ...)
 //   reload  () => Promise: refetches the gig (the page re-renders every tab with the new one); call it after a
 //           change that alters the gig's own fields or its counts (status, open roles, pending invitations)
 // A tab fetches what else it shows itself (its own collection, filtered by gig_id), renders an <h2> naming

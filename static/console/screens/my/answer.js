@@ -2,6 +2,7 @@
 // what happened said in words (accepted; declined; someone else took the role; withdrawn; expired; a blockout or
 // another gig that night) for the screen to show while it reloads. No button while offline: the app is read only.
 
+import { useConsole } from "../../context.js";
 import { date } from "../../format.js";
 import { html, useEffect, useRef, useState } from "../../lib.js";
 import { refreshUnreadCount } from "../../my_tabs.js";
@@ -59,7 +60,8 @@ export async function answer(api, invitation, choice) {
 }
 
 /** Accept and Decline, or while offline why there are none; `onAnswered(outcome)` after a tap. */
-export function AnswerButtons({ api, invitation, onAnswered }) {
+export function AnswerButtons({ invitation, onAnswered }) {
+  const { api } = useConsole();
   const { offline } = useOffline();
   const [sending, setSending] = useState(null);
   if (offline) return html`<p class="my-answer muted">You can answer when you are online again.</p>`;

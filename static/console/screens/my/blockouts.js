@@ -5,13 +5,13 @@
 // writes (offline.js).
 
 import { ApiError } from "../../api.js";
-import { ErrorMessage, Loading } from "../../components.js";
+import { ErrorMessage, Loading } from "../../components/index.js";
+import { useConsole } from "../../context.js";
 import { date, localDate } from "../../format.js";
 import { html, useEffect, useRef, useState } from "../../lib.js";
+import { useLoad, useOnOpen, useWrite } from "../../load.js";
 import { useOffline } from "../../offline.js";
 import { myGigPath } from "../../paths.js";
-import { useOnOpen } from "../staff-member-more.js";
-import { useLoad } from "./load.js";
 
 const FIELDS = ["start_date", "end_date", "reason"];
 const PAST = 50; // past blockouts shown, the newest
@@ -65,10 +65,10 @@ function Refusal({ error }) {
 }
 
 /** The form of "Add a day" (`range` false: one date) or "Add a range" (From and To). */
-function AddBlockout({ range, api, onAdded, onCancel }) {
+function AddBlockout({ range, onAdded, onCancel }) {
+  const { api } = useConsole();
   const [form, setForm] = useState({ start_date: "", end_date: "", reason: "" });
-  const [error, setError] = useState(null);
-  const [saving, setSaving] = useState(false);
+  const { error, busy: saving, run } = useWrite();
   const first = useRef(null);
   const formRef = useRef(null);
   useEffect(() => first.current && first.current.focus(), []);
@@ -77,17 +77,13 @@ function AddBlockout({ range, api, onAdded, onCancel }) {
     if (invalid) invalid.focus(); // to the field that says why
   }, [error]);
   const set = (name) => (event) => setForm({ ...form, [name]: event.target.value });
-  async function submit(event) {
+  function submit(event) {
     event.preventDefault();
     const end = range ? form.end_date : form.start_date;
-    setSaving(true);
-    try {
+    return run(async () => {
       const made = await api.post("/me/blockouts", { ...form, end_date: end, reason: form.reason.trim() || null });
       onAdded(made.data);
-    } catch (failure) {
-      setError(failure);
-      setSaving(false);
-    }
+    });
   }
   const kind = range ? "range" : "day";
   // One day sends its date as both ends: what is said about either is said at the one field.
@@ -148,7 +144,8 @@ function Blockout({ blockout, canWrite, onRemove }) {
 }
 
 /** The blockouts that ended before today, folded away and loaded when opened, newest first: read only. */
-function Past({ api }) {
+function Past() {
+  const { api } = useConsole();
   const past = useOnOpen(() => api.get("/me/blockouts", { "filter[end_date][lt]": today(), sort: "-start_date", limit: PAST }));
   const rows = past.answer ? past.answer.data : [];
   return html`<details class="my-past" onToggle=${past.onToggle}>
@@ -167,7 +164,8 @@ function Past({ api }) {
   </details>`;
 }
 
-export default function MyBlockouts({ api }) {
+export default function MyBlockouts() {
+  const { api } = useConsole();
   const { offline } = useOffline();
   const list = useLoad(() => api.get("/me/blockouts", { "filter[end_date][gte]": today(), limit: 200 }), []);
   const [adding, setAdding] = useState(null); // "day", "range" or null
@@ -208,7 +206,7 @@ export default function MyBlockouts({ api }) {
       ? html`<p class="muted">You are offline: blockouts are added and removed when you are back online.</p>`
       : html`<p class="actions my-add-buttons">${open("day")}${open("range")}</p>`}
     ${!offline && adding
-      ? html`<${AddBlockout} key=${adding} range=${adding === "range"} api=${api} onAdded=${added} onCancel=${cancel} />`
+      ? html`<${AddBlockout} key=${adding} range=${adding === "range"} onAdded=${added} onCancel=${cancel} />`
       : null}
     <p class="my-said" role="status" tabindex="-1" ref=${status}>${said.text || ""}</p>
     <${ErrorMessage} error=${list.error || said.error} />
@@ -219,6 +217,6 @@ export default function MyBlockouts({ api }) {
           ${rows.map((blockout) => html`<${Blockout} key=${blockout.id} blockout=${blockout} canWrite=${!offline} onRemove=${remove} />`)}
         </ul>`
       : null}
-    <${Past} api=${api} />
+    <${Past} />
   </section>`;
 }

@@ -4,10 +4,11 @@
 // reached at a gig). "Make a new link" (POST /me/calendar-url/rotate) says first that the old link stops working;
 // it is not shown while offline (useOffline: the app is read only then).
 
-import { ErrorMessage, Loading } from "../../components.js";
+import { ErrorMessage, Loading } from "../../components/index.js";
+import { useConsole } from "../../context.js";
 import { html, useState } from "../../lib.js";
+import { useLoad, useWrite } from "../../load.js";
 import { useOffline } from "../../offline.js";
-import { useLoad } from "./load.js";
 
 const QUIET_ZONE = 4; // light modules around the code: a reader needs them to find it
 
@@ -52,22 +53,15 @@ function CopyAddress({ url }) {
 }
 
 /** "Make a new link", then a confirmation that says what stops working; `onRotated(feed)` with the new one. */
-function NewLink({ api, onRotated }) {
+function NewLink({ onRotated }) {
+  const { api } = useConsole();
   const [asking, setAsking] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState(null);
-  async function rotate() {
-    setBusy(true);
-    try {
+  const { error, busy, run } = useWrite();
+  const rotate = () =>
+    run(async () => {
       onRotated((await api.post("/me/calendar-url/rotate")).data);
       setAsking(false);
-      setError(null);
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
-  }
+    });
   if (!asking) {
     return html`<button type="button" class="quiet big" onClick=${() => setAsking(true)}>Make a new link…</button>`;
   }
@@ -82,7 +76,8 @@ function NewLink({ api, onRotated }) {
   </div>`;
 }
 
-export default function MyCalendar({ api }) {
+export default function MyCalendar() {
+  const { api } = useConsole();
   const { offline } = useOffline();
   const found = useLoad(() => api.get("/me/calendar-url"), []);
   const [rotated, setRotated] = useState(false);
@@ -115,7 +110,7 @@ export default function MyCalendar({ api }) {
             : html`<section class="calendar-part" aria-labelledby="new-link-heading">
                 <h2 id="new-link-heading">Someone else has your link?</h2>
                 <p>Anyone with the link sees your gigs. A new link shuts the old one out.</p>
-                <${NewLink} api=${api} onRotated=${onRotated} />
+                <${NewLink} onRotated=${onRotated} />
               </section>`}`
       : null}
   </section>`;

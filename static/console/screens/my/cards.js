@@ -1,9 +1,9 @@
-// The pieces of a musician's gig and invitation as the phone shows them (SPEC §13, CONSOLE.md "The phone"): the
+// The pieces of a musician's gig and invitation as the phone shows them (SPEC §13): the
 // date, the call time first, the venue as a map link, their role and pay, the lineup by first names, the run sheet.
 // Times exactly as GET /me/gigs gives them (the venue's); money in the office's currency; every text a text node,
 // isolated (<bdi>) so that a right-to-left override in one does not turn the line around it.
 
-import { StatusBadge } from "../../components.js";
+import { StatusBadge } from "../../components/index.js";
 import { amount, date, timeRange } from "../../format.js";
 import { html } from "../../lib.js";
 

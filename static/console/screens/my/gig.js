@@ -2,20 +2,21 @@
 // where (a map link), their roles and pay (an invitation still to answer with its buttons), the load-in, the whole
 // lineup by first name, the run sheet. One call: GET /me/gigs?filter[id]=….
 
-import { ErrorMessage, Loading } from "../../components.js";
+import { ErrorMessage, Loading } from "../../components/index.js";
+import { useConsole } from "../../context.js";
 import { html, useEffect, useState } from "../../lib.js";
+import { useLoad } from "../../load.js";
 import { myInvitationPath } from "../../paths.js";
 import { AnswerButtons, Outcome, answerWithin } from "./answer.js";
 import { RoleLine, RunSheet, Text, Venue, When } from "./cards.js";
-import { useLoad } from "./load.js";
 
-function Role({ api, gig, role, onAnswered }) {
+function Role({ gig, role, onAnswered }) {
   if (!role.invitation) return html`<li><${RoleLine} role=${role} /></li>`;
   const invitation = { id: role.invitation.id, gig, role };
   return html`<li class="my-invited">
     <${RoleLine} role=${role} />
     <p class="my-deadline">Invited: <a href=${myInvitationPath(role.invitation.id)}>${answerWithin(role.invitation.expires_at)}</a></p>
-    <${AnswerButtons} api=${api} invitation=${invitation} onAnswered=${onAnswered} />
+    <${AnswerButtons} invitation=${invitation} onAnswered=${onAnswered} />
   </li>`;
 }
 
@@ -28,7 +29,7 @@ function Players({ lineup }) {
   </ul>`;
 }
 
-function Gig({ api, gig, onAnswered }) {
+function Gig({ gig, onAnswered }) {
   return html`<div class="my-card my-gig-page">
       <${When} gig=${gig} roles=${gig.roles.filter((role) => !role.invitation)} />
       ${gig.load_in_time ? html`<p class="muted">Load-in ${gig.load_in_time}</p>` : null}
@@ -36,7 +37,7 @@ function Gig({ api, gig, onAnswered }) {
     </div>
     <section class="my-section" aria-labelledby="roles-heading">
       <h2 id="roles-heading">Your part</h2>
-      <ul class="my-roles">${gig.roles.map((role) => html`<${Role} key=${role.gig_role_id} api=${api} gig=${gig} role=${role} onAnswered=${onAnswered} />`)}</ul>
+      <ul class="my-roles">${gig.roles.map((role) => html`<${Role} key=${role.gig_role_id} gig=${gig} role=${role} onAnswered=${onAnswered} />`)}</ul>
     </section>
     <section class="my-section" aria-labelledby="lineup-heading">
       <h2 id="lineup-heading">Lineup</h2>
@@ -48,7 +49,8 @@ function Gig({ api, gig, onAnswered }) {
     </section>`;
 }
 
-export default function MyGig({ params, api }) {
+export default function MyGig({ params }) {
+  const { api } = useConsole();
   const [outcome, setOutcome] = useState(null);
   const found = useLoad(() => api.get("/me/gigs", { "filter[id]": params.id }), [params.id]);
   const gig = found.answer && found.answer.data[0];
@@ -67,6 +69,6 @@ export default function MyGig({ params, api }) {
     <${ErrorMessage} error=${found.error} />
     ${!found.answer && !found.error ? html`<${Loading} />` : null}
     ${found.answer && !gig ? html`<p>None of your gigs has this address: you may have been taken off it, or it was an invitation no longer open.</p>` : null}
-    ${gig ? html`<${Gig} api=${api} gig=${gig} onAnswered=${onAnswered} />` : null}
+    ${gig ? html`<${Gig} gig=${gig} onAnswered=${onAnswered} />` : null}
   </section>`;
 }

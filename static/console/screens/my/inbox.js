@@ -3,14 +3,15 @@
 // Tapping one marks it read (POST /me/notifications/{id}/read) and opens the invitation or the gig its data names;
 // "Mark all read" (POST /me/notifications/read-all). While offline (useOffline) nothing writes: the app is read only.
 
-import { ErrorMessage, Loading } from "../../components.js";
+import { ErrorMessage, Loading } from "../../components/index.js";
+import { useConsole } from "../../context.js";
 import { moment } from "../../format.js";
 import { html, useState } from "../../lib.js";
+import { useLoad } from "../../load.js";
 import { refreshUnreadCount, useUnreadCount } from "../../my_tabs.js";
 import { useOffline } from "../../offline.js";
 import { myGigPath, myInvitationPath } from "../../paths.js";
 import { navigate } from "../../router.js";
-import { useLoad } from "./load.js";
 
 const PAGE = 20;
 
@@ -24,7 +25,8 @@ function targetOf(notification) {
 
 /** The inbox's state: the notifications shown (the first page, then older ones appended by more()), the unread
  * count (the tab bar's, my_tabs.js), and what changes them. */
-function useInbox(api) {
+function useInbox() {
+  const { api } = useConsole();
   const first = useLoad(() => api.get("/me/notifications", { limit: PAGE }), []);
   const unread = useUnreadCount();
   const [error, setError] = useState(null); // of a write, or of "Show more"
@@ -89,9 +91,9 @@ function Notice({ notification, offline, inbox }) {
   </li>`;
 }
 
-export default function MyInbox({ api }) {
+export default function MyInbox() {
   const { offline } = useOffline();
-  const inbox = useInbox(api);
+  const inbox = useInbox();
   const { shown, unread, error } = inbox;
   return html`<section class="screen my-inbox">
     <header class="screen-header">

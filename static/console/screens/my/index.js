@@ -2,19 +2,20 @@
 // with the time left, then the upcoming gigs as cards with their run sheet folded under them. Two calls:
 // GET /me/invitations (pending) and GET /me/gigs (from today on); the tab bar's unread count is the third.
 
-import { ErrorMessage, Loading } from "../../components.js";
+import { ErrorMessage, Loading } from "../../components/index.js";
+import { useConsole } from "../../context.js";
 import { html, useState } from "../../lib.js";
+import { useLoad } from "../../load.js";
 import { myGigPath, myInvitationPath } from "../../paths.js";
 import { AnswerButtons, Outcome, answerWithin } from "./answer.js";
 import { Lineup, RoleLine, RunSheet, Text, Venue, When, runSheetSummary } from "./cards.js";
-import { useLoad } from "./load.js";
 
 const FIRST_GIGS = 30;
 const MOST_GIGS = 200;
 
 const held = (gig) => gig.roles.filter((role) => !role.invitation);
 
-function InvitationCard({ api, invitation, onAnswered }) {
+function InvitationCard({ invitation, onAnswered }) {
   const { gig, role } = invitation;
   const headingId = `invitation-${invitation.id}`;
   return html`<li class="my-card my-invitation">
@@ -25,7 +26,7 @@ function InvitationCard({ api, invitation, onAnswered }) {
       <p class="my-deadline"><time datetime=${invitation.expires_at}>${answerWithin(invitation.expires_at)}</time></p>
       <${Venue} venue=${gig.venue} />
       ${invitation.message ? html`<p class="my-message"><${Text} value=${invitation.message} /></p>` : null}
-      <${AnswerButtons} api=${api} invitation=${invitation} onAnswered=${onAnswered} />
+      <${AnswerButtons} invitation=${invitation} onAnswered=${onAnswered} />
     </article>
   </li>`;
 }
@@ -48,14 +49,14 @@ function GigCard({ gig }) {
   </li>`;
 }
 
-function Invitations({ api, answer, onAnswered }) {
+function Invitations({ answer, onAnswered }) {
   const invitations = answer ? answer.data : [];
   if (invitations.length === 0) return null;
   const total = answer.meta.total;
   return html`<section class="my-section" aria-labelledby="to-answer-heading">
     <h2 id="to-answer-heading">To answer (${total})</h2>
     <ul class="my-cards">
-      ${invitations.map((invitation) => html`<${InvitationCard} key=${invitation.id} api=${api} invitation=${invitation} onAnswered=${onAnswered} />`)}
+      ${invitations.map((invitation) => html`<${InvitationCard} key=${invitation.id} invitation=${invitation} onAnswered=${onAnswered} />`)}
     </ul>
   </section>`;
 }
@@ -72,7 +73,8 @@ function Upcoming({ answer, limit, onMore }) {
   </section>`;
 }
 
-export default function MyGigs({ api }) {
+export default function MyGigs() {
+  const { api } = useConsole();
   const [limit, setLimit] = useState(FIRST_GIGS);
   const [outcome, setOutcome] = useState(null);
   const pending = { "filter[status]": "pending", sort: "expires_at", limit: 50 }; // the most urgent first
@@ -91,7 +93,7 @@ export default function MyGigs({ api }) {
     </header>
     <${Outcome} outcome=${outcome} />
     <${ErrorMessage} error=${error} />
-    ${error && !gigs.answer ? null : html`<${Invitations} api=${api} answer=${invitations.answer} onAnswered=${onAnswered} />
+    ${error && !gigs.answer ? null : html`<${Invitations} answer=${invitations.answer} onAnswered=${onAnswered} />
       <${Upcoming} answer=${gigs.answer} limit=${limit} onMore=${() => setLimit(MOST_GIGS)} />`}
   </section>`;
 }

@@ -2,12 +2,13 @@
 // the time left and the answer buttons while it is pending, else what became of it. One call:
 // GET /me/invitations?filter[id]=….
 
-import { ErrorMessage, Loading } from "../../components.js";
+import { ErrorMessage, Loading } from "../../components/index.js";
+import { useConsole } from "../../context.js";
 import { html, useEffect, useState } from "../../lib.js";
+import { useLoad } from "../../load.js";
 import { myGigPath } from "../../paths.js";
 import { AnswerButtons, Outcome, answerWithin } from "./answer.js";
 import { RoleLine, Text, Venue, When } from "./cards.js";
-import { useLoad } from "./load.js";
 
 const STATUS_WORDS = {
   accepted: "You accepted this invitation: you are on the lineup.",
@@ -16,7 +17,7 @@ const STATUS_WORDS = {
   expired: "This invitation expired before it was answered. Ask the office whether the role is still open.",
 };
 
-function Invitation({ api, invitation, onAnswered }) {
+function Invitation({ invitation, onAnswered }) {
   const { gig, role } = invitation;
   const pending = invitation.status === "pending";
   const gigPath = myGigPath(gig.id);
@@ -27,13 +28,14 @@ function Invitation({ api, invitation, onAnswered }) {
     ${invitation.message ? html`<p class="my-message"><${Text} value=${invitation.message} /></p>` : null}
     ${pending
       ? html`<p class="my-deadline"><time datetime=${invitation.expires_at}>${answerWithin(invitation.expires_at)}</time></p>
-          <${AnswerButtons} api=${api} invitation=${invitation} onAnswered=${onAnswered} />`
+          <${AnswerButtons} invitation=${invitation} onAnswered=${onAnswered} />`
       : html`<p class="my-status">${STATUS_WORDS[invitation.status] || invitation.status}</p>`}
     ${pending || invitation.status === "accepted" ? html`<p><a href=${gigPath}>The gig: lineup and run sheet</a></p>` : null}
   </div>`;
 }
 
-export default function MyInvitation({ params, api }) {
+export default function MyInvitation({ params }) {
+  const { api } = useConsole();
   const [outcome, setOutcome] = useState(null);
   const found = useLoad(() => api.get("/me/invitations", { "filter[id]": params.id }), [params.id]);
   const invitation = found.answer && found.answer.data[0];
@@ -51,6 +53,6 @@ export default function MyInvitation({ params, api }) {
     <${ErrorMessage} error=${found.error} />
     ${!found.answer && !found.error ? html`<${Loading} />` : null}
     ${found.answer && !invitation ? html`<p>None of your invitations has this address.</p>` : null}
-    ${invitation ? html`<${Invitation} api=${api} invitation=${invitation} onAnswered=${onAnswered} />` : null}
+    ${invitation ? html`<${Invitation} invitation=${invitation} onAnswered=${onAnswered} />` : null}
   </section>`;
 }

@@ -3,13 +3,14 @@
 // the amount in the office's currency with where it comes from in words, and the period's total. Two calls: the
 // pay sheet, then their gigs of its lines (the gig's title and the role's name).
 
-import { ErrorMessage, Loading } from "../../components.js";
+import { ErrorMessage, Loading } from "../../components/index.js";
 import { Pager, offsetOf } from "../../components/paging.js";
-import { PeriodForm, periodOf } from "../../components/period.js";
+import { PeriodHeader, periodOf } from "../../components/period.js";
+import { useConsole } from "../../context.js";
 import { date, money } from "../../format.js";
 import { html } from "../../lib.js";
+import { useLoad } from "../../load.js";
 import { myGigPath } from "../../paths.js";
-import { useLoad } from "./load.js";
 
 const PAGE = 100;
 
@@ -68,7 +69,8 @@ function Sheet({ answer, from, to, query }) {
 }
 
 /** The sheet of one period and page: drawn anew (under its key) when the address names another. */
-function PeriodSheet({ api, from, to, offset, query }) {
+function PeriodSheet({ from, to, offset, query }) {
+  const { api } = useConsole();
   const { answer, error } = useLoad(() => sheetOf(api, from, to, offset), [from, to, offset]);
   return html`<${ErrorMessage} error=${error} />
     ${!answer && !error ? html`<${Loading} />` : null}
@@ -78,15 +80,11 @@ function PeriodSheet({ api, from, to, offset, query }) {
     ${answer && answer.sheet.meta.total > 0 ? html`<${Sheet} answer=${answer} from=${from} to=${to} query=${query} />` : null}`;
 }
 
-export default function MyPay({ query, api }) {
+export default function MyPay({ query }) {
   const [from, to] = periodOf(query);
   const offset = offsetOf(query.offset);
   return html`<section class="screen my-pay">
-    <header class="screen-header">
-      <h1>My pay</h1>
-      <p class="period-said">${date(from)} – ${date(to)}</p>
-    </header>
-    <${PeriodForm} key=${`${from}/${to}`} path="/my/pay" from=${from} to=${to} />
-    <${PeriodSheet} key=${`${from}/${to}/${offset}`} api=${api} from=${from} to=${to} offset=${offset} query=${query} />
+    <${PeriodHeader} title="My pay" path="/my/pay" from=${from} to=${to} />
+    <${PeriodSheet} key=${`${from}/${to}/${offset}`} from=${from} to=${to} offset=${offset} query=${query} />
   </section>`;
 }

@@ -3,8 +3,10 @@
 // gigs, staffing.edit), and "Notify me on this phone" / "Stop notifications" (screens/my/phone_push.js). Read only
 // while the app shows what it kept offline.
 
-import { ErrorMessage, Loading } from "../../components.js";
-import { html, useEffect, useState } from "../../lib.js";
+import { ErrorMessage, Loading } from "../../components/index.js";
+import { useConsole } from "../../context.js";
+import { html, useState } from "../../lib.js";
+import { useLoad, useWrite } from "../../load.js";
 import { can } from "../../me.js";
 import { useOffline } from "../../offline.js";
 import { PhonePush } from "./settings_phone.js";
@@ -36,28 +38,22 @@ function Channel({ channel, on, saving, offline, onChange }) {
   </li>`;
 }
 
-export default function Settings({ me, api }) {
+export default function Settings() {
+  const { api, me } = useConsole();
   const { offline } = useOffline();
-  const [settings, setSettings] = useState(null);
-  const [saving, setSaving] = useState(null);
+  const found = useLoad(() => api.get("/me/notification-settings"), []);
+  const settings = found.answer && found.answer.data;
   const [saved, setSaved] = useState("");
-  const [error, setError] = useState(null);
-  useEffect(() => {
-    api.get("/me/notification-settings").then((answer) => setSettings(answer.data), setError);
-  }, []);
-  async function change(name, on) {
-    setSaving(name);
+  const saving = useWrite();
+  const error = saving.error || found.error;
+  function change(name, on) {
     setSaved("");
-    setError(null);
-    try {
-      setSettings((await api.patch("/me/notification-settings", { [name]: on })).data);
+    return saving.run(async () => {
+      const answer = await api.patch("/me/notification-settings", { [name]: on });
+      found.update(() => answer);
       const label = CHANNELS.find((channel) => channel.name === name).label;
       setSaved(`Saved: ${label} ${on ? "on" : "off"}.`);
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setSaving(null);
-    }
+    });
   }
   const shown = CHANNELS.filter((channel) => !channel.capability || can(me, channel.capability));
   return html`<section class="screen my-settings-screen">
@@ -70,10 +66,10 @@ export default function Settings({ me, api }) {
     ${!settings && !error ? html`<${Loading} />` : null}
     ${settings
       ? html`<ul class="channels">${shown.map((channel) => html`<${Channel} key=${channel.name} channel=${channel}
-          on=${settings[channel.name]} saving=${saving !== null} offline=${offline} onChange=${change} />`)}</ul>`
+          on=${settings[channel.name]} saving=${saving.busy} offline=${offline} onChange=${change} />`)}</ul>`
       : null}
     <p class="saved" role="status">${saved}</p>
     <h2>This phone</h2>
-    ${settings ? html`<${PhonePush} api=${api} offline=${offline} pushOff=${!settings.push} />` : null}
+    ${settings ? html`<${PhonePush} offline=${offline} pushOff=${!settings.push} />` : null}
   </section>`;
 }

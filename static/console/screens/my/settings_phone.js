@@ -1,8 +1,10 @@
 // "This phone" of /my/settings (SPEC §13): notifications on this phone turned on or off, or, when they cannot be,
 // why in words (plain HTTP, a browser without push, an office without Web Push, notifications blocked).
 
-import { ErrorMessage, Loading } from "../../components.js";
-import { html, useEffect, useState } from "../../lib.js";
+import { ErrorMessage, Loading } from "../../components/index.js";
+import { useConsole } from "../../context.js";
+import { html, useState } from "../../lib.js";
+import { useLoad } from "../../load.js";
 import { PushRefused, permission, pushUnavailable, rememberedDevice, subscribe, unsubscribe } from "./phone_push.js";
 
 /** Where this browser stands: "insecure", "unsupported", "not_set_up", "denied", "on" or "off" (with the key). */
@@ -46,20 +48,20 @@ function Why({ state }) {
   return null;
 }
 
-export function PhonePush({ api, offline, pushOff }) {
-  const [status, setStatus] = useState(null);
+export function PhonePush({ offline, pushOff }) {
+  const { api } = useConsole();
+  // Offline, what this browser remembers (the server's key and devices cannot be asked: nothing changes then)
+  const found = useLoad(() => (offline ? Promise.resolve({ state: rememberedDevice() ? "on" : "off" }) : standing(api)), [offline]);
+  const status = found.answer;
+  const setStatus = (next) => found.update(() => next);
   const [busy, setBusy] = useState(false);
   const [said, setSaid] = useState("");
-  const [error, setError] = useState(null);
-  useEffect(() => {
-    // Offline, what this browser remembers (the server's key and devices cannot be asked: nothing changes then)
-    if (offline) setStatus({ state: rememberedDevice() ? "on" : "off" });
-    else standing(api).then(setStatus, setError);
-  }, [offline]);
+  const [failure, setFailure] = useState(null);
+  const error = failure || found.error;
   async function act(action, after, done) {
     setBusy(true);
     setSaid("");
-    setError(null);
+    setFailure(null);
     try {
       await action();
       setStatus({ ...status, state: after });
@@ -67,7 +69,7 @@ export function PhonePush({ api, offline, pushOff }) {
     } catch (failure) {
       if (failure instanceof PushRefused && failure.permission === "denied") setStatus({ ...status, state: "denied" });
       else if (failure instanceof PushRefused) setSaid("You did not allow notifications: press the button to be asked again.");
-      else setError(failure);
+      else setFailure(failure);
     } finally {
       setBusy(false);
     }

@@ -2,13 +2,15 @@
 // month by default; ?offset= pages it), a member's gigs in the period (?member=<id>), a print stylesheet that
 // prints the sheet alone, and the whole sheet as a CSV made here from the JSON.
 
-import { ErrorMessage, Loading } from "../components.js";
-import { Pager, offsetOf, withQuery } from "../components/paging.js";
-import { PeriodForm, periodOf } from "../components/period.js";
-import { date, money } from "../format.js";
-import { html, useEffect, useState } from "../lib.js";
-import { MemberLines } from "./pay-lines.js";
-import { downloadSheet } from "./pay-csv.js";
+import { ErrorMessage, Loading } from "../../components/index.js";
+import { Pager, offsetOf, withQuery } from "../../components/paging.js";
+import { PeriodHeader, periodOf } from "../../components/period.js";
+import { useConsole } from "../../context.js";
+import { date, money } from "../../format.js";
+import { html } from "../../lib.js";
+import { useLoad, useWrite } from "../../load.js";
+import { downloadSheet } from "./csv.js";
+import { MemberLines } from "./member_lines.js";
 
 export const PAGE = 100;
 
@@ -16,7 +18,7 @@ export function memberName(line) {
   return [line.first_name, line.last_name].filter(Boolean).join(" ");
 }
 
-function SheetRow({ line, currency, query, open, api, from, to }) {
+function SheetRow({ line, currency, query, open, from, to }) {
   const link = withQuery("/pay", query, { member: open ? null : line.staff_member_id });
   return html`<tr class=${open ? "open" : ""}>
       <th scope="row">${memberName(line)}</th>
@@ -25,10 +27,10 @@ function SheetRow({ line, currency, query, open, api, from, to }) {
       <td class="no-print"><a href=${link} aria-expanded=${open ? "true" : "false"}
         aria-label=${`${open ? "Hide" : "Show"} the gigs of ${memberName(line)}`}>${open ? "Hide gigs" : "Gigs"}</a></td>
     </tr>
-    ${open ? html`<tr class="lines"><td colspan="4"><${MemberLines} api=${api} member=${line} from=${from} to=${to} /></td></tr>` : null}`;
+    ${open ? html`<tr class="lines"><td colspan="4"><${MemberLines} member=${line} from=${from} to=${to} /></td></tr>` : null}`;
 }
 
-function Sheet({ answer, query, api, from, to }) {
+function Sheet({ answer, query, from, to }) {
   const { data, meta } = answer;
   const currency = meta.currency;
   const sum = data.reduce((total, line) => total + line.total_cents, 0);
@@ -40,7 +42,7 @@ function Sheet({ answer, query, api, from, to }) {
     <tbody>
       ${data.map(
         (line) => html`<${SheetRow} key=${line.staff_member_id} line=${line} currency=${currency} query=${query}
-          open=${query.member === line.staff_member_id} api=${api} from=${from} to=${to} />`,
+          open=${query.member === line.staff_member_id} from=${from} to=${to} />`,
       )}
     </tbody>
     <tfoot><tr><th scope="row">${whole ? "Total" : "Total of this page"}</th>
@@ -49,35 +51,24 @@ function Sheet({ answer, query, api, from, to }) {
   </table></div>`;
 }
 
-export default function Pay({ query, api }) {
+export default function Pay({ query }) {
+  const { api } = useConsole();
   const [from, to] = periodOf(query);
   const offset = offsetOf(query.offset);
-  const [state, setState] = useState({});
-  const [downloadProblem, setDownloadProblem] = useState(null);
-  useEffect(() => {
-    setState({});
-    api.get("/pay-sheet", { from, to, limit: PAGE, offset }).then(
-      (answer) => setState({ answer }),
-      (error) => setState({ error }),
-    );
-  }, [from, to, offset]);
-  const { answer, error } = state;
+  const downloading = useWrite();
+  const { answer, error } = useLoad(() => api.get("/pay-sheet", { from, to, limit: PAGE, offset }), [from, to, offset], { fresh: true });
   const shownQuery = { ...query, from, to };
   return html`<section class="screen pay">
-    <header class="screen-header">
-      <h1>Pay sheet</h1>
-      <p class="period-said">${date(from)} – ${date(to)}</p>
-    </header>
-    <${PeriodForm} key=${`${from}/${to}`} path="/pay" from=${from} to=${to} />
-    <${ErrorMessage} error=${error || downloadProblem} />
+    <${PeriodHeader} title="Pay sheet" path="/pay" from=${from} to=${to} />
+    <${ErrorMessage} error=${error || downloading.error} />
     ${!answer && !error ? html`<${Loading} />` : null}
     ${answer && answer.data.length === 0 ? html`<p>Nobody played a gig in this period.</p>` : null}
     ${answer && answer.data.length > 0
       ? html`<p class="actions no-print">
-            <button type="button" onClick=${() => downloadSheet(api, from, to).then(() => setDownloadProblem(null), setDownloadProblem)}>Download CSV</button>
+            <button type="button" onClick=${() => downloading.run(() => downloadSheet(api, from, to))}>Download CSV</button>
             <button type="button" class="quiet" onClick=${() => print()}>Print</button>
           </p>
-          <${Sheet} answer=${answer} query=${shownQuery} api=${api} from=${from} to=${to} />
+          <${Sheet} answer=${answer} query=${shownQuery} from=${from} to=${to} />
           <${Pager} meta=${answer.meta} path="/pay" query=${shownQuery} label="the pay sheet" />`
       : null}
   </section>`;

@@ -1,18 +1,19 @@
-// One field edited in place (SPEC §12 gig page): its value shown as a button; a click or Enter opens the input,
-// Esc puts the value back, Enter (not in a text area) or leaving the field saves it when it changed. While saving
-// fails the input stays open with what was typed: a 422 says why beside it, a 409 in words with a link. A value
-// changed by someone else while this person edits it is not put over what they typed: "Changed by someone else".
+// A field edited in place (SPEC §12: the gig page, a staff member, a contact; the console's one in-place editor):
+// its value shown as a button; a click or Enter opens the input, Esc puts the value back, Enter (not in a text
+// area) or leaving the field saves it when it changed. While saving fails the input stays open with what was typed:
+// a 422 says why beside it, a 409 in words with a link. A value changed by someone else while this person edits it
+// is not put over what they typed: "Changed by someone else".
 //
 //   <${InPlace} id="gig-title" label="Title" type="text" value=${gig.title} editable=${canEdit}
 //     onSave=${(value) => save({title: value})} error=${...} />
 //
-// type: text | textarea | number | date | time | select (options [[value, words]]) | checkbox | reference
+// type: text | textarea | number | date | time | email | tel | select (options [[value, words]]) | checkbox | reference
 // (picker: the ReferencePicker's props, record: the record referenced). onSave(value) returns a promise that
 // rejects with the ApiError; `field` names the field in a 422's details (default: the id's).
 
-import { ReferencePicker } from "../../components/reference_picker.js";
-import { html, useEffect, useLayoutEffect, useRef, useState } from "../../lib.js";
-import { SaveError, fieldMessage } from "./conflict.js";
+import { html, useEffect, useLayoutEffect, useRef, useState } from "../lib.js";
+import { ReferencePicker } from "./reference_picker.js";
+import { SaveError, fieldMessage } from "./save_error.js";
 
 const SAVED_MS = 2500;
 
@@ -32,7 +33,7 @@ function Shown({ text, placeholder }) {
   return text === "" ? html`<span class="empty">${placeholder || "—"}</span>` : text;
 }
 
-function Editor({ props, draft, setDraft, finish, cancel, describedBy }) {
+function Editor({ props, draft, setDraft, finish, cancel, describedBy, invalid }) {
   const { id, type, options } = props;
   const input = useRef(null);
   useLayoutEffect(() => input.current && input.current.focus(), []);
@@ -51,6 +52,7 @@ function Editor({ props, draft, setDraft, finish, cancel, describedBy }) {
     ref: input,
     value: draft,
     "aria-describedby": describedBy,
+    "aria-invalid": invalid ? "true" : undefined,
     onInput: (event) => setDraft(event.target.value),
     onBlur: () => finish(),
     onKeyDown,
@@ -152,6 +154,6 @@ export function InPlace(props) {
   return html`<div class=${`field in-place editing ${props.wide ? "wide-on-phone" : ""}`}>
     <label for=${id} class="field-label">${label}</label>
     <${Editor} props=${props} draft=${draft} setDraft=${setDraft} finish=${finish} cancel=${cancel}
-      describedBy=${error || changedElsewhere ? messageId : undefined} />
+      describedBy=${error || changedElsewhere ? messageId : undefined} invalid=${Boolean(error)} />
     ${notes}</div>`;
 }

@@ -1,11 +1,13 @@
 // People (SPEC §12, screen 4): the band's staff members and the clients' contacts, two lists searched together
 // (?q=) and paged apart (?staff=20, ?contacts=20, their offsets). Two API calls.
 
-import { ErrorMessage, Loading } from "../components.js";
-import { Pager, withQuery } from "../components/paging.js";
-import { html, useEffect, useState } from "../lib.js";
-import { recordPath } from "../paths.js";
-import { navigate } from "../router.js";
+import { ErrorMessage, Loading } from "../../components/index.js";
+import { Pager, withQuery } from "../../components/paging.js";
+import { useConsole } from "../../context.js";
+import { html, useState } from "../../lib.js";
+import { useLoad } from "../../load.js";
+import { recordPath } from "../../paths.js";
+import { navigate } from "../../router.js";
 
 const PAGE = 25;
 const STAFF_FIELDS = "id,first_name,last_name,email,phone,active";
@@ -25,16 +27,9 @@ export function fullName(person) {
 }
 
 /** The list's answer once it has come, or its error. */
-function useList(api, collection, fields, q, offset) {
-  const [state, setState] = useState({});
-  useEffect(() => {
-    setState({});
-    listOf(api, collection, fields, q, offset).then(
-      (answer) => setState({ answer }),
-      (error) => setState({ error }),
-    );
-  }, [q, offset]);
-  return state;
+function useList(collection, fields, q, offset) {
+  const { api } = useConsole();
+  return useLoad(() => listOf(api, collection, fields, q, offset), [q, offset], { fresh: true });
 }
 
 function SearchForm({ q, query }) {
@@ -91,10 +86,10 @@ function ListSection({ title, id, state, collection, columns, query, parameter, 
   </section>`;
 }
 
-export default function People({ query, api }) {
+export default function People({ query }) {
   const q = query.q || "";
-  const staff = useList(api, "staff-members", STAFF_FIELDS, q, offsetOf(query.staff));
-  const contacts = useList(api, "contacts", CONTACT_FIELDS, q, offsetOf(query.contacts));
+  const staff = useList("staff-members", STAFF_FIELDS, q, offsetOf(query.staff));
+  const contacts = useList("contacts", CONTACT_FIELDS, q, offsetOf(query.contacts));
   return html`<section class="screen people">
     <header class="screen-header"><h1>People</h1><${SearchForm} key=${q} q=${q} query=${query} /></header>
     <${ListSection} title="Staff members" id="staff-members-heading" state=${staff} collection="staff-members"

@@ -2,16 +2,18 @@
 // upcoming gigs (three API calls), following others' changes to their fields; their pay rates (pay.view), blockouts and calendar link load when their section
 // is opened.
 
-import { ErrorMessage, Loading } from "../components.js";
-import { EditableCheckbox, EditableField } from "../components/editable.js";
-import { useFollow } from "../follow.js";
-import { date, timeRange } from "../format.js";
-import { html, useEffect, useState } from "../lib.js";
-import { can } from "../me.js";
-import { recordPath } from "../paths.js";
-import { Blockouts } from "./staff-member-blockouts.js";
-import { CalendarLink, PayRates } from "./staff-member-more.js";
-import { fullName } from "./people.js";
+import { ErrorMessage, Loading } from "../../components/index.js";
+import { useConsole } from "../../context.js";
+import { useFollow } from "../../follow.js";
+import { date, timeRange } from "../../format.js";
+import { html } from "../../lib.js";
+import { useLoad } from "../../load.js";
+import { can } from "../../me.js";
+import { recordPath } from "../../paths.js";
+import { fullName } from "./index.js";
+import { PersonFields } from "./person_fields.js";
+import { Blockouts } from "./staff_member_blockouts.js";
+import { CalendarLink, PayRates } from "./staff_member_more.js";
 
 /** The browser's today as "2026-11-26". */
 export function today() {
@@ -35,23 +37,13 @@ function load(api, id) {
 }
 
 const FIELDS = [
-  ["First name", "first_name", { required: true }],
-  ["Last name", "last_name", { required: true }],
-  ["E-mail", "email", { type: "email" }],
-  ["Phone", "phone", { type: "tel" }],
-  ["Notes", "notes", { multiline: true }],
+  ["First name", "first_name"],
+  ["Last name", "last_name"],
+  ["E-mail", "email", "email"],
+  ["Phone", "phone", "tel"],
+  ["Notes", "notes", "textarea"],
+  ["Active", "active", "checkbox"],
 ];
-
-function Details({ member, canEdit, api, onSaved }) {
-  const save = (name) => (value) => api.patch(`/staff-members/${encodeURIComponent(member.id)}`, { [name]: value });
-  return html`<dl class="person-fields">
-    ${FIELDS.map(
-      ([label, name, options]) => html`<${EditableField} key=${name} label=${label} name=${name} value=${member[name]}
-        canEdit=${canEdit} save=${save(name)} onSaved=${onSaved} ...${options} />`,
-    )}
-    <${EditableCheckbox} label="Active" name="active" value=${member.active} canEdit=${canEdit} save=${save("active")} onSaved=${onSaved} />
-  </dl>`;
-}
 
 function Roles({ roles }) {
   if (roles.data.length === 0) return html`<p>No roles yet.</p>`;
@@ -78,19 +70,19 @@ function UpcomingGigs({ gigRoles }) {
   ${gigRoles.meta.total > gigRoles.data.length ? html`<p class="more">The next ${gigRoles.data.length} of ${gigRoles.meta.total}.</p>` : null}`;
 }
 
-export default function StaffMember({ params, me, api }) {
-  const [loaded, setLoaded] = useState(null);
-  const [error, setError] = useState(null);
-  useEffect(() => {
-    load(api, params.id).then(([member, roles, gigRoles]) => setLoaded({ member: member.data, roles, gigRoles }), setError);
+export default function StaffMember({ params }) {
+  const { api, me } = useConsole();
+  const found = useLoad(async () => {
+    const [member, roles, gigRoles] = await load(api, params.id);
+    return { member: member.data, roles, gigRoles };
   }, [params.id]);
+  const { answer: loaded, error } = found;
+  const path = `/staff-members/${encodeURIComponent(params.id)}`;
+  const onSaved = (saved) => found.update((before) => before && { ...before, member: saved });
   // another person's change to the member's fields shows within the poll's interval (SPEC §12)
-  const reloadMember = () =>
-    api.get(`/staff-members/${encodeURIComponent(params.id)}`).then((answer) => setLoaded((before) => before && { ...before, member: answer.data }));
-  useFollow({ subject_collection: "staff_members", subject_id: params.id }, reloadMember, [params.id]);
+  useFollow({ subject_collection: "staff_members", subject_id: params.id }, () => api.get(path).then((answer) => onSaved(answer.data)), [params.id]);
   const member = loaded && loaded.member;
   const canEdit = can(me, "people.edit");
-  const onSaved = (saved) => setLoaded((before) => ({ ...before, member: saved }));
   return html`<section class="screen person">
     <header class="screen-header">
       <h1>${member ? fullName(member) : error ? "Staff member not found" : "Staff member"}</h1>
@@ -101,13 +93,13 @@ export default function StaffMember({ params, me, api }) {
     ${!loaded && !error ? html`<${Loading} />` : null}
     ${loaded
       ? html`<section aria-labelledby="details-heading"><h2 id="details-heading">Details</h2>
-            <${Details} member=${member} canEdit=${canEdit} api=${api} onSaved=${onSaved} /></section>
+            <${PersonFields} fields=${FIELDS} record=${member} path=${path} onSaved=${onSaved} /></section>
           <section aria-labelledby="roles-heading"><h2 id="roles-heading">Roles</h2><${Roles} roles=${loaded.roles} /></section>
           <section aria-labelledby="upcoming-heading"><h2 id="upcoming-heading">Upcoming gigs</h2>
             <${UpcomingGigs} gigRoles=${loaded.gigRoles} /></section>
-          ${can(me, "pay.view") ? html`<${PayRates} member=${member} api=${api} />` : null}
-          <${Blockouts} member=${member} canEdit=${canEdit} api=${api} />
-          <${CalendarLink} member=${member} canEdit=${canEdit} api=${api} />`
+          ${can(me, "pay.view") ? html`<${PayRates} member=${member} />` : null}
+          <${Blockouts} member=${member} canEdit=${canEdit} />
+          <${CalendarLink} member=${member} canEdit=${canEdit} />`
       : null}
   </section>`;
 }

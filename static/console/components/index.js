@@ -1,7 +1,7 @@
 // Small pieces every screen may use: a gig status with its kind's colour and its word, an error said in words,
 // a quiet "Loading…".
 
-import { html } from "./lib.js";
+import { html } from "../lib.js";
 
 const KINDS = ["inquiry", "tentative", "confirmed", "completed", "cancelled"];
 

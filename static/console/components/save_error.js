@@ -1,9 +1,9 @@
 // A failed save said in words (SPEC §12): a 409 names the record it clashed with and links to it, a 422 is said
 // at its field (the caller shows details[field]), anything else by its message.
 
-import { date } from "../../format.js";
-import { html } from "../../lib.js";
-import { recordPath } from "../../paths.js";
+import { date } from "../format.js";
+import { html } from "../lib.js";
+import { recordPath } from "../paths.js";
 
 /** The path and words of the record a 409's details name (a gig role or equipment on another gig, a blockout). */
 export function clashOf(details) {

@@ -2,13 +2,15 @@
 // days; filtered by status kind, gig type, a search and open roles. Its state is the URL (agenda/query.js).
 // One GET /gigs a page (each gig with its status, venue and counts); the filter's gig types once a session.
 
-import { ErrorMessage, Loading } from "../components.js";
-import { monthName, shiftMonth } from "../format.js";
-import { html, useEffect, useMemo, useState } from "../lib.js";
-import { can } from "../me.js";
-import { Filters } from "./agenda/filters.js";
-import { GigList, MonthGrid } from "./agenda/gigs.js";
-import { PAGE_SIZE, agendaOf, agendaUrl, gigsQuery } from "./agenda/query.js";
+import { ErrorMessage, Loading } from "../../components/index.js";
+import { useConsole } from "../../context.js";
+import { monthName, shiftMonth } from "../../format.js";
+import { html, useEffect, useState } from "../../lib.js";
+import { useLoad } from "../../load.js";
+import { can } from "../../me.js";
+import { Filters } from "./filters.js";
+import { GigList, MonthGrid } from "./gigs.js";
+import { agendaOf, agendaUrl, gigsQuery } from "./query.js";
 
 const UPCOMING_DAYS = 30;
 
@@ -22,37 +24,21 @@ function titleOf(agenda) {
   return `Next ${agenda.days} days${agenda.open ? " with open roles" : ""}`;
 }
 
-/** The gigs of `agenda` a page at a time: {gigs, total, error, loading, more()}. A change of the agenda drops
- * what was loaded and aborts a request still under way. The request starts while the screen is first drawn, not
- * in an effect: Preact runs effects after the next paint, and a busy machine paints late. */
-function useGigs(api, agenda) {
-  const keyText = JSON.stringify(gigsQuery(agenda));
-  const [state, setState] = useState({ key: keyText, gigs: null, total: 0, error: null });
+/** The gigs of `agenda` a page at a time: {gigs, total, error, loading, more()}, each page added to those shown.
+ * Drawn under a key of the agenda's question: another question starts afresh (a request under way is aborted). */
+function useGigs(agenda) {
+  const { api } = useConsole();
   const [offset, setOffset] = useState(0);
-  const shownOffset = state.key === keyText ? offset : 0;
-  const request = useMemo(() => {
-    const control = new AbortController();
-    return { control, answer: api.get("/gigs", gigsQuery(agenda, shownOffset), { signal: control.signal }) };
-  }, [keyText, shownOffset]);
-  useEffect(() => {
-    request.answer.then(
-      (answer) =>
-        setState((before) => ({
-          key: keyText,
-          gigs: shownOffset === 0 || before.key !== keyText ? answer.data : [...(before.gigs || []), ...answer.data],
-          total: answer.meta.total,
-          error: null,
-        })),
-      (error) => error.name !== "AbortError" && setState({ key: keyText, gigs: null, total: 0, error }),
-    );
-    return () => request.control.abort();
-  }, [request]);
-  if (state.key !== keyText) {
-    if (offset !== 0) setOffset(0);
-    return { gigs: null, total: 0, error: null, loading: true, more: () => {} };
-  }
-  const loading = !state.error && (state.gigs === null || state.gigs.length < Math.min(state.total, offset + PAGE_SIZE));
-  return { ...state, loading, more: () => setOffset((state.gigs || []).length) };
+  const found = useLoad(
+    async ({ signal, answer }) => {
+      const page = await api.get("/gigs", gigsQuery(agenda, offset), { signal });
+      return offset === 0 || !answer ? page : { ...page, data: [...answer.data, ...page.data] };
+    },
+    [offset],
+  );
+  const gigs = found.answer && !found.error ? found.answer.data : null;
+  const total = gigs ? found.answer.meta.total : 0;
+  return { gigs, total, error: found.error, loading: found.loading, more: () => setOffset(gigs.length) };
 }
 
 function MonthNavigation({ agenda }) {
@@ -93,9 +79,9 @@ function Summary({ gigs, total, loading, more }) {
   </p>`;
 }
 
-function Gigs({ agenda, found }) {
-  const { gigs, total, error, loading, more } = found;
-  if (gigs === null) return error ? null : html`<${Loading} />`;
+function Gigs({ agenda }) {
+  const { gigs, total, error, loading, more } = useGigs(agenda);
+  if (gigs === null) return error ? html`<${ErrorMessage} error=${error} />` : html`<${Loading} />`;
   if (gigs.length === 0) return html`<p class="empty">No gigs ${agenda.days ? "in these days" : "this month"}${filtered(agenda) ? " match the filters" : ""}.</p>`;
   return html`
     <p class="visually-hidden" role="status">${total} ${total === 1 ? "gig" : "gigs"}</p>
@@ -110,9 +96,9 @@ function filtered(agenda) {
   return Boolean(agenda.kind || agenda.type || agenda.q || agenda.open);
 }
 
-export default function Agenda({ query, api, me }) {
+export default function Agenda({ query }) {
+  const { me } = useConsole();
   const agenda = agendaOf(query);
-  const found = useGigs(api, agenda);
   const title = titleOf(agenda);
   useEffect(() => void (document.title = `${title} · Band Office`), [title]);
   return html`<section class=${`screen agenda view-${agenda.view}`}>
@@ -123,8 +109,7 @@ export default function Agenda({ query, api, me }) {
       <${UpcomingLink} agenda=${agenda} />
       ${can(me, "gigs.edit") ? html`<a class="button new-gig-link" href="/gigs/new">New gig</a>` : null}
     </header>
-    <${Filters} agenda=${agenda} api=${api} me=${me} />
-    <${ErrorMessage} error=${found.error} />
-    <${Gigs} agenda=${agenda} found=${found} />
+    <${Filters} agenda=${agenda} />
+    <${Gigs} key=${JSON.stringify(gigsQuery(agenda))} agenda=${agenda} />
   </section>`;
 }

@@ -2,14 +2,15 @@
 // grouped by gig, each with "Find someone" (the candidates and the invite actions of the gig page), and the
 // pending invitations that expire within two days.
 
-import { ErrorMessage, Loading } from "../components.js";
-import { FindSomeone } from "../components/candidates.js";
-import { date, moment, timeRange } from "../format.js";
-import { html, useEffect, useState } from "../lib.js";
-import { can } from "../me.js";
-import { recordPath } from "../paths.js";
-import { timeLeft } from "./gig/invitations.js";
-import { SOON_HOURS, byGig, loadBoard } from "./staffing_board_data.js";
+import { RoleRow, useOpenRole } from "../../components/invite.js";
+import { ErrorMessage, Loading } from "../../components/index.js";
+import { useConsole } from "../../context.js";
+import { date, moment, timeRange } from "../../format.js";
+import { html } from "../../lib.js";
+import { useLoad } from "../../load.js";
+import { staffingPath } from "../../paths.js";
+import { timeLeft } from "../gig/invitations.js";
+import { SOON_HOURS, byGig, loadBoard } from "./board_data.js";
 
 const WEEKS = [4, 8, 12, 26];
 
@@ -19,26 +20,10 @@ function weeksOf(query) {
 }
 
 function gigLink(gig) {
-  return `${recordPath("gigs", gig.id)}?tab=staffing`;
+  return staffingPath(gig.id);
 }
 
-function OpenRole({ role, me, open, onOpen, onChange }) {
-  const name = role.role ? role.role.name : "Role";
-  return html`<li class="gig-role open">
-    <div class="gig-role-line">
-      <span class="role-name">${name}</span>
-      ${role.call_time ? html`<span class="role-call">call ${role.call_time}</span>` : null}
-      ${can(me, "staffing.edit")
-        ? html`<button type="button" class="quiet" aria-expanded=${open} aria-label=${`Find someone for ${name} at ${role.gig.title}`} onClick=${onOpen}>
-            ${open ? "Close" : "Find someone"}
-          </button>`
-        : null}
-    </div>
-    ${open ? html`<${FindSomeone} gigRole=${role} me=${me} onChange=${onChange} label=${`Candidates for ${name}`} />` : null}
-  </li>`;
-}
-
-function GigGroup({ group, me, openRole, setOpenRole, onChange }) {
+function GigGroup({ group, opened, onChange }) {
   const gig = group.gig;
   return html`<li class="board-gig">
     <h2 class="board-gig-title">
@@ -49,14 +34,7 @@ function GigGroup({ group, me, openRole, setOpenRole, onChange }) {
     <ul class="gig-roles">
       ${group.roles.map(
         (role) =>
-          html`<${OpenRole}
-            key=${role.id}
-            role=${role}
-            me=${me}
-            open=${openRole === role.id}
-            onOpen=${() => setOpenRole(openRole === role.id ? null : role.id)}
-            onChange=${onChange}
-          />`,
+          html`<${RoleRow} key=${role.id} role=${role} where=${role.gig.title} opened=${opened} onChange=${onChange} />`,
       )}
     </ul>
   </li>`;
@@ -82,24 +60,14 @@ function WeeksChoice({ weeks }) {
   </nav>`;
 }
 
-export default function StaffingBoard({ query, me, api }) {
-  const weeks = weeksOf(query);
-  const [data, setData] = useState(null);
-  const [error, setError] = useState(null);
-  const [openRole, setOpenRole] = useState(null);
-  const load = () => loadBoard(api, weeks).then(setData, setError);
-  useEffect(() => {
-    setData(null);
-    setError(null);
-    load();
-  }, [weeks]);
+/** The board of `weeks` (drawn anew for another number of weeks: the last one's roles are not shown meanwhile). */
+function Board({ weeks }) {
+  const { api } = useConsole();
+  const found = useLoad(() => loadBoard(api, weeks), [weeks]);
+  const opened = useOpenRole();
+  const { answer: data, error } = found;
   const groups = data ? byGig(data.roles) : [];
-  return html`<section class="screen staffing-board">
-    <header class="screen-header">
-      <h1>Staffing</h1>
-      <${WeeksChoice} weeks=${weeks} />
-    </header>
-    <${ErrorMessage} error=${error} />
+  return html`<${ErrorMessage} error=${error} />
     ${!data && !error ? html`<${Loading} />` : null}
     ${data
       ? html`<section aria-labelledby="open-heading">
@@ -108,7 +76,7 @@ export default function StaffingBoard({ query, me, api }) {
           <ul class="board-gigs">
             ${groups.map(
               (group) =>
-                html`<${GigGroup} key=${group.gig.id} group=${group} me=${me} openRole=${openRole} setOpenRole=${setOpenRole} onChange=${load} />`,
+                html`<${GigGroup} key=${group.gig.id} group=${group} opened=${opened} onChange=${found.reload} />`,
             )}
           </ul>
           ${data.total > data.roles.length ? html`<p class="more">${data.roles.length} of ${data.total} open roles shown.</p>` : null}
@@ -120,6 +88,16 @@ export default function StaffingBoard({ query, me, api }) {
             ${data.invitations.map((invitation) => html`<${Expiring} key=${invitation.id} invitation=${invitation} role=${data.rolesById[invitation.gig_role_id]} />`)}
           </ul>
         </section>`
-      : null}
+      : null}`;
+}
+
+export default function StaffingBoard({ query }) {
+  const weeks = weeksOf(query);
+  return html`<section class="screen staffing-board">
+    <header class="screen-header">
+      <h1>Staffing</h1>
+      <${WeeksChoice} weeks=${weeks} />
+    </header>
+    <${Board} key=${weeks} weeks=${weeks} />
   </section>`;
 }

@@ -1,10 +1,12 @@
 // A staff member's gigs in the pay sheet's period (the drill-down of the Pay screen): their lines of the period's
 // pay sheet (GET /staff-members/{id}/pay-sheet), each with its gig's title and the role's name, and the amount.
 
-import { ErrorMessage, Loading } from "../components.js";
-import { date, money } from "../format.js";
-import { html, useEffect, useState } from "../lib.js";
-import { recordPath } from "../paths.js";
+import { ErrorMessage, Loading } from "../../components/index.js";
+import { useConsole } from "../../context.js";
+import { date, money } from "../../format.js";
+import { html } from "../../lib.js";
+import { useLoad } from "../../load.js";
+import { recordPath } from "../../paths.js";
 
 const SOURCES = {
   gig_role: "set on the gig",
@@ -26,15 +28,11 @@ async function linesOf(api, memberId, from, to) {
   return { sheet, gigs: byId(gigs), roles: byId(roles) };
 }
 
-export function MemberLines({ api, member, from, to }) {
-  const [state, setState] = useState({});
-  useEffect(() => {
-    linesOf(api, member.staff_member_id, from, to).then(
-      (answer) => setState({ answer }),
-      (error) => setState({ error }),
-    );
-  }, [member.staff_member_id, from, to]);
-  const { answer, error } = state;
+export function MemberLines({ member, from, to }) {
+  const { api } = useConsole();
+  const { answer, error } = useLoad(() => linesOf(api, member.staff_member_id, from, to), [member.staff_member_id, from, to], {
+    fresh: true,
+  });
   if (error) return html`<${ErrorMessage} error=${error} />`;
   if (!answer) return html`<${Loading} />`;
   const currency = answer.sheet.meta.currency;

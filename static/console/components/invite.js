@@ -1,14 +1,17 @@
-// "Find someone" for an open gig role (SPEC §5.2, §5.3), on the gig page's staffing tab and the staffing board:
-// the role's candidates with their availability and reasons in words, a checkbox each, "Invite" with an expiry.
+// Inviting someone to an open gig role (SPEC §5.2, §5.3), the one flow of the gig page's staffing tab and the
+// staffing board: the role's row with "Find someone", which opens the role's candidates with their availability
+// and reasons in words, a checkbox each, "Invite" with an expiry.
 // A refused invitation is said in words per member; for a member refused as unavailable, "Allow conflicts"
 // warns first, then puts them on the role with the API's ?allow_conflicts=true (the role check still holds).
 
-import { ApiError, api } from "../api.js";
-import { ErrorMessage, Loading } from "../components.js";
+import { ApiError } from "../api.js";
+import { useConsole } from "../context.js";
 import { money } from "../format.js";
-import { html, useEffect, useState } from "../lib.js";
+import { html, useState } from "../lib.js";
+import { useLoad, useWrite } from "../load.js";
 import { can } from "../me.js";
 import { recordPath } from "../paths.js";
+import { ErrorMessage, Loading } from "./index.js";
 import { candidateReasons, conflictWords } from "./staffing_words.js";
 
 export const EXPIRY_CHOICES = [
@@ -28,7 +31,8 @@ function inHours(hours) {
   return new Date(Date.now() + hours * 3600 * 1000).toISOString();
 }
 
-function Candidate({ candidate, checked, onToggle, me, currency }) {
+function Candidate({ candidate, checked, onToggle, currency }) {
+  const { me } = useConsole();
   const id = `candidate-${candidate.staff_member_id}`;
   const words = candidateReasons(candidate);
   const showPay = can(me, "pay.view") && candidate.amount_cents !== null;
@@ -44,14 +48,17 @@ function Candidate({ candidate, checked, onToggle, me, currency }) {
 }
 
 function Refusal({ refusal, gigRole, onPlaced }) {
+  const { api } = useConsole();
   const [warned, setWarned] = useState(false);
-  const [error, setError] = useState(null);
+  const { error, run } = useWrite();
   const overridable = refusal.error.status === 409 && OVERRIDABLE.includes((refusal.error.details || {}).reason);
   const clash = (refusal.error.details || {}).gig_role;
   const putOn = () =>
-    api
-      .patch(`/gig-roles/${gigRole.id}`, { staff_member_id: refusal.candidate.staff_member_id }, { query: { allow_conflicts: "true" } })
-      .then(() => onPlaced(refusal), setError);
+    run(async () => {
+      const body = { staff_member_id: refusal.candidate.staff_member_id };
+      await api.patch(`/gig-roles/${gigRole.id}`, body, { query: { allow_conflicts: "true" } });
+      onPlaced(refusal);
+    });
   return html`<li class="refusal">
     <p>
       <strong>${fullName(refusal.candidate)}</strong>: not invited, ${conflictWords(refusal.error)}.
@@ -74,7 +81,7 @@ function Refusal({ refusal, gigRole, onPlaced }) {
   </li>`;
 }
 
-async function inviteEach(gigRole, memberIds, hours, candidates) {
+async function inviteEach(api, gigRole, memberIds, hours, candidates) {
   const refusals = [];
   let invited = 0;
   for (const memberId of memberIds) {
@@ -91,33 +98,29 @@ async function inviteEach(gigRole, memberIds, hours, candidates) {
 }
 
 /** The candidates of `gigRole` ({id, ...}) with the invite actions; onChange({placed}) after any change. */
-export function FindSomeone({ gigRole, me, onChange, label }) {
-  const [answer, setAnswer] = useState(null);
-  const [error, setError] = useState(null);
+function FindSomeone({ gigRole, onChange, label }) {
+  const { api, me } = useConsole();
+  const found = useLoad(() => api.get(`/gig-roles/${gigRole.id}/candidates`, { limit: 200 }), [gigRole.id]);
+  const { error: failure, run } = useWrite();
   const [chosen, setChosen] = useState(new Set());
   const [hours, setHours] = useState(72);
   const [outcome, setOutcome] = useState(null);
-  const load = () => api.get(`/gig-roles/${gigRole.id}/candidates`, { limit: 200 }).then(setAnswer, setError);
-  useEffect(() => {
-    load();
-  }, [gigRole.id]);
+  const answer = found.answer;
+  const error = failure || found.error;
   const toggle = (memberId) => {
     const next = new Set(chosen);
     next.has(memberId) ? next.delete(memberId) : next.add(memberId);
     setChosen(next);
   };
-  const invite = async () => {
-    setOutcome(null);
-    try {
-      const result = await inviteEach(gigRole, [...chosen], hours, answer.data);
+  const invite = () =>
+    run(async () => {
+      setOutcome(null);
+      const result = await inviteEach(api, gigRole, [...chosen], hours, answer.data);
       setOutcome(result);
       setChosen(new Set());
-      load();
+      found.reload();
       if (result.invited > 0) onChange({});
-    } catch (failure) {
-      setError(failure);
-    }
-  };
+    });
   const placed = (refusal) => onChange({ placed: refusal });
   if (error) return html`<${ErrorMessage} error=${error} />`;
   if (!answer) return html`<${Loading} />`;
@@ -132,7 +135,6 @@ export function FindSomeone({ gigRole, me, onChange, label }) {
             candidate=${candidate}
             checked=${chosen.has(candidate.staff_member_id)}
             onToggle=${toggle}
-            me=${me}
             currency=${answer.meta.currency}
           />`,
       )}
@@ -157,4 +159,36 @@ export function FindSomeone({ gigRole, me, onChange, label }) {
         </ul>`
       : null}
   </div>`;
+}
+
+/** Which one role's candidates are open (at most one at a time): {isOpen(id), toggle(id), close()}. */
+export function useOpenRole() {
+  const [openRole, setOpenRole] = useState(null);
+  return {
+    isOpen: (id) => openRole === id,
+    toggle: (id) => setOpenRole(openRole === id ? null : id),
+    close: () => setOpenRole(null),
+  };
+}
+
+/** A gig role's row: its name and call time, `children` (who fills it, or "open"), and for an open role with
+ * staffing.edit "Find someone", which opens its candidates (`opened`: useOpenRole's). `where` names the gig in the
+ * button's name where the row stands outside the gig's page. onChange({placed}) after any invitation. */
+export function RoleRow({ role, where, opened, onChange, children }) {
+  const { me } = useConsole();
+  const name = role.role ? role.role.name : "Role";
+  const open = opened.isOpen(role.id);
+  const invitable = role.status !== "filled" && can(me, "staffing.edit");
+  return html`<li class=${`gig-role ${role.status}`}>
+    <div class="gig-role-line">
+      <span class="role-name">${name}</span>
+      ${role.call_time ? html`<span class="role-call">call ${role.call_time}</span>` : null}
+      ${children}
+      ${invitable
+        ? html`<button type="button" class="quiet" aria-expanded=${open} aria-label=${`Find someone for ${name}${where ? ` at ${where}` : ""}`}
+            onClick=${() => opened.toggle(role.id)}>${open ? "Close" : "Find someone"}</button>`
+        : null}
+    </div>
+    ${open ? html`<${FindSomeone} gigRole=${role} onChange=${onChange} label=${`Candidates for ${name}`} />` : null}
+  </li>`;
 }

@@ -1,25 +1,25 @@
 // /admin/api-keys (SPEC §3, §12 screen 7): the signed-in user's live API keys (label, prefix, expiry, last use),
 // a new one made and its value shown once with a copy button, and revoking one.
 
-import { ErrorMessage, Loading } from "../components.js";
-import { ShownOnce } from "../components/shown_once.js";
-import { moment } from "../format.js";
-import { html, useEffect, useState } from "../lib.js";
+import { ErrorMessage, Loading } from "../../components/index.js";
+import { ShownOnce } from "../../components/shown_once.js";
+import { useConsole } from "../../context.js";
+import { moment } from "../../format.js";
+import { html, useState } from "../../lib.js";
+import { useLoad, useWrite } from "../../load.js";
 
-function NewKeyForm({ api, onMade }) {
+function NewKeyForm({ onMade }) {
+  const { api } = useConsole();
   const [label, setLabel] = useState("");
   const [days, setDays] = useState("365");
-  const [error, setError] = useState(null);
-  async function make(event) {
+  const { error, run } = useWrite();
+  function make(event) {
     event.preventDefault();
-    try {
+    return run(async () => {
       const made = (await api.post("/api-keys", { label: label.trim(), expires_in_days: Number(days) })).data;
       setLabel("");
-      setError(null);
       onMade(made);
-    } catch (failure) {
-      setError(failure);
-    }
+    });
   }
   const at = (field) => error && error.details && error.details[field];
   return html`<form class="admin-form" onSubmit=${make} novalidate>
@@ -48,19 +48,19 @@ function KeyRow({ apiKey, onRevoke }) {
   </li>`;
 }
 
-export default function ApiKeys({ api }) {
-  const [keys, setKeys] = useState(null);
-  const [error, setError] = useState(null);
+export default function ApiKeys() {
+  const { api } = useConsole();
+  const found = useLoad(() => api.get("/api-keys", { limit: 200 }), []);
+  const { error: failure, run } = useWrite();
   const [made, setMade] = useState(null);
-  const load = () => api.get("/api-keys", { limit: 200 }).then((answer) => setKeys(answer.data), setError);
-  useEffect(() => void load(), []);
-  async function revoke(apiKey) {
-    try {
+  const keys = found.answer && found.answer.data;
+  const error = failure || found.error;
+  const load = found.reload;
+  function revoke(apiKey) {
+    return run(async () => {
       await api.delete(`/api-keys/${encodeURIComponent(apiKey.id)}`);
       await load();
-    } catch (failure) {
-      setError(failure);
-    }
+    });
   }
   return html`<section class="screen api-keys">
     <header class="screen-header"><h1>API keys</h1>
@@ -68,7 +68,7 @@ export default function ApiKeys({ api }) {
     <p>A key lets a script or another program use the band office as you. Keep it like a password.</p>
     ${made
       ? html`<${ShownOnce} label=${`Your new API key “${made.label}”`} value=${made.key} onDone=${() => setMade(null)} />`
-      : html`<${NewKeyForm} api=${api} onMade=${(key) => { setMade(key); load(); }} />`}
+      : html`<${NewKeyForm} onMade=${(key) => { setMade(key); load(); }} />`}
     <${ErrorMessage} error=${error} />
     ${!keys && !error ? html`<${Loading} />` : null}
     ${keys && keys.length === 0 ? html`<p>You have no API keys.</p>` : null}

@@ -1,7 +1,7 @@
 // The pay sheet of a period as a CSV file made in the browser from the API's JSON: every page of GET /pay-sheet,
 // one row per staff member (last name, first name, gigs, total, currency) and a last row with the totals.
 
-import { csvText, download } from "../components/csv.js";
+import { csvText, download } from "../../components/csv.js";
 
 const LIMIT = 200;
 

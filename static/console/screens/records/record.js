@@ -1,11 +1,12 @@
 // /records/:collection/new and /records/:collection/:id: a record's form made from the API's schema
 // (records/form.js).
 
-import { ErrorMessage, Loading } from "../components.js";
-import { html } from "../lib.js";
-import { labelOf } from "../records/document.js";
-import { RecordForm } from "../records/form.js";
-import { useDocument } from "./records.js";
+import { ErrorMessage, Loading } from "../../components/index.js";
+import { useConsole } from "../../context.js";
+import { html } from "../../lib.js";
+import { listPath } from "../../paths.js";
+import { labelOf, useDocument } from "../../records/document.js";
+import { RecordForm } from "../../records/form.js";
 
 // tried in order; the first that matches is the only one applied ("Gig statuses" -> "Gig status")
 const SINGULARS = [
@@ -19,12 +20,13 @@ function singular(title) {
   return rule ? title.replace(rule[0], rule[1]) : title;
 }
 
-export default function RecordScreen({ params, me, api }) {
-  const [doc, error] = useDocument(api);
+export default function RecordScreen({ params }) {
+  const { me } = useConsole();
+  const [doc, error] = useDocument();
   const collection = doc && doc.collection(params.collection);
   const title = collection ? collection.title : labelOf(params.collection.replace(/-/g, "_"));
   const creating = !params.id;
-  const basePath = `/records/${params.collection}`;
+  const basePath = listPath(params.collection);
   return html`<section class="screen record-screen">
     <header class="screen-header">
       <h1>${creating ? `New ${singular(title).toLowerCase()}` : singular(title)}</h1>
@@ -35,7 +37,7 @@ export default function RecordScreen({ params, me, api }) {
     ${doc && !collection ? html`<p>The API has no collection named “${params.collection}”.</p>` : null}
     ${collection && creating && !collection.mayCreate(me) ? html`<p>You may not create these records.</p>` : null}
     ${collection && (!creating || collection.mayCreate(me))
-      ? html`<${RecordForm} key=${params.id || "new"} collection=${collection} doc=${doc} id=${params.id || null} me=${me} api=${api} basePath=${basePath} />`
+      ? html`<${RecordForm} key=${params.id || "new"} collection=${collection} doc=${doc} id=${params.id || null} basePath=${basePath} />`
       : null}
   </section>`;
 }

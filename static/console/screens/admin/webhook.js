@@ -3,35 +3,30 @@
 // status, attempts and last answer, with "Redeliver". While a delivery is pending the log is asked again every
 // few seconds.
 
-import { ErrorMessage, Loading } from "../components.js";
-import { ShownOnce } from "../components/shown_once.js";
-import { moment } from "../format.js";
-import { html, useEffect, useState } from "../lib.js";
-import { can } from "../me.js";
-import { EndpointState } from "./admin-webhooks.js";
+import { ErrorMessage, Loading } from "../../components/index.js";
+import { ShownOnce } from "../../components/shown_once.js";
+import { useConsole } from "../../context.js";
+import { moment } from "../../format.js";
+import { html, useEffect, useState } from "../../lib.js";
+import { useLoad, useWrite } from "../../load.js";
+import { can } from "../../me.js";
+import { formPath } from "../../paths.js";
+import { EndpointState } from "./webhooks.js";
 
 const POLL_MS = 2000;
 const STATUS_CLASS = { succeeded: "status-confirmed", failed: "status-cancelled", pending: "status-tentative" };
 
-function useDeliveries(api, id, version) {
-  const [deliveries, setDeliveries] = useState(null);
-  const [error, setError] = useState(null);
+/** The endpoint's deliveries, asked again every POLL_MS while one is pending. */
+function useDeliveries(id, version) {
+  const { api } = useConsole();
+  const found = useLoad(() => api.get("/webhook-deliveries", { "filter[endpoint_id][eq]": id, limit: 50 }), [id, version]);
+  const deliveries = found.answer && found.answer.data;
   useEffect(() => {
-    let timer = null;
-    let stopped = false;
-    const load = () =>
-      api.get("/webhook-deliveries", { "filter[endpoint_id][eq]": id, limit: 50 }).then((answer) => {
-        if (stopped) return;
-        setDeliveries(answer.data);
-        if (answer.data.some((delivery) => delivery.status === "pending")) timer = setTimeout(load, POLL_MS);
-      }, setError);
-    load();
-    return () => {
-      stopped = true;
-      clearTimeout(timer);
-    };
-  }, [id, version]);
-  return [deliveries, error];
+    if (!deliveries || !deliveries.some((delivery) => delivery.status === "pending")) return undefined;
+    const timer = setTimeout(found.reload, POLL_MS);
+    return () => clearTimeout(timer);
+  }, [deliveries]);
+  return [deliveries, found.error];
 }
 
 function DeliveryRow({ delivery, mayEdit, onRedeliver }) {
@@ -46,8 +41,8 @@ function DeliveryRow({ delivery, mayEdit, onRedeliver }) {
   </tr>`;
 }
 
-function Deliveries({ api, id, version, mayEdit, onRedeliver }) {
-  const [deliveries, error] = useDeliveries(api, id, version);
+function Deliveries({ id, version, mayEdit, onRedeliver }) {
+  const [deliveries, error] = useDeliveries(id, version);
   if (error) return html`<${ErrorMessage} error=${error} />`;
   if (!deliveries) return html`<${Loading} />`;
   if (deliveries.length === 0) return html`<p>Nothing has been sent to this endpoint yet.</p>`;
@@ -58,26 +53,24 @@ function Deliveries({ api, id, version, mayEdit, onRedeliver }) {
   </table></div>`;
 }
 
-export default function Webhook({ params, me, api }) {
-  const [endpoint, setEndpoint] = useState(null);
-  const [error, setError] = useState(null);
+export default function Webhook({ params }) {
+  const { api, me } = useConsole();
+  const { error: failure, run } = useWrite();
   const [secret, setSecret] = useState(null);
   const [said, setSaid] = useState("");
   const [version, setVersion] = useState(0);
   const path = `/webhook-endpoints/${encodeURIComponent(params.id)}`;
-  useEffect(() => void api.get(path).then((answer) => setEndpoint(answer.data), setError), [params.id]);
+  const found = useLoad(() => api.get(path), [params.id]);
+  const endpoint = found.answer && found.answer.data;
+  const error = failure || found.error;
   const mayEdit = can(me, "admin.edit");
 
-  async function act(doing, words) {
-    setError(null);
-    try {
+  const act = (doing, words) =>
+    run(async () => {
       await doing();
       setSaid(words);
       setVersion((number) => number + 1);
-    } catch (failure) {
-      setError(failure);
-    }
-  }
+    });
   const ping = () => act(() => api.post(`${path}/ping`), "Ping queued: it shows in the deliveries below.");
   const rotate = () => act(async () => setSecret((await api.post(`${path}/rotate-secret`)).data.secret), "A new secret: the old one still signs for 24 hours.");
   const redeliver = (delivery) =>
@@ -102,12 +95,12 @@ export default function Webhook({ params, me, api }) {
       ? html`<div class="endpoint-actions">
           <button type="button" onClick=${ping}>Ping</button>
           <button type="button" class="quiet" onClick=${rotate}>Rotate secret</button>
-          <a href=${`/records/webhook-endpoints/${encodeURIComponent(endpoint.id)}`}>Change or delete…</a>
+          <a href=${formPath("webhook-endpoints", endpoint.id)}>Change or delete…</a>
         </div>`
       : null}
     <p role="status">${said}</p>
     <${ErrorMessage} error=${error} />
     <h2>Deliveries</h2>
-    <${Deliveries} api=${api} id=${params.id} version=${version} mayEdit=${mayEdit} onRedeliver=${redeliver} />
+    <${Deliveries} id=${params.id} version=${version} mayEdit=${mayEdit} onRedeliver=${redeliver} />
   </section>`;
 }

@@ -2,8 +2,9 @@
 // generic record pages), API keys, webhook endpoints with their deliveries, the notifications log. Each part is
 // shown only to whom GET /me's `can` allows it.
 
-import { html } from "../lib.js";
-import { can } from "../me.js";
+import { useConsole } from "../../context.js";
+import { html } from "../../lib.js";
+import { can } from "../../me.js";
 
 const PARTS = [
   {
@@ -38,7 +39,8 @@ const PARTS = [
   },
 ];
 
-export default function Admin({ me }) {
+export default function Admin() {
+  const { me } = useConsole();
   return html`<section class="screen admin">
     <header class="screen-header"><h1>Admin</h1></header>
     <div class="admin-sections">

@@ -1,11 +1,13 @@
 // A staff member's blockouts (days they cannot play), loaded when the section is opened: the list by date, and
 // with people.edit a day or a range added (the end left empty means the one day) and a blockout removed.
 
-import { ApiError } from "../api.js";
-import { ErrorMessage, Loading } from "../components.js";
-import { date } from "../format.js";
-import { html, useState } from "../lib.js";
-import { Section, useOnOpen } from "./staff-member-more.js";
+import { ApiError } from "../../api.js";
+import { ErrorMessage, Loading } from "../../components/index.js";
+import { useConsole } from "../../context.js";
+import { date } from "../../format.js";
+import { html, useState } from "../../lib.js";
+import { useOnOpen, useWrite } from "../../load.js";
+import { Section } from "./staff_member_more.js";
 
 function days(blockout) {
   if (blockout.start_date === blockout.end_date) return date(blockout.start_date);
@@ -17,11 +19,12 @@ function FieldProblem({ error, name }) {
   return said ? html`<p class="field-problem error" id=${`blockout-${name}-problem`}>${String(said)}</p>` : null;
 }
 
-function AddBlockout({ member, api, onAdded }) {
+function AddBlockout({ member, onAdded }) {
+  const { api } = useConsole();
   const [form, setForm] = useState({ start_date: "", end_date: "", reason: "" });
-  const [error, setError] = useState(null);
+  const { error, run } = useWrite();
   const set = (name) => (event) => setForm({ ...form, [name]: event.target.value });
-  async function submit(event) {
+  function submit(event) {
     event.preventDefault();
     const body = {
       staff_member_id: member.id,
@@ -29,14 +32,11 @@ function AddBlockout({ member, api, onAdded }) {
       end_date: form.end_date || form.start_date,
       reason: form.reason.trim() || null,
     };
-    try {
+    return run(async () => {
       await api.post("/staff-member-blockouts", body);
       setForm({ start_date: "", end_date: "", reason: "" });
-      setError(null);
       onAdded();
-    } catch (failure) {
-      setError(failure);
-    }
+    });
   }
   const invalid = (name) => (error && error.details && error.details[name] ? "true" : undefined);
   const general = error && !(error.details && ["start_date", "end_date", "reason"].some((name) => error.details[name]));
@@ -55,19 +55,17 @@ function AddBlockout({ member, api, onAdded }) {
   </form>`;
 }
 
-export function Blockouts({ member, canEdit, api }) {
+export function Blockouts({ member, canEdit }) {
+  const { api } = useConsole();
   const list = useOnOpen(() =>
     api.get("/staff-member-blockouts", { "filter[staff_member_id]": member.id, limit: 200 }),
   );
-  const [problem, setProblem] = useState(null);
-  async function remove(blockout) {
-    try {
+  const { error: problem, run } = useWrite();
+  function remove(blockout) {
+    return run(async () => {
       await api.delete(`/staff-member-blockouts/${encodeURIComponent(blockout.id)}`);
-      setProblem(null);
       list.reload();
-    } catch (error) {
-      setProblem(error);
-    }
+    });
   }
   const rows = list.answer ? list.answer.data : [];
   return html`<${Section} title="Blockouts" id="blockouts" onToggle=${list.onToggle}>
@@ -87,6 +85,6 @@ export function Blockouts({ member, canEdit, api }) {
           )}
         </ul>`
       : null}
-    ${list.answer && canEdit ? html`<${AddBlockout} member=${member} api=${api} onAdded=${list.reload} />` : null}
+    ${list.answer && canEdit ? html`<${AddBlockout} member=${member} onAdded=${list.reload} />` : null}
   <//>`;
 }

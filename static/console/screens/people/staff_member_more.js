@@ -1,26 +1,11 @@
 // The parts of a staff member's page loaded when their section is opened: pay rates (pay.view: amounts with their
 // currency, SPEC §4.6) and the calendar link (copy it; rotate it, with a confirmation, with people.edit).
 
-import { ErrorMessage, Loading } from "../components.js";
-import { money } from "../format.js";
-import { html, useState } from "../lib.js";
-
-/** A <details> section whose content `load()`s the first time it is opened: {answer, error, reload}. */
-export function useOnOpen(load) {
-  const [state, setState] = useState({ opened: false });
-  const fetchIt = () =>
-    load().then(
-      (answer) => setState({ opened: true, answer }),
-      (error) => setState({ opened: true, error }),
-    );
-  const onToggle = (event) => {
-    if (event.target.open && !state.opened) {
-      setState({ opened: true });
-      fetchIt();
-    }
-  };
-  return { ...state, onToggle, reload: fetchIt };
-}
+import { ErrorMessage, Loading } from "../../components/index.js";
+import { useConsole } from "../../context.js";
+import { money } from "../../format.js";
+import { html, useState } from "../../lib.js";
+import { useOnOpen, useWrite } from "../../load.js";
 
 export function Section({ title, id, onToggle, children }) {
   return html`<details class="person-part" id=${id} onToggle=${onToggle}>
@@ -29,7 +14,8 @@ export function Section({ title, id, onToggle, children }) {
   </details>`;
 }
 
-export function PayRates({ member, api }) {
+export function PayRates({ member }) {
+  const { api } = useConsole();
   const rates = useOnOpen(() =>
     api.get("/staff-member-product-rates", { "filter[staff_member_id]": member.id, expand: "product", limit: 200 }),
   );
@@ -47,20 +33,16 @@ export function PayRates({ member, api }) {
   <//>`;
 }
 
-export function CalendarLink({ member, canEdit, api }) {
+export function CalendarLink({ member, canEdit }) {
+  const { api } = useConsole();
   const path = `/staff-members/${encodeURIComponent(member.id)}/calendar-url`;
   const link = useOnOpen(() => api.get(path));
   const [rotated, setRotated] = useState(null);
-  const [problem, setProblem] = useState(null);
+  const { error: problem, run } = useWrite();
   const url = rotated || (link.answer && link.answer.data.url);
-  async function rotate() {
+  function rotate() {
     if (!confirm("Give this calendar a new address? The old address stops working: they will have to add the new one.")) return;
-    try {
-      setRotated((await api.post(`${path}/rotate`)).data.url);
-      setProblem(null);
-    } catch (error) {
-      setProblem(error);
-    }
+    run(async () => setRotated((await api.post(`${path}/rotate`)).data.url));
   }
   return html`<${Section} title="Calendar link" id="calendar-link" onToggle=${link.onToggle}>
     <${ErrorMessage} error=${link.error || problem} />
