@@ -11,12 +11,12 @@ from dataclasses import dataclass
 
 from flask import current_app, g, request
 
-import conventions
-import writer
 from dialects import dialect
-from errors import ApiError, unauthenticated
+from domain.errors import ApiError, unauthenticated
 from models import StaffMember, Token, now, timestamp
-from rate_limit import limit_user_writes
+from storage import writer
+from web import lifecycle
+from web.rate_limits import limit_user_writes
 
 GROUPS = ("gigs", "catalog", "staffing", "production", "people", "pay", "admin")
 CAPABILITIES = tuple(f"{group}.{action}" for group in GROUPS for action in ("view", "edit"))
@@ -107,7 +107,7 @@ def limit_member_writes():
     """Before a write does anything: a caller holding no `.edit` capability (a musician) makes at most
     BAND_MEMBER_WRITE_RATE writes (SPEC §2.3), so that no phone can pile up blockouts, keys or events."""
     caller = g.get("caller")
-    if caller is None or request.method not in conventions.WRITE_METHODS:
+    if caller is None or request.method not in lifecycle.WRITE_METHODS:
         return
     if not any(capability.endswith(".edit") for capability in caller.can):
         limit_user_writes(caller.user_id)
@@ -123,7 +123,7 @@ _callers = {}  # token digest -> (generation, monotonic time, Caller)
 
 def caller_of(token):
     """The Caller behind a bearer token, or None."""
-    key, generation, moment = digest(token), conventions.generation, time.monotonic()
+    key, generation, moment = digest(token), lifecycle.generation, time.monotonic()
     remembered = _callers.get(key)
     if (
         remembered is not None
@@ -158,7 +158,7 @@ def touch(token_id, last_used_at):
         if not (isinstance(e, ApiError) or dialect.is_busy(e)):
             raise
         return False
-    conventions.database_changed()
+    lifecycle.database_changed()
     return True
 
 

@@ -11,9 +11,9 @@ from typing import NamedTuple
 
 from flask import g, has_request_context
 
-import writer
 from dialects import dialect
 from models import Event, db, new_id, now
+from storage import writer
 
 NOT_CHANGES = ("updated_at",)  # moves with every change: not one itself
 INSERT = f"""INSERT INTO "{Event._meta.table_name}" ("id", "type", "occurred_at", "actor_user_id", "actor_name",

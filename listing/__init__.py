@@ -8,10 +8,9 @@ import json
 import re
 from dataclasses import dataclass, field
 
-import pay_policy
-from conventions import json_text_response
-from errors import ApiError
-from field_types import MAX_INT
+from domain import pay_policy
+from domain.errors import ApiError
+from formats.field_types import MAX_INT
 from listing.columns import Column, columns_of
 from listing.filters import (
     MAX_FILTER_CHARS,
@@ -26,6 +25,7 @@ from listing.filters import (
 )
 from listing.queries import json_page, page_query, page_total, record_query
 from listing.references import Reference, expand_of, through, with_embedded
+from web.lifecycle import json_text_response
 
 # what the views, the OpenAPI document and the collections' own columns use
 __all__ = [

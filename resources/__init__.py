@@ -22,20 +22,19 @@ from dataclasses import dataclass, field
 from flask import g
 from peewee import ForeignKeyField
 
-import custom_fields
 import events
 import listing
-import pay_policy
 from auth import current_capabilities, is_own_member, require
-from conventions import json_body, json_text_response
 from dialects import dialect
-from errors import not_found
+from domain import custom_fields, pay_policy
+from domain.errors import not_found
 from events.resource import RecordsEvents
 from models import db, now
 from resources.parameters import Flag, Multipart, reject_parameters
 from resources.related import check_references, clear_others, in_use_error, references_to, singular
 from resources.views import CollectionView, RecordView
 from schemas import load
+from web.lifecycle import json_body, json_text_response
 
 # what the collections' own code and the OpenAPI document import from `resources`
 __all__ = [

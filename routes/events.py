@@ -6,10 +6,10 @@ from peewee import SQL, fn
 
 import events
 import listing
-import pay_policy
 from auth import GROUPS, require
-from bodies import EventSchema
 from dialects import dialect
+from domain import pay_policy
+from formats.operation_schemas import EventSchema
 from listing import Column
 from models import Event
 from openapi import operation

@@ -9,22 +9,22 @@ from peewee import SQL
 
 import listing
 from auth import require
-from bodies import (
+from delivery.mail import masked
+from dialects import dialect
+from domain.errors import not_found
+from formats.operation_schemas import (
     NotificationSchema,
     NotificationSettingsChangeSchema,
     NotificationSettingsSchema,
     NotificationsMarkedSchema,
     SentNotificationSchema,
 )
-from conventions import json_body
-from dialects import dialect
-from errors import not_found
 from listing import Column
-from mail import masked
 from models import NOTIFICATION_TYPES, Notification, NotificationSetting, db, now
 from openapi import operation
 from resources import reject_parameters
 from schemas import load
+from web.lifecycle import json_body
 
 blueprint = Blueprint("notifications", __name__)
 

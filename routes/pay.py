@@ -3,10 +3,10 @@
 from flask import Blueprint, current_app, request
 
 import listing
-import payroll
 from auth import require
-from bodies import OwnPayLineSchema, PayLineSchema, StaffPaySchema
-from errors import ApiError
+from domain import payroll
+from domain.errors import ApiError
+from formats.operation_schemas import OwnPayLineSchema, PayLineSchema, StaffPaySchema
 from models import Rate, StaffMemberProductRate
 from openapi import operation
 from routes.catalog import Priced

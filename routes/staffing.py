@@ -3,13 +3,10 @@ Operations: generate a gig's roles, a gig role's candidates, and answering invit
 
 from flask import Blueprint, current_app, g, request
 
-import availability
-import invitations
 import listing
-import pay_policy
-import rules
 from auth import require
-from bodies import CandidateSchema
+from domain import availability, invitations, pay_policy, rules
+from formats.operation_schemas import CandidateSchema
 from models import (
     Gig,
     GigProduct,

@@ -10,18 +10,18 @@ from flask import Blueprint, request
 
 import events
 import listing
-import writer
 from auth import held_capabilities, require
-from bodies import WebhookDeliverySchema, WebhookEndpointSecretSchema
-from conventions import json_text_response
-from errors import conflict
-from mail import message, message_id
+from delivery.mail import message, message_id
+from delivery.webhooks import deliveries
+from delivery.webhooks import signatures as webhook_signing
+from domain.errors import conflict
+from formats.operation_schemas import WebhookDeliverySchema, WebhookEndpointSecretSchema
 from models import User, WebhookDelivery, WebhookEndpoint, now
 from openapi import operation
 from resources import Resource, reject_parameters
 from schemas import WebhookEndpointSchema
-from webhooks import deliveries
-from webhooks import signing as webhook_signing
+from storage import writer
+from web.lifecycle import json_text_response
 
 blueprint = Blueprint("webhooks", __name__)
 log = logging.getLogger("band.webhooks")

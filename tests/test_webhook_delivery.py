@@ -6,7 +6,8 @@ Real servers (`app.py serve`) deliver to real receivers on 127.0.0.1, which chec
 `standardwebhooks` library as a band's website would; schedules are made fast by configuration
 (BAND_WEBHOOK_*), never by patching."""
 
-from outgoing import PER_DESTINATION
+from delivery.outgoing import PER_DESTINATION
+from delivery.webhooks.sender import IN_FLIGHT
 from tests.support.receiver import Answer, Receiver
 from tests.support.waiting import SLOW_MACHINE_SECONDS, wait_for
 from tests.support.webhook_office import (
@@ -18,7 +19,6 @@ from tests.support.webhook_office import (
     send,
     webhook_fixtures,
 )
-from webhooks.sender import IN_FLIGHT
 
 serve, served, office = webhook_fixtures()
 

@@ -16,7 +16,7 @@ def database_at(location):
     """Point the database at a new database for the block: `location`, a postgresql:// URL naming one that does not
     exist yet, made here on the application's server (dropped again if the block fails); then back at the
     application's database."""
-    from errors import ConfigError  # errors reads the dialect itself
+    from domain.errors import ConfigError  # errors reads the dialect itself
 
     location = str(location)
     if not location.startswith(POSTGRESQL_SCHEMES):
