@@ -20,7 +20,7 @@ from models import db
 from service import commands, settings
 from storage import writer
 from storage.remembered import Remembered
-from web import clash_details, envelope, lifecycle
+from web import envelope, lifecycle
 from web.rate_limits import RateLimiter
 
 
@@ -51,7 +51,6 @@ def create_app(config=None):
     app.teardown_request(lifecycle.end_transaction)
     app.teardown_request(lifecycle.lift_budget)
     envelope.register(app)
-    clash_details.register(app)
     routes.register(app)
     commands.register(app)
     notifications.register()

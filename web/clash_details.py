@@ -9,19 +9,13 @@ a gig role the member plays that night, their blockout, equipment on another gig
 
 from flask import g
 
-from domain.errors import Clash
 from models import Gig, StaffMemberBlockout
 from resources import resource_of
-from web.envelope import error_response
 
 
-def register(app):
-    app.register_error_handler(Clash, clash_answer)
-
-
-def clash_answer(error):
-    details = {**error.details, error.key: shown(error.record, g.get("caller"))}
-    return error_response(error.status, error.code, error.message, details)
+def details_of(error):
+    """The details of the 409 `error` (a `Clash`), its clashing record as the caller may see it."""
+    return {**error.details, error.key: shown(error.record, g.get("caller"))}
 
 
 def shown(record, caller):

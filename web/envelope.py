@@ -10,7 +10,8 @@ from peewee import IntegrityError
 from werkzeug.exceptions import HTTPException
 
 from dialects import dialect
-from domain.errors import ROUTING_MESSAGES, ApiError, flatten, too_costly, unavailable
+from domain.errors import ROUTING_MESSAGES, ApiError, Clash, flatten, too_costly, unavailable
+from web.clash_details import details_of
 
 log = logging.getLogger("band.errors")
 
@@ -50,6 +51,10 @@ def register(app):
     @app.errorhandler(ApiError)
     def api_error(e):
         return error_response(e.status, e.code, e.message, e.details, e.headers)
+
+    @app.errorhandler(Clash)
+    def clash(e):
+        return error_response(e.status, e.code, e.message, details_of(e))
 
     @app.errorhandler(ValidationError)
     def validation_error(e):
