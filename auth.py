@@ -1,6 +1,6 @@
-"""Who is calling and what they may do (SPEC §3): tokens, the caller behind a bearer, capability checks, the write
-rate of a caller who may edit nothing. No routes here: sign-in, /me and API keys are in routes/account.py, devices
-in routes/devices.py."""
+"""Who is calling and what they may do (SPEC §3): tokens, the caller behind a bearer, capability checks (what
+grants give is `domain/capabilities.py`), the write rate of a caller who may edit nothing. No routes here: sign-in,
+/me and API keys are in routes/account.py, devices in routes/devices.py."""
 
 import datetime as dt
 import hashlib
@@ -12,14 +12,13 @@ from dataclasses import dataclass
 from flask import current_app, g, request
 
 from dialects import dialect
+from domain.capabilities import capabilities, flat_grants, held_capabilities
 from domain.errors import ApiError, unauthenticated
 from models import StaffMember, Token, now, timestamp
 from storage import writer
 from web import lifecycle
 from web.rate_limits import limit_user_writes
 
-GROUPS = ("gigs", "catalog", "staffing", "production", "people", "pay", "admin")
-CAPABILITIES = tuple(f"{group}.{action}" for group in GROUPS for action in ("view", "edit"))
 TOUCH_SECONDS = 60  # last_used_at of a key is written at most once a minute, so reads stay reads
 
 
@@ -45,25 +44,6 @@ def expiry(**delta):
     return timestamp(dt.datetime.now(dt.UTC) + dt.timedelta(**delta))
 
 
-def capabilities(grants):
-    """The capabilities the grants of some access roles give: `*`, `<group>.*`, `<group>.view|edit`."""
-    held = set()
-    for grant in grants:
-        group, _, action = grant.partition(".")
-        if grant == "*":
-            return frozenset(CAPABILITIES)
-        if action == "*":
-            held.update((f"{group}.view", f"{group}.edit"))
-        else:
-            held.add(grant)
-    return frozenset(held & set(CAPABILITIES))
-
-
-def valid_grant(grant):
-    group, _, action = grant.partition(".")
-    return grant == "*" or (group in GROUPS and action in ("*", "view", "edit"))
-
-
 @dataclass(frozen=True)
 class Caller:
     """Who is behind the bearer of this request."""
@@ -77,16 +57,6 @@ class Caller:
     kind: str
     expires_at: str
     label: str
-
-
-def held_capabilities(user_id):
-    """What the (active) user `user_id` may do now, read afresh from the database."""
-    grants = dialect.grants_of(user_id)
-    return capabilities(_flat_grants(grants)) if grants is not None else frozenset()
-
-
-def _flat_grants(text):
-    return [grant for role_grants in json.loads(text or "[]") for grant in role_grants]
 
 
 def authenticate():
@@ -135,7 +105,7 @@ def caller_of(token):
     row = dialect.caller_row(key, now())
     if row is None:
         return None
-    caller = Caller(row[0], row[1], row[2], json.loads(row[3]), capabilities(_flat_grants(row[4])), *row[5:9])
+    caller = Caller(row[0], row[1], row[2], json.loads(row[3]), capabilities(flat_grants(row[4])), *row[5:9])
     if caller.kind == "api_key" and touch(caller.token_id, row[9]):
         return caller  # the touch moved the generation: read afresh next time
     if len(_callers) >= MAX_REMEMBERED_CALLERS:

@@ -19,8 +19,8 @@ from delivery.webhooks import signatures as webhook_signing
 from delivery.webhooks.sender import Sender
 from dialects import dialect
 from domain.invitations import FIRST_STORED_PENDING_EXPIRY
+from events.resource import recorder_of
 from models import BUSY_TABLES, OVERDUE, Event, GigRoleInvitation, db, now, timestamp
-from routes.staffing import INVITATIONS
 from storage import writer
 from storage.private_files import private_directory
 
@@ -110,7 +110,7 @@ def expire_invitations():
         if not ids:
             return 0
         GigRoleInvitation.update(status="expired", updated_at=now()).where(GigRoleInvitation.id.in_(ids)).execute()
-        INVITATIONS.record_events("expired", ids)
+        recorder_of(GigRoleInvitation).record_events("expired", ids)
     return len(ids)
 
 

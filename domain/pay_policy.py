@@ -106,5 +106,5 @@ def offered_pay(gig_role, member_id):
 
 def hidden_to_endpoint(endpoint, amounts):
     """{collection: [field]} of the amounts that read null in the payloads to `endpoint` (a WebhookEndpoint);
-    `amounts`: every pay amount by collection (`resources.pay_amounts`)."""
+    `amounts`: every pay amount by collection (`events.resource.pay_amounts`)."""
     return {} if endpoint.include_pay else amounts

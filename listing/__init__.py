@@ -25,7 +25,6 @@ from listing.filters import (
 )
 from listing.queries import json_page, page_query, page_total, record_query
 from listing.references import Reference, expand_of, through, with_embedded
-from web.lifecycle import json_text_response
 
 # what the views, the OpenAPI document and the collections' own columns use
 __all__ = [
@@ -40,8 +39,6 @@ __all__ = [
     "columns_of",
     "is_id",
     "json_page",
-    "page_answer",
-    "page_of",
     "page_query",
     "page_text",
     "page_total",
@@ -250,18 +247,6 @@ def _fields(value, columns, references=None, expand=()):
     chosen = set(names)
     # in the record's own order, whatever the client's: one set of fields is one shape of answer (and of SQL)
     return [column for name, column in columns.items() if name == "id" or name in chosen]
-
-
-def page_of(items, page):
-    """The answer for a list computed in Python: the page's slice, and the total."""
-    return page_answer(items[page.offset : page.offset + page.limit], len(items), page)
-
-
-def page_answer(rows, total, page):
-    """The answer for a page: `rows` a list, or the JSON text of one (as `json_page` gives)."""
-    if isinstance(rows, str):
-        return json_text_response(page_text(rows, total, page))
-    return {"data": rows, "meta": {"total": total, "limit": page.limit, "offset": page.offset}}
 
 
 def page_text(rows, total, page):

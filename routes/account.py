@@ -8,8 +8,9 @@ from flask import Blueprint, current_app, g, request
 
 import events
 import listing
-from auth import CAPABILITIES, digest, expiry, new_secret, public
+from auth import digest, expiry, new_secret, public
 from delivery.mail import message, message_id
+from domain.capabilities import CAPABILITIES
 from domain.errors import ApiError, conflict
 from formats.operation_schemas import (
     ApiKeySchema,
@@ -26,7 +27,7 @@ from schemas import load
 from storage import writer
 from web import lifecycle
 from web.html_pages import page_with_nonce
-from web.lifecycle import json_body, printable
+from web.lifecycle import json_body, page_answer, printable
 from web.rate_limits import limit_rate
 
 SESSION_DAYS = 30
@@ -223,7 +224,7 @@ def key_summary(token):
 def list_api_keys():
     """The caller's live API keys (never their values)."""
     page = listing.parse(request.args, API_KEY_COLUMNS, ["created_at"])
-    return listing.page_answer(*listing.json_page(Token, page, live_keys()), page)
+    return page_answer(*listing.json_page(Token, page, live_keys()), page)
 
 
 @blueprint.delete("/api-keys/<key_id>")

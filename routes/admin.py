@@ -2,8 +2,8 @@
 
 from flask import g
 
-from auth import held_capabilities, valid_grant
 from dialects import dialect
+from domain.capabilities import held_capabilities, valid_grant
 from domain.errors import conflict, invalid
 from models import AccessRole, User
 from resources import Resource, in_use_error

@@ -10,18 +10,17 @@ from flask import Blueprint, current_app, g, request
 
 import listing
 from auth import public
-from delivery.push import NEEDS
+from delivery.push import DEVICES_PER_USER, NEEDS
 from domain.errors import ApiError, not_found
 from formats.operation_schemas import DeviceSchema, WebPushKeySchema
 from models import Device, now
 from openapi import operation
 from schemas import load
-from web.lifecycle import json_body
+from web.lifecycle import json_body, page_answer
 
 blueprint = Blueprint("devices", __name__)
 
 DEVICE_COLUMNS = listing.columns_of(Device, DeviceSchema())
-DEVICES_PER_USER = 10
 
 
 @blueprint.post("/devices")
@@ -61,7 +60,7 @@ def drop_least_recently_updated(device):
 def list_devices():
     """The caller's devices."""
     page = listing.parse(request.args, DEVICE_COLUMNS, ["created_at"])
-    return listing.page_answer(*listing.json_page(Device, page, [Device.user == g.caller.user_id]), page)
+    return page_answer(*listing.json_page(Device, page, [Device.user == g.caller.user_id]), page)
 
 
 @blueprint.delete("/devices/<path:token>")

@@ -19,6 +19,7 @@ from openapi import operation
 from resources import Flag, Resource, reject_parameters
 from routes.gigs import GIGS
 from schemas import GigRoleInvitationSchema, GigRoleSchema, StaffMemberBlockoutSchema, StaffMemberRoleSchema
+from web.lifecycle import page_of
 
 blueprint = Blueprint("staffing", __name__)
 
@@ -110,7 +111,7 @@ def candidates(id):
     require("staffing", "view")
     page = listing.parse_paging(request.args)
     found = availability.candidates(GIG_ROLES.get(id))
-    body = listing.page_of(gigs_shown(pay_policy.candidates_shown(found, g.caller.can), g.caller.can), page)
+    body = page_of(gigs_shown(pay_policy.candidates_shown(found, g.caller.can), g.caller.can), page)
     body["meta"]["currency"] = current_app.config["CURRENCY"]
     return body
 

@@ -7,7 +7,7 @@ import threading
 import pytest
 
 import auth
-from auth import CAPABILITIES
+from domain.capabilities import CAPABILITIES
 from models import MODELS, SignInLink, Token, User, db
 from tests.support import postgresql
 from tests.support.api import error_of

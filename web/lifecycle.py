@@ -1,5 +1,6 @@
-"""The conventions every endpoint shares (SPEC §2): request ids, the access log, the database connection,
-one write transaction per write request (run again when it loses to a concurrent one), and JSON bodies."""
+"""The request lifecycle, the conventions every endpoint shares (SPEC §2): request ids, the access log, the database
+connection, one write transaction per write request (run again when it loses to a concurrent one), JSON bodies in,
+and JSON answers out (a record's text, a page)."""
 
 import json
 import logging
@@ -13,6 +14,7 @@ from werkzeug.exceptions import HTTPException
 
 from dialects import dialect
 from domain.errors import ApiError, unavailable
+from listing import page_text
 from models import db
 from storage import writer
 
@@ -220,6 +222,18 @@ def parse_json_body():
 def json_text_response(text, status=200):
     """A response whose body is already JSON text (SQLite writes lists and records: see dialect.as_json)."""
     return current_app.response_class(text + "\n", status=status, mimetype="application/json")
+
+
+def page_of(items, page):
+    """The answer for a list computed in Python: the page's slice, and the total."""
+    return page_answer(items[page.offset : page.offset + page.limit], len(items), page)
+
+
+def page_answer(rows, total, page):
+    """The answer for a page: `rows` a list, or the JSON text of one (as `json_page` gives)."""
+    if isinstance(rows, str):
+        return json_text_response(page_text(rows, total, page))
+    return {"data": rows, "meta": {"total": total, "limit": page.limit, "offset": page.offset}}
 
 
 def read_body(limit):

@@ -16,7 +16,6 @@ from delivery import backoff, mail, push
 from delivery.notifications import queue
 from dialects import dialect
 from models import Device, Notification, NotificationSetting, StaffMember, User, now, timestamp
-from routes.devices import DEVICES_PER_USER
 from storage import writer
 
 log = logging.getLogger("band.notifications")
@@ -162,7 +161,7 @@ class Recipients:
         for device in on_platforms.order_by(Device.updated_at.desc()):
             found = Target(device.id, device.platform, device.token, device.environment)
             devices = self.by_user.setdefault(device.user_id, [])
-            if len(devices) < DEVICES_PER_USER:  # those a user kept from before there was a limit: the latest
+            if len(devices) < push.DEVICES_PER_USER:  # those a user kept from before there was a limit: the latest
                 devices.append(found)
 
     def refusal(self, row, channel):

@@ -15,7 +15,6 @@ from delivery.notifications import delivery
 from delivery.notifications.queue import SENDERS
 from delivery.queue_sender import QueueSender
 from domain.errors import ConfigError
-from routes.devices import DEVICES_PER_USER
 from storage import writer
 
 IN_FLIGHT = 16  # notifications on their way at once
@@ -34,7 +33,7 @@ class Sender(QueueSender):
 
     async def open(self):
         try:
-            self.gateways = push.Gateways(self.config, connections=IN_FLIGHT * DEVICES_PER_USER)
+            self.gateways = push.Gateways(self.config, connections=IN_FLIGHT * push.DEVICES_PER_USER)
         except ConfigError as error:
             self.log.error("push is off: %s", error)
         else:

@@ -9,11 +9,11 @@ import itertools
 
 from peewee import JOIN, Value, fn
 
-from auth import held_capabilities
 from delivery.notifications import facts, messages, queue
 from delivery.notifications.words import person
 from dialects import dialect
 from domain import signed_links
+from domain.capabilities import held_capabilities
 from models import (
     INVITATION_STATUS,
     LIVE,

@@ -21,6 +21,7 @@ from delivery.push.unifiedpush import UnifiedPush
 from domain.errors import ConfigError
 
 PLATFORMS = ("ios", "android", "web", "unifiedpush")
+DEVICES_PER_USER = 10  # a user keeps this many devices at most (SPEC §2.3): routes/devices.py drops the oldest
 NEEDS = {
     "ios": ("APNS_KEY_FILE", "APNS_KEY_ID", "APNS_TEAM_ID", "APNS_TOPIC"),
     "android": ("FCM_CREDENTIALS",),
@@ -31,7 +32,7 @@ TTL_SECONDS = 24 * 3600  # how long a gateway keeps a push for a device that is 
 ELLIPSIS = "…"
 CONNECTIONS = 100  # httpx's own default; the notification sender asks for as many as it may have on their way
 
-__all__ = ["DEAD", "FAILED", "PLATFORMS", "RETRY", "SENT", "Gateways", "PushResult", "check", "fit"]
+__all__ = ["DEAD", "DEVICES_PER_USER", "FAILED", "PLATFORMS", "RETRY", "SENT", "Gateways", "PushResult", "check", "fit"]
 
 
 class Gateways:

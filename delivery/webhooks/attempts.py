@@ -2,13 +2,21 @@
 or is due again after its next wait; an endpoint that answers 410, or has failed for days, is switched off."""
 
 import datetime as dt
+import functools
+import logging
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 from delivery import backoff
+from delivery.mail import message, message_id
 from delivery.webhooks.deliveries import Attempt
 from dialects import dialect
-from models import WebhookDelivery, WebhookEndpoint, now
+from domain.capabilities import held_capabilities
+from events.resource import recorder_of
+from models import User, WebhookDelivery, WebhookEndpoint, now
+from storage import writer
 
+log = logging.getLogger("band.webhooks")
 EXCERPT_BYTES = 1024
 JITTER = 0.1  # each wait is stretched or shrunk by up to this share, so retries of many deliveries spread out
 
@@ -95,3 +103,31 @@ def next_wait(attempts, waits, retry_after):
 def failing_for(outcome, endpoint):
     """How long the endpoint had been failing when the outcome's attempt was made."""
     return dt.datetime.fromisoformat(outcome.attempted_at) - dt.datetime.fromisoformat(endpoint.failing_since)
+
+
+def switch_off(app, switch_offs):
+    """Switch endpoints off for the service (a 410, days of failures), each with its event, in the transaction
+    under way; once it commits, the admins (admin.edit) are mailed of those that failed for days."""
+    for switch in switch_offs:
+        endpoint = WebhookEndpoint.get_or_none(WebhookEndpoint.id == switch.endpoint_id)
+        if endpoint is None or not endpoint.is_active:
+            continue
+        recorder_of(WebhookEndpoint).change(endpoint, is_active=False, disabled_reason=switch.reason)
+        log.warning("webhook endpoint %s switched off: %s", endpoint.id, switch.reason)
+        if switch.tell_admins:
+            writer.after_commit(functools.partial(tell_admins, app, endpoint))
+
+
+def tell_admins(app, endpoint):
+    outbox, send, sender = app.extensions["outbox"], app.extensions["mailer"], app.config["MAIL_FROM"]
+    where = f"{urlsplit(endpoint.url).hostname} ({endpoint.description or 'no description'}, id {endpoint.id})"
+    text = (
+        f"The webhook endpoint at {where} was switched off: {endpoint.disabled_reason}\n\n"
+        "When its receiver works again, set is_active to true (PATCH /v1/webhook-endpoints/"
+        f"{endpoint.id}); the deliveries that waited are then sent.\n"
+    )
+    for user in User.select().where(User.active == True):  # noqa: E712
+        if "admin.edit" in held_capabilities(user.id):
+            subject, public_url = "A webhook endpoint was switched off", app.config["PUBLIC_URL"]
+            msg = message(sender, user.email, subject, text, message_id(public_url))
+            outbox.send(msg, send, window_seconds=24 * 3600)

@@ -13,8 +13,8 @@ from delivery.outgoing import PER_DESTINATION, destination
 from delivery.webhooks.signatures import live_secrets, signed_headers
 from dialects import dialect
 from domain import pay_policy
+from events.resource import pay_amounts
 from models import Event, WebhookDelivery, WebhookEndpoint, new_id, now, timestamp
-from resources import pay_amounts
 from storage import writer
 
 # A claim outlives its attempt's timeout by this much: long enough to record the outcome even after waiting the

@@ -12,7 +12,6 @@ from delivery.outgoing import ClientOnFirstUse
 from delivery.queue_sender import QueueSender
 from delivery.webhooks import attempts, deliveries
 from models import now
-from routes.webhooks import switch_off
 from storage import writer
 
 IN_FLIGHT = 32  # attempts on their way at once
@@ -42,7 +41,7 @@ class Sender(QueueSender):
         with writer.transaction():
             if outcomes:
                 retries, failing_days = self.config["WEBHOOK_RETRIES"], self.config["WEBHOOK_FAILING_DAYS"]
-                switch_off(self.app, attempts.record_outcomes(outcomes, retries, failing_days))
+                attempts.switch_off(self.app, attempts.record_outcomes(outcomes, retries, failing_days))
             if not claiming:
                 return [], False
             lease = self.config["WEBHOOK_TIMEOUT"] + deliveries.LEASE_MARGIN_SECONDS
