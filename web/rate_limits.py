@@ -1,4 +1,6 @@
-"""A per-client-address rate limit for the endpoints that take a secret without a bearer (sign-in, answer links)."""
+"""Rate limits (SPEC §2.3), both sliding windows of `RateLimiter`: per client address, for the endpoints that take a
+secret without a bearer (sign-in, answer links: `limit_rate`); and per user, for the writes of a user who may edit
+nothing (`limit_user_writes`)."""
 
 import collections
 import math
@@ -11,7 +13,7 @@ from domain.errors import ApiError
 
 
 class RateLimiter:
-    """A sliding window per client address: at most `limit` requests in any `window` seconds."""
+    """A sliding window per key (a client address, a user id): at most `limit` requests in any `window` seconds."""
 
     def __init__(self, limit, window):
         self.limit, self.window = limit, window
