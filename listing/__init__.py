@@ -1,5 +1,6 @@
 """Lists (SPEC §2.1): strict parsing of `limit`, `offset`, `sort`, `fields`, `expand`, `q` and
-`filter[field][op]` into a Page, and the answer's envelope. Its parts, by job: `columns.py` (a listed record's
+`filter[field][op]` into a Page, and the text of a page's answer (`page_text`; the answer itself is
+`web.lifecycle.page_answer`, so that no Flask is needed here). Its parts, by job: `columns.py` (a listed record's
 columns), `references.py` (references followed one hop: `expand`, `<reference>.<field>`), `filters.py` (the
 conditions of filters and `q`), `queries.py` (the queries that answer a Page or read a record: `json_page`,
 `page_query`, `page_total`, `record_query`; the dialect orders keys and writes the rows as JSON)."""
