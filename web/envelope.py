@@ -86,7 +86,7 @@ def register(app):
             costly = too_costly()
             return error_response(costly.status, costly.code, costly.message)
         if dialect.lost_to_another(e):
-            g.lost_to_another = True  # the write is run again (conventions.in_write_transaction)
+            g.lost_to_another = True  # the write is run again (lifecycle.in_write_transaction)
         if dialect.is_busy(e) or dialect.lost_to_another(e):
             busy = unavailable()
             return error_response(busy.status, busy.code, busy.message, headers=busy.headers)
