@@ -13,25 +13,22 @@ from flask import Flask
 from flask.cli import FlaskGroup
 
 import auth
-import clashes
-import commands
-import conventions
-import errors
-import notifications
 import routes
-import settings
-import writer
-from mail import Outbox, mailer
+from delivery import notifications
+from delivery.mail import Outbox, mailer
 from models import db
-from rate_limit import RateLimiter
-from remembered import Remembered
+from service import commands, settings
+from storage import writer
+from storage.remembered import Remembered
+from web import envelope, lifecycle
+from web.rate_limits import RateLimiter
 
 
 class Office(Flask):
-    """Flask, with each write request's view run inside its transaction (conventions.in_write_transaction)."""
+    """Flask, with each write request's view run inside its transaction (lifecycle.in_write_transaction)."""
 
     def dispatch_request(self):
-        return conventions.in_write_transaction(self.answer)
+        return lifecycle.in_write_transaction(self.answer)
 
     def answer(self):
         """The view's response; an error it raises answered as the error handlers say."""
@@ -48,13 +45,12 @@ def create_app(config=None):
     app.url_map.merge_slashes = False  # `//gigs` is no route (404), not a redirect with an HTML body
     app.json.sort_keys = False
     app.json.ensure_ascii = False  # UTF-8 as SQLite writes lists and records
-    for hook in (conventions.start, auth.authenticate, auth.limit_member_writes, conventions.read_write_body):
+    for hook in (lifecycle.start, auth.authenticate, auth.limit_member_writes, lifecycle.read_write_body):
         app.before_request(hook)
-    app.after_request(conventions.finish)
-    app.teardown_request(conventions.end_transaction)
-    app.teardown_request(conventions.lift_budget)
-    errors.register(app)
-    clashes.register(app)
+    app.after_request(lifecycle.finish)
+    app.teardown_request(lifecycle.end_transaction)
+    app.teardown_request(lifecycle.lift_budget)
+    envelope.register(app)
     routes.register(app)
     commands.register(app)
     notifications.register()

@@ -1,6 +1,6 @@
-"""Who is calling and what they may do (SPEC §3): tokens, the caller behind a bearer, capability checks, the write
-rate of a caller who may edit nothing. No routes here: sign-in, /me and API keys are in routes/account.py, devices
-in routes/devices.py."""
+"""Who is calling and what they may do (SPEC §3): tokens, the caller behind a bearer, capability checks (what
+grants give is `domain/capabilities.py`), the write rate of a caller who may edit nothing. No routes here: sign-in,
+/me and API keys are in routes/account.py, devices in routes/devices.py."""
 
 import datetime as dt
 import hashlib
@@ -11,15 +11,14 @@ from dataclasses import dataclass
 
 from flask import current_app, g, request
 
-import conventions
-import writer
 from dialects import access, dialect
-from errors import ApiError, unauthenticated
+from domain.capabilities import capabilities, flat_grants, held_capabilities
+from domain.errors import ApiError, unauthenticated
 from models import StaffMember, Token, now, timestamp
-from rate_limit import limit_user_writes
+from storage import writer
+from web import lifecycle
+from web.rate_limits import limit_user_writes
 
-GROUPS = ("gigs", "catalog", "staffing", "production", "people", "pay", "admin")
-CAPABILITIES = tuple(f"{group}.{action}" for group in GROUPS for action in ("view", "edit"))
 TOUCH_SECONDS = 60  # last_used_at of a key is written at most once a minute, so reads stay reads
 
 
@@ -45,25 +44,6 @@ def expiry(**delta):
     return timestamp(dt.datetime.now(dt.UTC) + dt.timedelta(**delta))
 
 
-def capabilities(grants):
-    """The capabilities the grants of some access roles give: `*`, `<group>.*`, `<group>.view|edit`."""
-    held = set()
-    for grant in grants:
-        group, _, action = grant.partition(".")
-        if grant == "*":
-            return frozenset(CAPABILITIES)
-        if action == "*":
-            held.update((f"{group}.view", f"{group}.edit"))
-        else:
-            held.add(grant)
-    return frozenset(held & set(CAPABILITIES))
-
-
-def valid_grant(grant):
-    group, _, action = grant.partition(".")
-    return grant == "*" or (group in GROUPS and action in ("*", "view", "edit"))
-
-
 @dataclass(frozen=True)
 class Caller:
     """Who is behind the bearer of this request."""
@@ -77,16 +57,6 @@ class Caller:
     kind: str
     expires_at: str
     label: str
-
-
-def held_capabilities(user_id):
-    """What the (active) user `user_id` may do now, read afresh from the database."""
-    grants = access.grants_of(user_id)
-    return capabilities(_flat_grants(grants)) if grants is not None else frozenset()
-
-
-def _flat_grants(text):
-    return [grant for role_grants in json.loads(text or "[]") for grant in role_grants]
 
 
 def authenticate():
@@ -107,7 +77,7 @@ def limit_member_writes():
     """Before a write does anything: a caller holding no `.edit` capability (a musician) makes at most
     BAND_MEMBER_WRITE_RATE writes (SPEC §2.3), so that no phone can pile up blockouts, keys or events."""
     caller = g.get("caller")
-    if caller is None or request.method not in conventions.WRITE_METHODS:
+    if caller is None or request.method not in lifecycle.WRITE_METHODS:
         return
     if not any(capability.endswith(".edit") for capability in caller.can):
         limit_user_writes(caller.user_id)
@@ -123,7 +93,7 @@ _callers = {}  # token digest -> (generation, monotonic time, Caller)
 
 def caller_of(token):
     """The Caller behind a bearer token, or None."""
-    key, generation, moment = digest(token), conventions.generation, time.monotonic()
+    key, generation, moment = digest(token), lifecycle.generation, time.monotonic()
     remembered = _callers.get(key)
     if (
         remembered is not None
@@ -135,7 +105,7 @@ def caller_of(token):
     row = access.caller_row(key, now())
     if row is None:
         return None
-    caller = Caller(row[0], row[1], row[2], json.loads(row[3]), capabilities(_flat_grants(row[4])), *row[5:9])
+    caller = Caller(row[0], row[1], row[2], json.loads(row[3]), capabilities(flat_grants(row[4])), *row[5:9])
     if caller.kind == "api_key" and touch(caller.token_id, row[9]):
         return caller  # the touch moved the generation: read afresh next time
     if len(_callers) >= MAX_REMEMBERED_CALLERS:
@@ -158,7 +128,7 @@ def touch(token_id, last_used_at):
         if not (isinstance(e, ApiError) or dialect.is_busy(e)):
             raise
         return False
-    conventions.database_changed()
+    lifecycle.database_changed()
     return True
 
 

@@ -2,8 +2,8 @@
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
-from errors import flatten, invalid
-from field_types import (
+from domain.errors import flatten, invalid
+from formats.field_types import (
     Bool,
     Cents,
     Color,

@@ -16,7 +16,6 @@ import itertools
 import random
 from pathlib import Path
 
-import migrations
 from demo.agency import batches, more_planners, more_venues, size_for
 from demo.catalog import write_catalog
 from demo.data import PLANNERS, VENUES
@@ -26,8 +25,9 @@ from demo.people import write_contact, write_pay_rates, write_people, write_venu
 from demo.production import write_equipment
 from demo.staffing import settle
 from dialects import dialect
-from errors import ConfigError
+from domain.errors import ConfigError
 from models import BUSY_TABLES, db
+from storage import migrations
 
 SEED = 1962
 

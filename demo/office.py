@@ -7,8 +7,8 @@ import unicodedata
 from collections import defaultdict
 
 from demo.data import PHONE_PREFIX
+from domain.rules import catalog_price
 from models import MODELS, db, timestamp
-from rules import catalog_price
 
 # Most rows of a gig are created when it was booked: the stored form of that moment is worked out once.
 stored_time = functools.lru_cache(maxsize=1024)(timestamp)

@@ -7,8 +7,8 @@ import functools
 
 from demo.data import ENSEMBLES, INVITATION_MESSAGES, MUSICIAN_PENDING, ROLE_POSITION, ROLE_RATE
 from demo.office import clock
+from domain.rules import neighbour_dates, overlap, window
 from models import GigRole, GigRoleInvitation, Role, timestamp
-from rules import neighbour_dates, overlap, window
 
 CREW = ("Sound engineer", "Lighting tech")
 SCAN_LIMIT = 40  # holders of a role to look through one by one; of more, a few are drawn at random

@@ -1,19 +1,20 @@
 """Events (SPEC §8): every committed change, recorded in the change's own transaction, so that neither is ever
 kept without the other. An event names its subject (collection and id), the gig it belongs to, who did it in
-which request, the subject as the API shows it, and for an update what changed. The database queues an
-event's webhook deliveries as it stores the event (a trigger of `sql/sqlite/0006_webhooks.sql`), in the same statement;
-once such a commit is done, the senders waiting for work are woken. Listeners registered for an event type
-(`listen`) are called with each such event as it is written, in the same transaction (the notifications of §9).
-What a resource records of its changes is `events.resource`; the routes that read events, `routes/events.py`."""
+which request, the subject as the API shows it, and for an update what changed. The database queues an event's
+webhook deliveries as it stores the event, in the same statement: a trigger of each dialect's migrations
+(`sql/sqlite/0006_webhooks.sql`, `sql/postgresql/0006_webhooks.sql`). Once such a commit is done, the senders
+waiting for work are woken. Listeners registered for an event type (`listen`) are called with each such event as it
+is written, in the same transaction (the notifications of §9). What a resource records of its changes is
+`events.resource`; the routes that read events, `routes/events.py`."""
 
 import json
 from typing import NamedTuple
 
 from flask import g, has_request_context
 
-import writer
 from dialects import dialect
 from models import Event, db, new_id, now
+from storage import writer
 
 NOT_CHANGES = ("updated_at",)  # moves with every change: not one itself
 INSERT = f"""INSERT INTO "{Event._meta.table_name}" ("id", "type", "occurred_at", "actor_user_id", "actor_name",

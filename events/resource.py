@@ -1,13 +1,26 @@
 """What a resource records of its changes (SPEC §8): its events, in the write's own transaction. A mixin of
 `resources.Resource`, which provides `model`, `columns`, `current_columns`, `group`, `noun` and
-`readable_list`."""
+`readable_list`. The resources, by model, as the routes register them (`recorder_of`), so that the background work
+records its own changes' events as a request would; and the pay amounts among their fields (`pay_amounts`)."""
 
+import functools
 import json
 
 import events
 from dialects import dialect
+from domain import pay_policy
 from listing import record_query
 from models import db, now
+
+# {model: the resource that records its rows' events}, filled as the routes register their resources: the background
+# work records the events of a change it makes (an invitation expired, an endpoint switched off) as a request would,
+# without importing the routes.
+RECORDERS = {}
+
+
+def recorder_of(model):
+    """The resource that records the events of `model`'s rows."""
+    return RECORDERS[model]
 
 
 class RecordsEvents:
@@ -68,3 +81,15 @@ class RecordsEvents:
     def gig_of(self, record):
         """The gig the record belongs to (a gig child's `gig_id`), for its history."""
         return getattr(record, "gig_id", None)
+
+
+@functools.cache
+def pay_amounts():
+    """{collection: [field]} of the pay amounts (`pay_policy.is_amount`): fields private to the pay group (gig
+    roles' pay_cents), and the amounts of the pay group's own records (rates)."""
+    found = {}
+    for resource in RECORDERS.values():
+        names = [column.name for column in resource.columns.values() if pay_policy.is_amount(resource.group, column)]
+        if names:
+            found[resource.model._meta.table_name] = names
+    return found

@@ -1,5 +1,6 @@
 """Lists (SPEC §2.1): strict parsing of `limit`, `offset`, `sort`, `fields`, `expand`, `q` and
-`filter[field][op]` into a Page, and the answer's envelope. Its parts, by job: `columns.py` (a listed record's
+`filter[field][op]` into a Page, and the text of a page's answer (`page_text`; the answer itself is
+`web.lifecycle.page_answer`, so that no Flask is needed here). Its parts, by job: `columns.py` (a listed record's
 columns), `references.py` (references followed one hop: `expand`, `<reference>.<field>`), `filters.py` (the
 conditions of filters and `q`), `queries.py` (the queries that answer a Page or read a record: `json_page`,
 `page_query`, `page_total`, `record_query`; the dialect orders keys and writes the rows as JSON)."""
@@ -8,10 +9,9 @@ import json
 import re
 from dataclasses import dataclass, field
 
-import pay_policy
-from conventions import json_text_response
-from errors import ApiError
-from field_types import MAX_INT
+from domain import pay_policy
+from domain.errors import ApiError
+from formats.field_types import MAX_INT
 from listing.columns import Column, columns_of
 from listing.filters import (
     MAX_FILTER_CHARS,
@@ -40,8 +40,6 @@ __all__ = [
     "columns_of",
     "is_id",
     "json_page",
-    "page_answer",
-    "page_of",
     "page_query",
     "page_text",
     "page_total",
@@ -250,18 +248,6 @@ def _fields(value, columns, references=None, expand=()):
     chosen = set(names)
     # in the record's own order, whatever the client's: one set of fields is one shape of answer (and of SQL)
     return [column for name, column in columns.items() if name == "id" or name in chosen]
-
-
-def page_of(items, page):
-    """The answer for a list computed in Python: the page's slice, and the total."""
-    return page_answer(items[page.offset : page.offset + page.limit], len(items), page)
-
-
-def page_answer(rows, total, page):
-    """The answer for a page: `rows` a list, or the JSON text of one (as `json_page` gives)."""
-    if isinstance(rows, str):
-        return json_text_response(page_text(rows, total, page))
-    return {"data": rows, "meta": {"total": total, "limit": page.limit, "offset": page.offset}}
 
 
 def page_text(rows, total, page):

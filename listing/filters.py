@@ -5,7 +5,7 @@ import datetime as dt
 import re
 
 from dialects import dialect
-from field_types import DATE_RE, MAX_INT, TIME_RE, UUID_RE, utc_timestamp
+from formats.field_types import DATE_RE, MAX_INT, TIME_RE, UUID_RE, utc_timestamp
 
 MAX_IN_VALUES = 100
 MAX_FILTER_CHARS = 200  # a filter value's length bounds its cost (SPEC §2.3)

@@ -5,9 +5,9 @@ from dataclasses import dataclass, replace
 
 from peewee import Field
 
-import pay_policy
 from dialects import dialect
-from errors import ApiError
+from domain import pay_policy
+from domain.errors import ApiError
 from listing.columns import Column
 
 

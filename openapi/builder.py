@@ -7,10 +7,9 @@ import re
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 
-import pay_policy
-from bodies import WebhookPayloadSchema
-from conventions import WRITE_METHODS
-from field_types import CustomFields
+from domain import pay_policy
+from formats.field_types import CustomFields
+from formats.operation_schemas import WebhookPayloadSchema
 from openapi.error_answers import READ, WRITE, ErrorSchema, error_answer
 from openapi.params import (
     FILTERS,
@@ -40,6 +39,7 @@ from openapi.shapes import (
     walk,
 )
 from resources import resource_of
+from web.lifecycle import WRITE_METHODS
 
 VERSION = "1.0.0"
 PRIVATE_MARK = "x-capability"  # on a property: the capability a caller needs to read it (or, in a body, set it)

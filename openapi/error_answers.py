@@ -1,10 +1,10 @@
 """The error answers as the OpenAPI document describes them: what each status means, the codes it carries
-(`errors.CODES`), an example of each, the statuses every read and write may meet, and the one `default` answer
+(`domain.errors.CODES`), an example of each, the statuses every read and write may meet, and the one `default` answer
 of an operation that gives them."""
 
 from marshmallow import Schema, fields
 
-from errors import CODES
+from domain.errors import CODES
 
 ERROR_STATUSES = {  # the codes of each status come from errors.CODES
     400: "Invalid JSON or query parameters, or a read that would cost the server too much",

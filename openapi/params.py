@@ -4,7 +4,7 @@ its columns (SPEC §2.1), as the `listing` package reads them."""
 import json
 import re
 
-from field_types import MAX_INT, TIME_PATTERN
+from formats.field_types import MAX_INT, TIME_PATTERN
 from listing import MAX_FILTER_CHARS, MAX_IN_VALUES, MAX_LIMIT, MAX_WORDS, MIN_WORD, OPERATORS
 
 

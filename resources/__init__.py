@@ -22,20 +22,19 @@ from dataclasses import dataclass, field
 from flask import g
 from peewee import ForeignKeyField
 
-import custom_fields
 import events
 import listing
-import pay_policy
 from auth import current_capabilities, is_own_member, require
-from conventions import json_body, json_text_response
 from dialects import dialect
-from errors import not_found
-from events.resource import RecordsEvents
+from domain import custom_fields, pay_policy
+from domain.errors import not_found
+from events.resource import RECORDERS, RecordsEvents
 from models import db, now
 from resources.parameters import Flag, Multipart, reject_parameters
 from resources.related import check_references, clear_others, in_use_error, references_to, singular
 from resources.views import CollectionView, RecordView
 from schemas import load
+from web.lifecycle import json_body, json_text_response, page_answer
 
 # what the collections' own code and the OpenAPI document import from `resources`
 __all__ = [
@@ -46,7 +45,6 @@ __all__ = [
     "Write",
     "clear_others",
     "in_use_error",
-    "pay_amounts",
     "private_fields",
     "register",
     "reject_parameters",
@@ -157,7 +155,7 @@ class Resource(RecordsEvents):
         """The answer for a page of the records (of those matching the conditions `scope`, when given)."""
         with db.atomic():  # one snapshot for the rows and their total
             rows, total = listing.json_page(self.model, page, scope)
-        return listing.page_answer(rows, total, page)
+        return page_answer(rows, total, page)
 
     def readable_columns(self):
         """The columns as the caller reads them: amounts private to a group they cannot view read as null."""
@@ -340,18 +338,6 @@ class Write:
 
 
 @functools.cache
-def pay_amounts():
-    """{collection: [field]} of the pay amounts (`pay_policy.is_amount`): fields private to the pay group (gig
-    roles' pay_cents), and the amounts of the pay group's own records (rates)."""
-    found = {}
-    for resource in REGISTRY.values():
-        names = [column.name for column in resource.columns.values() if pay_policy.is_amount(resource.group, column)]
-        if names:
-            found[resource.model._meta.table_name] = names
-    return found
-
-
-@functools.cache
 def private_fields():
     """{collection: {field: group}} of the fields private to another group (gig roles' pay_cents: pay)."""
     return {
@@ -369,6 +355,7 @@ def register(blueprint, *resources):
     """Serve each resource's collection and records under `blueprint`."""
     for resource in resources:
         REGISTRY[resource.name] = resource
+        RECORDERS[resource.model] = resource
         collection = CollectionView.as_view(f"{resource.name}-collection", resource)
         record = RecordView.as_view(f"{resource.name}-record", resource)
         collection.resource = record.resource = resource  # for the OpenAPI document

@@ -5,8 +5,8 @@ from dataclasses import dataclass
 
 from flask import request
 
-from conventions import raise_body_error
-from errors import ApiError, invalid
+from domain.errors import ApiError, invalid
+from web.lifecycle import raise_body_error
 
 
 @dataclass(frozen=True)

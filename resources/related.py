@@ -1,7 +1,7 @@
 """Other rows a record's write or delete touches: the references it names must exist (422), the references to it
 keep it (409 `resource_in_use`), a flag only one row may hold; a record's name in those messages (`singular`)."""
 
-from errors import ApiError, invalid
+from domain.errors import ApiError, invalid
 from models import db, now
 
 

@@ -4,8 +4,8 @@ from flask import request
 from flask.views import MethodView
 
 from auth import require
-from conventions import json_body
 from resources.parameters import reject_parameters
+from web.lifecycle import json_body
 
 
 class CollectionView(MethodView):

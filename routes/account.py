@@ -6,12 +6,13 @@ import logging
 
 from flask import Blueprint, current_app, g, request
 
-import conventions
 import events
 import listing
-import writer
-from auth import CAPABILITIES, digest, expiry, new_secret, public
-from bodies import (
+from auth import digest, expiry, new_secret, public
+from delivery.mail import message, message_id
+from domain.capabilities import CAPABILITIES
+from domain.errors import ApiError, conflict
+from formats.operation_schemas import (
     ApiKeySchema,
     ConfirmSchema,
     LinkSentSchema,
@@ -20,14 +21,14 @@ from bodies import (
     SessionSchema,
     SignInLinkSchema,
 )
-from conventions import json_body, printable
-from errors import ApiError, conflict
-from html_pages import page_with_nonce
-from mail import message, message_id
 from models import SignInLink, Token, User, now, timestamp
 from openapi import operation
-from rate_limit import limit_rate
 from schemas import load
+from storage import writer
+from web import lifecycle
+from web.html_pages import page_with_nonce
+from web.lifecycle import json_body, page_answer, printable
+from web.rate_limits import limit_rate
 
 SESSION_DAYS = 30
 LINK_MINUTES = 15
@@ -70,7 +71,7 @@ def request_link():
     log.info("sign-in link for %s: %s", printable(email), reason or "sent")
     if not reason:  # the mail is written and sent by the outbox, after the answer: nothing of it to time
         config = current_app.config
-        mail = (conventions.signin_url(), conventions.public_url(), config["MAIL_FROM"], user.name, user.email, token)
+        mail = (lifecycle.signin_url(), lifecycle.public_url(), config["MAIL_FROM"], user.name, user.email, token)
         outbox, send = current_app.extensions["outbox"], current_app.extensions["mailer"]
         job = lambda: outbox.send(signin_mail(*mail), send, window_seconds=LINK_MINUTES * 60)
         writer.after_commit(lambda: outbox.put(job))
@@ -112,7 +113,7 @@ def confirm():
     link = SignInLink.get_or_none(SignInLink.token_hash == digest(value)) if used else None
     user = User.get_or_none(User.id == link.user_id, User.active == True) if link else None  # noqa: E712
     if user is None:
-        conventions.keep_writes_despite_error()  # a link a confirmation refused is spent (SPEC §2.3)
+        lifecycle.keep_writes_despite_error()  # a link a confirmation refused is spent (SPEC §2.3)
         raise ApiError(401, "unauthenticated", "This sign-in link is unknown, used or expired.")
     # Using one link spends the user's other outstanding ones.
     SignInLink.update(used_at=moment).where(SignInLink.user == user.id, SignInLink.used_at.is_null()).execute()
@@ -223,7 +224,7 @@ def key_summary(token):
 def list_api_keys():
     """The caller's live API keys (never their values)."""
     page = listing.parse(request.args, API_KEY_COLUMNS, ["created_at"])
-    return listing.page_answer(*listing.json_page(Token, page, live_keys()), page)
+    return page_answer(*listing.json_page(Token, page, live_keys()), page)
 
 
 @blueprint.delete("/api-keys/<key_id>")

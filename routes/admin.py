@@ -2,9 +2,9 @@
 
 from flask import g
 
-from auth import held_capabilities, valid_grant
 from dialects import access
-from errors import conflict, invalid
+from domain.capabilities import held_capabilities, valid_grant
+from domain.errors import conflict, invalid
 from models import AccessRole, User
 from resources import Resource, in_use_error
 from schemas import AccessRoleSchema, UserSchema

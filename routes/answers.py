@@ -1,5 +1,5 @@
 """Answering an invitation from its message (SPEC §9): the scanner-safe /answer page, and the two public endpoints
-it calls, whose credential is the answer link's signed token (`signing.answer_link`): what the invitation is
+it calls, whose credential is the answer link's signed token (`signed_links.answer_link`): what the invitation is
 about, and the answer itself, through the same domain code and events as the invitee's own accept and decline."""
 
 import contextlib
@@ -7,24 +7,22 @@ import contextlib
 from flask import Blueprint, current_app, request
 
 import events
-import invitations
-import pay_policy
-import signing
-from addresses import place
 from auth import public
-from bodies import InvitationAnswerSchema, InvitationPreviewSchema, InvitationTokenSchema
-from calendar_feed import active_member
-from conventions import json_body
-from errors import ApiError
-from html_pages import page_with_nonce
+from delivery.notifications.facts import gig_view
+from delivery.notifications.words import moment
+from domain import invitations, pay_policy, signed_links
+from domain.errors import ApiError
+from domain.postal_addresses import place
+from feeds.calendars import active_member
+from formats.operation_schemas import InvitationAnswerSchema, InvitationPreviewSchema, InvitationTokenSchema
 from models import GigProduct, GigRole, GigRoleInvitation, Product, Role, User, now
-from notifications.facts import gig_view
-from notifications.words import moment
 from openapi import operation
-from rate_limit import limit_rate
 from resources import reject_parameters
 from routes.staffing import INVITATIONS, answer_invitation
 from schemas import GigRoleInvitationSchema, load
+from web.html_pages import page_with_nonce
+from web.lifecycle import json_body
+from web.rate_limits import limit_rate
 
 blueprint = Blueprint("answers", __name__)
 pages = Blueprint("answer_pages", __name__)
@@ -67,7 +65,7 @@ def answer():
 def invitation_of(token):
     """The invitation an answer token names while the link is good (until the invitation's expires_at) and its
     staff member, active (and their user, if any), or 401."""
-    found = signing.answered_invitation(current_app.config, token)
+    found = signed_links.answered_invitation(current_app.config, token)
     invitation = GigRoleInvitation.get_or_none(GigRoleInvitation.id == found) if found else None
     member = invitation and active_member(invitation.staff_member_id)
     if invitation is not None and invitation.expires_at > now() and member is not None:

@@ -2,10 +2,8 @@
 
 from flask import current_app
 
-import custom_fields
-import invitations
-import rules
-from errors import invalid
+from domain import custom_fields, invitations, rules
+from domain.errors import invalid
 from models import (
     MODELS_BY_TABLE,
     NOT_LIVE_KINDS,

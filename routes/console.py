@@ -10,10 +10,10 @@ import re
 
 from flask import Blueprint, current_app, render_template, request
 
-import console_assets
-import console_worker
 from auth import public
-from errors import not_found
+from domain.errors import not_found
+from web import console_assets
+from web.service_worker import worker_script
 
 pages = Blueprint("console", __name__)
 
@@ -80,9 +80,9 @@ def static_asset(digest, relative):
 
 @public
 def service_worker():
-    """The service worker (console_worker.py), at the root so that its scope is the whole site; asked anew each time
+    """The service worker (web/service_worker.py), at the root so that its scope is the whole site; asked anew each time
     (browsers also look for a new one at least daily)."""
-    script = console_worker.worker_script(static_tree(), page_text(), "/", CONSOLE_PATHS)
+    script = worker_script(static_tree(), page_text(), "/", CONSOLE_PATHS)
     response = current_app.response_class(script, mimetype="text/javascript")
     response.headers["Content-Security-Policy"] = POLICY
     response.headers["Cache-Control"] = "no-cache"

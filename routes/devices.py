@@ -10,18 +10,17 @@ from flask import Blueprint, current_app, g, request
 
 import listing
 from auth import public
-from bodies import DeviceSchema, WebPushKeySchema
-from conventions import json_body
-from errors import ApiError, not_found
+from delivery.push import DEVICES_PER_USER, NEEDS
+from domain.errors import ApiError, not_found
+from formats.operation_schemas import DeviceSchema, WebPushKeySchema
 from models import Device, now
 from openapi import operation
-from push import NEEDS
 from schemas import load
+from web.lifecycle import json_body, page_answer
 
 blueprint = Blueprint("devices", __name__)
 
 DEVICE_COLUMNS = listing.columns_of(Device, DeviceSchema())
-DEVICES_PER_USER = 10
 
 
 @blueprint.post("/devices")
@@ -61,7 +60,7 @@ def drop_least_recently_updated(device):
 def list_devices():
     """The caller's devices."""
     page = listing.parse(request.args, DEVICE_COLUMNS, ["created_at"])
-    return listing.page_answer(*listing.json_page(Device, page, [Device.user == g.caller.user_id]), page)
+    return page_answer(*listing.json_page(Device, page, [Device.user == g.caller.user_id]), page)
 
 
 @blueprint.delete("/devices/<path:token>")
@@ -88,7 +87,7 @@ def web_push_key():
 def public_key_of(private_key):
     """The public key of a VAPID private key (as BAND_VAPID_PRIVATE_KEY gives it), as an application server key:
     the uncompressed P-256 point in base64url without padding."""
-    from push.web import read_vapid  # as push does: its libraries only where browsers are pushed to
+    from delivery.push.web import read_vapid  # as push does: its libraries only where browsers are pushed to
 
     point = read_vapid(private_key).public_key.public_bytes(
         serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint

@@ -6,15 +6,17 @@ from peewee import SQL, fn
 
 import events
 import listing
-import pay_policy
-from auth import GROUPS, require
-from bodies import EventSchema
+from auth import require
 from dialects import dialect
+from domain import pay_policy
+from domain.capabilities import GROUPS
+from formats.operation_schemas import EventSchema
 from listing import Column
 from models import Event
 from openapi import operation
 from resources import private_fields
 from routes.gigs import GIGS
+from web.lifecycle import page_answer
 
 blueprint = Blueprint("events", __name__)
 
@@ -66,4 +68,4 @@ def events_page(*scope):
     total = dialect.counted(Event.select(fn.COUNT(SQL("*"))).where(dialect.all_of([visible, *scope, *page.where])))
     names = {SHOWN_AS.get(column.name, column.name) for column in page.columns}
     hidden = pay_policy.hidden_to_caller(private_fields(), g.caller.can)
-    return listing.page_answer([events.shown(event, hidden, names) for event in rows], total, page)
+    return page_answer([events.shown(event, hidden, names) for event in rows], total, page)

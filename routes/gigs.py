@@ -10,14 +10,12 @@ import urllib.parse
 from flask import Blueprint, current_app, request
 from werkzeug.http import dump_options_header, quote_etag
 
-import invitations
 import listing
-import rules
 from auth import require
-from conventions import too_large
 from dialects import dialect
-from errors import ApiError, invalid, not_found
-from field_types import TEXT_CHARS
+from domain import invitations, rules
+from domain.errors import ApiError, invalid, not_found
+from formats.field_types import TEXT_CHARS
 from models import (
     Attachment,
     Gig,
@@ -43,6 +41,7 @@ from schemas import (
     VenueSchema,
     load,
 )
+from web.lifecycle import too_large
 
 blueprint = Blueprint("gigs", __name__)
 

@@ -7,13 +7,16 @@ import datetime as dt
 
 from flask import Blueprint, current_app, g, request
 
-import availability
 import listing
-import own_work
-import payroll
-from bodies import CalendarUrlSchema, OwnBlockoutSchema, OwnGigSchema, OwnInvitationSchema, OwnPayLineSchema
-from conventions import json_body, json_text_response
-from errors import not_found
+from domain import availability, own_work, payroll
+from domain.errors import not_found
+from formats.operation_schemas import (
+    CalendarUrlSchema,
+    OwnBlockoutSchema,
+    OwnGigSchema,
+    OwnInvitationSchema,
+    OwnPayLineSchema,
+)
 from models import StaffMember, StaffMemberBlockout, db
 from openapi import operation
 from resources import reject_parameters
@@ -22,6 +25,7 @@ from routes.pay import PERIOD, period_of, sheet_answer
 from routes.people import STAFF_MEMBERS, rotate_staff_feed, staff_feed_url
 from routes.staffing import Blockouts
 from schemas import StaffMemberBlockoutSchema, StaffMemberSchema, load
+from web.lifecycle import json_body, json_text_response
 
 blueprint = Blueprint("me", __name__)
 

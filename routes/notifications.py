@@ -9,22 +9,22 @@ from peewee import SQL
 
 import listing
 from auth import require
-from bodies import (
+from delivery.mail import masked
+from dialects import dialect
+from domain.errors import not_found
+from formats.operation_schemas import (
     NotificationSchema,
     NotificationSettingsChangeSchema,
     NotificationSettingsSchema,
     NotificationsMarkedSchema,
     SentNotificationSchema,
 )
-from conventions import json_body
-from dialects import dialect
-from errors import not_found
 from listing import Column
-from mail import masked
 from models import NOTIFICATION_TYPES, Notification, NotificationSetting, db, now
 from openapi import operation
 from resources import reject_parameters
 from schemas import load
+from web.lifecycle import json_body, page_answer
 
 blueprint = Blueprint("notifications", __name__)
 
@@ -85,7 +85,7 @@ def list_own():
     page = listing.parse(request.args, OWN_COLUMNS, ["-created_at"])
     names = {OWN_SHOWN_AS.get(column.name, column.name) for column in page.columns}
     rows, total = fetched(page, told(now()), [Notification])
-    return listing.page_answer([shown(in_app(row), names) for row in rows], total, page)
+    return page_answer([shown(in_app(row), names) for row in rows], total, page)
 
 
 @blueprint.post("/me/notifications/<id>/read")
@@ -167,7 +167,7 @@ def list_sent():
     names = {column.name for column in page.columns}
     rows, total = fetched(page, [], SENT_FIELDS)
     full_address = "admin.view" in g.caller.can
-    return listing.page_answer([shown(as_sent(row, full_address), names) for row in rows], total, page)
+    return page_answer([shown(as_sent(row, full_address), names) for row in rows], total, page)
 
 
 def as_sent(notification, full_address):

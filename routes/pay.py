@@ -3,16 +3,17 @@
 from flask import Blueprint, current_app, request
 
 import listing
-import payroll
 from auth import require
-from bodies import OwnPayLineSchema, PayLineSchema, StaffPaySchema
-from errors import ApiError
+from domain import payroll
+from domain.errors import ApiError
+from formats.operation_schemas import OwnPayLineSchema, PayLineSchema, StaffPaySchema
 from models import Rate, StaffMemberProductRate
 from openapi import operation
 from routes.catalog import Priced
 from routes.gigs import GIGS
 from routes.people import STAFF_MEMBERS
 from schemas import RateSchema, StaffMemberProductRateSchema
+from web.lifecycle import page_answer, page_of
 
 blueprint = Blueprint("pay", __name__)
 
@@ -39,7 +40,7 @@ def gig_pay_sheet(id):
 
 def sheet_answer(lines, page):
     """A page of pay lines, `meta.total_cents` summing every line (not only the page's), in `meta.currency`."""
-    body = listing.page_of(lines, page)
+    body = page_of(lines, page)
     body["meta"]["total_cents"] = sum(line["amount_cents"] or 0 for line in lines)
     return with_currency(body)
 
@@ -72,7 +73,7 @@ def period_pay_sheet():
     """Per staff member, the pay of their filled roles on gigs not cancelled from `from` to `to` (inclusive)."""
     require("pay", "view")
     page, first, last = period_of(request.args)
-    return with_currency(listing.page_answer(*payroll.period_pay_sheet(first, last, page.limit, page.offset), page))
+    return with_currency(page_answer(*payroll.period_pay_sheet(first, last, page.limit, page.offset), page))
 
 
 @blueprint.get("/staff-members/<id>/pay-sheet")

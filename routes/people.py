@@ -2,18 +2,17 @@
 
 from flask import Blueprint, Response, current_app, request
 
-import calendar_feed
-import conventions
 import events
-import qr_codes
-import signing
 from auth import public, require
-from bodies import CalendarUrlSchema
-from errors import not_found
+from domain import signed_links
+from domain.errors import not_found
+from feeds import calendars, qr_codes
+from formats.operation_schemas import CalendarUrlSchema
 from models import Contact, StaffMember
 from openapi import operation
 from resources import Resource, reject_parameters
 from schemas import ContactSchema, StaffMemberSchema
+from web import lifecycle
 
 blueprint = Blueprint("people", __name__)
 
@@ -35,8 +34,8 @@ RESOURCES = [
 def feed_url(*subject):
     """A feed's address to copy, the same as a `webcal://` address to open (a phone's calendar subscribes), and
     that as a QR code to scan off a screen."""
-    token = signing.feed_token(current_app.config, *subject)
-    url = f"{conventions.public_url()}/v1/calendar/{token}.ics"
+    token = signed_links.feed_token(current_app.config, *subject)
+    url = f"{lifecycle.public_url()}/v1/calendar/{token}.ics"
     webcal_url = "webcal:" + url.split(":", 1)[1]
     return {"data": {"url": url, "webcal_url": webcal_url, "qr_code": list(qr_codes.rows_of(webcal_url))}}
 
@@ -85,7 +84,7 @@ def office_calendar_url():
     """The address of the office feed: every gig from 60 days back that is not cancelled."""
     require("gigs", "view")
     reject_parameters(request.args)
-    return feed_url("office", signing.office_feed_version())
+    return feed_url("office", signed_links.office_feed_version())
 
 
 @blueprint.post("/calendar-url/rotate")
@@ -94,7 +93,7 @@ def rotate_office_calendar_url():
     """Give the office feed a new address; the old one answers 404 from now on."""
     require("gigs", "edit")
     reject_parameters(request.args)
-    version = signing.rotate_office_feed()
+    version = signed_links.rotate_office_feed()
     events.record("calendar_url.rotated", "calendar_urls", OFFICE_FEED_ID, "gigs", {"feed": "office"})
     return feed_url("office", version)
 
@@ -102,7 +101,7 @@ def rotate_office_calendar_url():
 OFFICE_FEED_ID = "00000000-0000-4000-8000-000000000000"  # the office feed's subject id in its events
 
 
-OFFICE_FEED = calendar_feed.OfficeFeedCopy()
+OFFICE_FEED = calendars.OfficeFeedCopy()
 
 
 @blueprint.get("/calendar/<token>.ics")
@@ -110,15 +109,15 @@ OFFICE_FEED = calendar_feed.OfficeFeedCopy()
 @operation(media_type="text/calendar", errors=(400, 404))
 def calendar(token):
     """An iCalendar feed; its signed address is its only key (calendar apps send no bearer)."""
-    subject = signing.feed_subject(current_app.config, token) or []
+    subject = signed_links.feed_subject(current_app.config, token) or []
     timezone = current_app.config["TIMEZONE"]
-    if subject[:1] == ["office"] and subject[1:] == [signing.office_feed_version()]:
+    if subject[:1] == ["office"] and subject[1:] == [signed_links.office_feed_version()]:
         body = OFFICE_FEED.get(timezone)
     elif subject[:1] == ["staff"] and len(subject) == 3:
-        member = calendar_feed.active_member(subject[1])
+        member = calendars.active_member(subject[1])
         if member is None or member.calendar_version != subject[2]:
             raise not_found("No such calendar feed.")
-        body = calendar_feed.staff_feed(member, timezone)
+        body = calendars.staff_feed(member, timezone)
     else:
         raise not_found("No such calendar feed.")
     return Response(body, mimetype="text/calendar", headers={"Cache-Control": "private, max-age=300"})

@@ -3,9 +3,9 @@ Operation: generate a gig's equipment from its products' needs (§5.4)."""
 
 from flask import Blueprint, g, request
 
-import rules
 from auth import require
-from bodies import GeneratedEquipmentSchema
+from domain import rules
+from formats.operation_schemas import GeneratedEquipmentSchema
 from models import Equipment, EquipmentIssue, EquipmentType, Gig, GigEquipment, ProductEquipment, now
 from openapi import operation
 from resources import Resource, reject_parameters

@@ -8,9 +8,9 @@ from flask import Blueprint, current_app, render_template, request, send_from_di
 
 import openapi
 from auth import public
-from bodies import HealthSchema, IndexSchema
-from migrations import schema_version
+from formats.operation_schemas import HealthSchema, IndexSchema
 from openapi import operation
+from storage.migrations import schema_version
 
 blueprint = Blueprint("service", __name__)
 DOCS_ASSETS = resources.files("flask_swagger_ui") / "dist"

@@ -4,18 +4,18 @@ and signs them in. The link itself, and why it works once, are `first_run`'s."""
 from flask import Blueprint, current_app
 
 import events
-import first_run
 from auth import public
-from bodies import SessionSchema, SetupSchema
-from conventions import json_body
-from errors import ApiError, conflict
-from html_pages import page_with_nonce
+from domain import first_run
+from domain.errors import ApiError, conflict
+from formats.operation_schemas import SessionSchema, SetupSchema
 from models import User
 from openapi import operation
-from rate_limit import limit_rate
 from routes.account import new_session
 from routes.admin import ADMIN_ROLE, RESOURCES
 from schemas import load
+from web.html_pages import page_with_nonce
+from web.lifecycle import json_body
+from web.rate_limits import limit_rate
 
 blueprint = Blueprint("setup", __name__)
 pages = Blueprint("setup_pages", __name__)

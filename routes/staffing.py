@@ -3,13 +3,10 @@ Operations: generate a gig's roles, a gig role's candidates, and answering invit
 
 from flask import Blueprint, current_app, g, request
 
-import availability
-import invitations
 import listing
-import pay_policy
-import rules
 from auth import require
-from bodies import CandidateSchema
+from domain import availability, invitations, pay_policy, rules
+from formats.operation_schemas import CandidateSchema
 from models import (
     Gig,
     GigProduct,
@@ -22,6 +19,7 @@ from openapi import operation
 from resources import Flag, Resource, reject_parameters
 from routes.gigs import GIGS
 from schemas import GigRoleInvitationSchema, GigRoleSchema, StaffMemberBlockoutSchema, StaffMemberRoleSchema
+from web.lifecycle import page_of
 
 blueprint = Blueprint("staffing", __name__)
 
@@ -113,7 +111,7 @@ def candidates(id):
     require("staffing", "view")
     page = listing.parse_paging(request.args)
     found = availability.candidates(GIG_ROLES.get(id))
-    body = listing.page_of(gigs_shown(pay_policy.candidates_shown(found, g.caller.can), g.caller.can), page)
+    body = page_of(gigs_shown(pay_policy.candidates_shown(found, g.caller.can), g.caller.can), page)
     body["meta"]["currency"] = current_app.config["CURRENCY"]
     return body
 

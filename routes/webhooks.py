@@ -1,30 +1,24 @@
 """Webhooks, in the admin group (SPEC §8): the endpoints events are sent to, with their signing secrets (shown
-once), and the log of deliveries to them. Queueing, signing and sending are the `webhooks` package's."""
+once), and the log of deliveries to them. Queueing, signing and sending are `delivery/webhooks/`'s."""
 
-import functools
 import json
-import logging
-from urllib.parse import urlsplit
 
 from flask import Blueprint, request
 
 import events
 import listing
-import writer
-from auth import held_capabilities, require
-from bodies import WebhookDeliverySchema, WebhookEndpointSecretSchema
-from conventions import json_text_response
-from errors import conflict
-from mail import message, message_id
-from models import User, WebhookDelivery, WebhookEndpoint, now
+from auth import require
+from delivery.webhooks import deliveries
+from delivery.webhooks import signatures as webhook_signing
+from domain.errors import conflict
+from formats.operation_schemas import WebhookDeliverySchema, WebhookEndpointSecretSchema
+from models import WebhookDelivery, WebhookEndpoint, now
 from openapi import operation
 from resources import Resource, reject_parameters
 from schemas import WebhookEndpointSchema
-from webhooks import deliveries
-from webhooks import signing as webhook_signing
+from web.lifecycle import json_text_response
 
 blueprint = Blueprint("webhooks", __name__)
-log = logging.getLogger("band.webhooks")
 
 
 class WebhookEndpoints(Resource):
@@ -116,31 +110,3 @@ def redeliver(id):
     deliveries.redeliver(delivery)
     DELIVERIES.record_event("redelivered", delivery)
     return {"data": DELIVERIES.read(delivery.id)}, 202
-
-
-def switch_off(app, switch_offs):
-    """Switch endpoints off for the service (a 410, days of failures), each with its event, in the transaction
-    under way; once it commits, the admins (admin.edit) are mailed of those that failed for days."""
-    for switch in switch_offs:
-        endpoint = WebhookEndpoint.get_or_none(WebhookEndpoint.id == switch.endpoint_id)
-        if endpoint is None or not endpoint.is_active:
-            continue
-        ENDPOINTS.change(endpoint, is_active=False, disabled_reason=switch.reason)
-        log.warning("webhook endpoint %s switched off: %s", endpoint.id, switch.reason)
-        if switch.tell_admins:
-            writer.after_commit(functools.partial(tell_admins, app, endpoint))
-
-
-def tell_admins(app, endpoint):
-    outbox, send, sender = app.extensions["outbox"], app.extensions["mailer"], app.config["MAIL_FROM"]
-    where = f"{urlsplit(endpoint.url).hostname} ({endpoint.description or 'no description'}, id {endpoint.id})"
-    text = (
-        f"The webhook endpoint at {where} was switched off: {endpoint.disabled_reason}\n\n"
-        "When its receiver works again, set is_active to true (PATCH /v1/webhook-endpoints/"
-        f"{endpoint.id}); the deliveries that waited are then sent.\n"
-    )
-    for user in User.select().where(User.active == True):  # noqa: E712
-        if "admin.edit" in held_capabilities(user.id):
-            subject, public_url = "A webhook endpoint was switched off", app.config["PUBLIC_URL"]
-            msg = message(sender, user.email, subject, text, message_id(public_url))
-            outbox.send(msg, send, window_seconds=24 * 3600)

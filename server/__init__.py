@@ -6,7 +6,7 @@ answers by itself.
   answer, or has closed it for good (BandChannel.gone): one whose client only closed its sending end (a
   half-close) counts while its requests wait or are served, and they are answered. A trusted proxy's connections
   carry many clients' requests: there each client holds at most as many requests, on connections still open, as
-  it may hold connections, and the proxy is never counted as one client (clients.py).
+  it may hold connections, and the proxy is never counted as one client (server/client_addresses.py).
 - The app serves at most IN_APP_PER_CLIENT requests of one client at once; the others wait their turn without
   holding a thread. A request whose connection its client closed for good is dropped when its turn comes,
   without running; one already in the app runs to its end.
@@ -30,9 +30,9 @@ from waitress.server import MultiSocketServer, TcpWSGIServer
 from waitress.task import ThreadedTaskDispatcher
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
-from clients import Proxies, Turns
-from errors import ConfigError, method_not_allowed, no_route, unauthenticated
+from domain.errors import ConfigError, method_not_allowed, no_route, unauthenticated
 from server.channel import BandChannel
+from server.client_addresses import Proxies, Turns
 from server.refusals import refusal_of, refuse, too_many
 
 log = logging.getLogger("band.server")

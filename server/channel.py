@@ -10,7 +10,7 @@ from waitress.parser import HTTPRequestParser, ParsingError
 from waitress.task import WSGITask
 from waitress.utilities import RequestEntityTooLarge
 
-from clients import BadForwarding, origin_of
+from server.client_addresses import BadForwarding, origin_of
 from server.refusals import JsonErrorTask, refusal
 
 MIN_BODY_RATE = 8 * 1024  # bytes a second

@@ -20,8 +20,8 @@ from waitress.utilities import (
     build_http_date,
 )
 
-import conventions
-from conventions import REQUEST_ID_RE
+from web import lifecycle
+from web.lifecycle import REQUEST_ID_RE
 
 log = logging.getLogger("band.server")
 
@@ -54,7 +54,7 @@ def refusal_of(error):
 
 
 def too_large(limit):
-    return refusal_of(conventions.too_large(limit))
+    return refusal_of(lifecycle.too_large(limit))
 
 
 def refusal(error, request, in_body):

@@ -9,10 +9,10 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import migrations
-import signing
 from app import configure, create_app
+from domain import signed_links
 from models import AccessRole
+from storage import migrations
 from tests.support import postgresql
 from tests.support.api import Api
 from tests.support.database import release_database
@@ -37,7 +37,7 @@ def template_db(tmp_path_factory):
     app = create_app({"DB": location})
     with app.app_context():
         migrations.upgrade()
-        signing.make_secret_key()  # as serve and init-db prepare a database
+        signed_links.make_secret_key()  # as serve and init-db prepare a database
     release_database()
     return location
 

@@ -8,7 +8,7 @@ import datetime as dt
 import pytest
 from playwright.sync_api import expect
 
-import signing
+from domain import signed_links
 from models import timestamp
 from tests.support import pages
 from tests.support.database import connected
@@ -70,7 +70,7 @@ def invitations(office, *first_names):
 
 def link(office, invitation):
     config = {"SECRET_KEY": SECRET_KEY, "PUBLIC_URL": office.service.public_url}
-    return signing.answer_link(config, invitation["id"])
+    return signed_links.answer_link(config, invitation["id"])
 
 
 def opened(context, office, invitation):

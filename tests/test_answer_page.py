@@ -8,13 +8,13 @@ import uuid
 
 import pytest
 
-import signing
+from domain import signed_links
 from models import GigRoleInvitation, timestamp
-from rate_limit import RateLimiter
 from tests.support.answering import Office
 from tests.support.api import error_of
 from tests.support.pages import Elements, csp_directives
 from tests.support.users import make_user
+from web.rate_limits import RateLimiter
 
 
 @pytest.fixture
@@ -195,7 +195,7 @@ def test_a_tampered_or_unknown_token_is_401(office, anon, mangle):
     token = {
         "tampered": good[:-2] + ("AA" if not good.endswith("AA") else "BB"),
         "unknown": office.token(str(uuid.uuid4())),
-        "feed": signing.feed_token(office.app.config, "staff", office.sam["id"], 1),
+        "feed": signed_links.feed_token(office.app.config, "staff", office.sam["id"], 1),
         "garbage": "not a token",
     }[mangle]
     for r in (answer(anon, token, "accept"), preview(anon, token)):

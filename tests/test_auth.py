@@ -7,7 +7,7 @@ import threading
 import pytest
 
 import auth
-from auth import CAPABILITIES
+from domain.capabilities import CAPABILITIES
 from models import MODELS, SignInLink, Token, User, db
 from tests.support import postgresql
 from tests.support.api import error_of
@@ -251,7 +251,7 @@ def test_a_user_without_roles_can_still_use_me_keys_and_devices(signed_in):
 
 
 def test_link_and_confirm_share_one_rate_limit_per_client(app, anon):
-    from rate_limit import RateLimiter
+    from web.rate_limits import RateLimiter
 
     app.extensions["auth_rate"] = RateLimiter(3, 60)
     request_link(anon, "a@example.com")
@@ -265,7 +265,7 @@ def test_link_and_confirm_share_one_rate_limit_per_client(app, anon):
 
 
 def test_rate_limiter_window_slides():
-    from rate_limit import RateLimiter
+    from web.rate_limits import RateLimiter
 
     limiter = RateLimiter(2, 1)
     assert limiter.retry_after("x") == 0 and limiter.retry_after("x") == 0

@@ -9,7 +9,7 @@ import ics
 import pytest
 import vobject
 
-from calendar_zones import vtimezone
+from feeds.time_zones import vtimezone
 from tests.support.feeds import (
     day,
     events,

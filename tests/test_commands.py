@@ -8,10 +8,9 @@ from pathlib import Path
 
 import pytest
 
-import migrations
-import writer
 from dialects import dialect
 from models import AccessRole, Setting, Token, User
+from storage import migrations, writer
 from tests.support import PROJECT
 from tests.support.database import rows_in_backup
 from tests.support.served import Service

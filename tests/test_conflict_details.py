@@ -6,7 +6,7 @@ double_booked), on every path that answers it, for each kind of caller."""
 
 import pytest
 
-import signing
+from domain import signed_links
 from tests.support.api import error_of
 from tests.support.users import make_token, make_user
 
@@ -47,7 +47,7 @@ class Night:
         assert linked.status_code == 200, linked.get_json()
 
     def answer_link(self, invitation):
-        token = signing.answer_link(self.app.config, invitation["id"]).split("#token=", 1)[1]
+        token = signed_links.answer_link(self.app.config, invitation["id"]).split("#token=", 1)[1]
         return self.anon.post("/invitations/answer", json={"token": token, "answer": "accept"})
 
     def summary(self, collection, record, gig):

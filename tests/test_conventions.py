@@ -121,7 +121,7 @@ def test_failed_write_changes_nothing(admin, monkeypatch):
 def test_refused_write_rolls_back_what_it_wrote(admin, build, monkeypatch):
     """A domain refusal (409) raised after other rows were touched undoes them too."""
     first = build("gig-statuses", is_default=True)
-    from errors import conflict
+    from domain.errors import conflict
 
     def refuse(write):
         REGISTRY["gig-statuses"].__class__.after_save(REGISTRY["gig-statuses"], write)

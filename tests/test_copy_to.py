@@ -11,8 +11,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
-import migrations
 from scripts.compare_offices import Office, compare, sample
+from storage import migrations
 from tests.support import PROJECT, postgresql
 from tests.support.served import ServedOffice, Service
 

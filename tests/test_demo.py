@@ -16,14 +16,12 @@ from pathlib import Path
 
 import pytest
 
-import availability
-import invitations
-import migrations
-import rules
 from app import create_app
 from demo.data import STAFF
 from dialects import dialect
+from domain import availability, invitations, rules
 from models import MODELS, Equipment, Gig, GigEquipment, GigProduct, GigRole, GigRoleInvitation, StaffMember, User, db
+from storage import migrations
 from tests.support import postgresql
 from tests.support.api import Api
 from tests.support.database import release_database, structure

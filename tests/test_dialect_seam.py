@@ -68,7 +68,13 @@ def sqlite_only_constructs():
 
 def test_the_app_files_are_found():
     names = {path.relative_to(ROOT).as_posix() for path in app_files()}
-    assert {"app.py", "models.py", "migrations.py", "routes/notifications.py", "notifications/timed.py"} <= names
+    assert {
+        "app.py",
+        "models.py",
+        "storage/migrations.py",
+        "routes/notifications.py",
+        "delivery/notifications/timed.py",
+    } <= names
     assert not any(name.startswith(("dialects/", "sql/sqlite/", "tests/")) for name in names)
 
 

@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-import commands
-import settings
+from service import commands, settings
 from tests.support.served import example_office, served_offices
 
 PROJECT = Path(__file__).resolve().parent.parent

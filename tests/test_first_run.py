@@ -7,12 +7,11 @@ import time
 import pytest
 from itsdangerous import URLSafeSerializer
 
-import first_run
-import signing
-from rate_limit import RateLimiter
+from domain import first_run, signed_links
 from tests.support.api import error_of
 from tests.support.pages import Elements, csp_directives
 from tests.support.users import make_user
+from web.rate_limits import RateLimiter
 
 HOSTILE = "<img src=x onerror=alert(1)> \u202eAda"
 
@@ -80,9 +79,9 @@ def test_only_the_newest_link_works(anon, link):
 def test_an_expired_or_forged_link_is_refused_and_spends_nothing(app, anon, link):
     token = link()
     with app.app_context():
-        nonce, _ = signing.setup_subject(app.config, token)
-        expired = signing.setup_token(app.config, nonce, issued_at=time.time() - first_run.SETUP_MINUTES * 60 - 1)
-    forged = URLSafeSerializer("not our key", salt=signing.SETUP_SALT).dumps([nonce, int(time.time())])
+        nonce, _ = signed_links.setup_subject(app.config, token)
+        expired = signed_links.setup_token(app.config, nonce, issued_at=time.time() - first_run.SETUP_MINUTES * 60 - 1)
+    forged = URLSafeSerializer("not our key", salt=signed_links.SETUP_SALT).dumps([nonce, int(time.time())])
     for refused in (expired, forged, "bos_guess", token + "x"):
         assert "hour" in error_of(set_up(anon, refused), 401, "unauthenticated")["message"]
     assert set_up(anon, token).status_code == 201

@@ -10,7 +10,7 @@ import sqlite3
 
 import pytest
 
-import worker
+from delivery import worker
 from models import Gig, GigRoleInvitation, timestamp
 from tests.support import PROJECT
 from tests.support.api import error_of

@@ -10,9 +10,9 @@ import hypothesis
 import pytest
 from hypothesis import strategies as st
 
-import mail
-import settings
-from errors import ConfigError
+from delivery import mail
+from domain.errors import ConfigError
+from service import settings
 from tests.support.mail import mails, request_link
 from tests.support.smtp_server import closed_port, smtp_server
 from tests.support.users import make_user

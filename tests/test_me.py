@@ -4,9 +4,9 @@ gigs: test_me_gigs.py)."""
 
 import pytest
 
-import settings
 from app import configure
-from errors import ConfigError
+from domain.errors import ConfigError
+from service import settings
 from tests.support.api import error_of
 from tests.support.database import count_queries
 from tests.support.musicians import Band, data, day

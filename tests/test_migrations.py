@@ -7,11 +7,11 @@ from pathlib import Path
 import peewee
 import pytest
 
-import migrations
 from app import create_app
 from dialects import dialect
-from errors import ConfigError
+from domain.errors import ConfigError
 from models import MODELS, AccessRole, Event, db
+from storage import migrations
 from tests.support import postgresql
 from tests.support.database import structure
 

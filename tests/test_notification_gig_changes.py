@@ -4,8 +4,8 @@ a role told so (and no more of its gig)."""
 
 import re
 
+from delivery.notifications.words import day
 from models import Notification
-from notifications.words import day
 from tests.support.notified import (
     Office,
     from_now,

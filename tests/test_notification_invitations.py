@@ -7,13 +7,13 @@ import zoneinfo
 
 import pytest
 
-import notifications
-import signing
-import writer
+from delivery import notifications
+from delivery.notifications import run_timed
+from delivery.notifications.words import day
+from domain import signed_links
 from models import GigRoleInvitation, Notification, Setting
-from notifications import run_timed
-from notifications.words import day
 from routes.staffing import INVITATIONS
+from storage import writer
 from tests.support.api import error_of
 from tests.support.mail import mails
 from tests.support.notified import (
@@ -64,7 +64,7 @@ def test_an_invitation_is_held_and_tells_the_gig_the_pay_and_the_answer_link(app
         assert fact in row.body, fact
     link = row.body.split("Accept or decline here:\n  ")[1].split()[0]
     assert link.startswith(f"{app.config['PUBLIC_URL']}/answer#token=")
-    assert signing.answered_invitation(app.config, link.split("#token=")[1]) == invitation["id"]
+    assert signed_links.answered_invitation(app.config, link.split("#token=")[1]) == invitation["id"]
     assert_private(row, "350", "Schlosshof 1", "2294", "#token=")
     assert answer_by in row.summary
 
@@ -193,7 +193,7 @@ def test_answering_an_invitation_by_any_way_marks_its_notifications_read(app, of
         [("invitation", answered["id"]), ("invitation_reminder", answered["id"]), ("invitation", other["id"])]
     )
     if way == "answer link":
-        token = signing.answer_link(app.config, answered["id"]).split("#token=", 1)[1]
+        token = signed_links.answer_link(app.config, answered["id"]).split("#token=", 1)[1]
         response = anon.post("/invitations/answer", {"token": token, "answer": "accept"})
     elif way == "own accept":
         response = kim.post(f"/gig-role-invitations/{answered['id']}/accept")

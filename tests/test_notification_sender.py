@@ -11,10 +11,10 @@ from urllib.parse import urlsplit
 
 import pytest
 
-import notifications
-import writer
+from delivery import notifications
+from delivery.notifications import sender as notification_sender
 from models import Notification
-from notifications import sender as notification_sender
+from storage import writer
 from tests.support.database import connected
 from tests.support.mail import mails
 from tests.support.push_servers import Answer, UnifiedPushServer

@@ -6,10 +6,10 @@ import collections
 import datetime as dt
 import re
 
-import worker
+from delivery import worker
+from delivery.notifications import run_timed
+from delivery.notifications.words import day
 from models import GigRoleInvitation, Notification, NotificationSetting
-from notifications import run_timed
-from notifications.words import day
 from tests.support.database import connected
 from tests.support.notified import (
     Office,

@@ -10,13 +10,13 @@ import urllib.request
 
 import pytest
 
-import signing
-import writer
+from delivery.webhooks import deliveries
+from domain import signed_links
 from models import Notification
+from storage import writer
 from tests.support.receiver import Receiver
 from tests.support.served import OPENER
 from tests.support.users import make_token, make_user
-from webhooks import deliveries
 
 SAMS = 313131313  # the role Sam plays on the wedding
 KIMS = 424242424  # the role Kim plays on the wedding
@@ -87,7 +87,7 @@ class Office:
         return self.admin.create("gig-role-invitations", body)
 
     def answer_link(self, invitation, operation, **body):
-        token = signing.answer_link(self.app.config, invitation["id"]).split("#token=", 1)[1]
+        token = signed_links.answer_link(self.app.config, invitation["id"]).split("#token=", 1)[1]
         return self.anon.post(f"/invitations/{operation}", json={"token": token, **body})
 
 

@@ -8,8 +8,8 @@ import uuid
 
 import pytest
 
-from rate_limit import RateLimiter
 from tests.support.users import make_token, make_user
+from web.rate_limits import RateLimiter
 
 PERIOD = {"from": "2000-01-01", "to": "2099-12-31"}
 

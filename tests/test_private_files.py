@@ -8,9 +8,9 @@ import stat
 
 import pytest
 
-import migrations
 from app import create_app
 from models import db
+from storage import migrations
 from tests.support import postgresql
 from tests.support.served import Service
 from tests.support.waiting import wait_for

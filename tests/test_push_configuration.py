@@ -6,8 +6,8 @@ import asyncio
 import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
 
-from errors import ConfigError
-from push import Gateways
+from delivery.push import Gateways
+from domain.errors import ConfigError
 from tests.support.gateways import DEVICE, MESSAGE, SUBJECT, configured, gateway_fixtures, pem, written
 from tests.support.push_servers import (
     b64url,

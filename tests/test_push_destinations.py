@@ -9,7 +9,7 @@ import uuid
 
 import pytest
 
-from outgoing import PER_DESTINATION
+from delivery.outgoing import PER_DESTINATION
 from tests.support.database import connected
 from tests.support.push_servers import SilentServer, UnifiedPushServer
 from tests.support.queued import devices_of, later, person, queue, reading, register_device

@@ -11,7 +11,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from py_vapid import Vapid
 
-from push import MESSAGE_BYTES, Gateways, fit
+from delivery.push import MESSAGE_BYTES, Gateways, fit
 from tests.support.gateways import DEVICE, MESSAGE, SUBJECT, configured, gateway_fixtures, push
 from tests.support.push_servers import (
     UnifiedPushServer,

@@ -5,9 +5,9 @@ import threading
 
 import pytest
 
-import writer
 from dialects import dialect
 from models import Gig, GigEquipment, db, new_id
+from storage import writer
 from tests.support.api import error_of
 
 GIGS, PIECES = 1000, 5

@@ -7,8 +7,8 @@ import pytest
 from werkzeug.datastructures import MultiDict
 
 import listing
-import own_work
 from dialects import dialect
+from domain import own_work
 from listing.queries import page_choice
 from models import BUSY_TABLES, Gig, GigRoleInvitation, Role, db
 from routes import RESOURCES

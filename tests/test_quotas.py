@@ -5,9 +5,9 @@ import datetime as dt
 
 import pytest
 
-import settings
-from errors import ConfigError
+from domain.errors import ConfigError
 from models import Event, StaffMemberBlockout, Token, timestamp
+from service import settings
 from tests.support.api import error_of
 from tests.support.documented import Documented
 from tests.support.users import make_token, make_user

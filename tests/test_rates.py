@@ -3,7 +3,7 @@
 
 import pytest
 
-import payroll
+from domain import payroll
 from tests.support.api import error_of
 from tests.support.database import count_queries
 

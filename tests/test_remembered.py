@@ -1,4 +1,4 @@
-"""Answers remembered until the database changes (remembered.py): kept, forgotten on any commit, on their moment
+"""Answers remembered until the database changes (storage/remembered.py): kept, forgotten on any commit, on their moment
 and past their size, and of a burst of requests for one answer only one works it out."""
 
 import datetime as dt
@@ -7,7 +7,7 @@ import sys
 import threading
 
 from models import Team, timestamp
-from remembered import ENTRY_BYTES, Remembered
+from storage.remembered import ENTRY_BYTES, Remembered
 from tests.support.waiting import wait_for
 
 

@@ -6,7 +6,7 @@ import pytest
 from marshmallow import fields as ma
 from peewee import ForeignKeyField
 
-import field_types as api_fields
+from formats import field_types as api_fields
 from models import MODELS
 from routes import RESOURCES
 from tests.support.api import error_of

@@ -5,10 +5,8 @@ from types import SimpleNamespace
 
 import pytest
 
-import availability
-import invitations
-import rules
-from errors import ApiError
+from domain import availability, invitations, rules
+from domain.errors import ApiError
 from models import (
     Ensemble,
     EnsembleRole,

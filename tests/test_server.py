@@ -7,11 +7,10 @@ import subprocess
 import sys
 import time
 
-import migrations
-import writer
 from app import create_app
 from dialects import dialect
 from models import db
+from storage import migrations, writer
 from tests.support import PROJECT
 from tests.support.served import Service
 from tests.support.waiting import SLOW_MACHINE_SECONDS, wait_for

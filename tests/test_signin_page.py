@@ -7,9 +7,9 @@ import re
 
 import pytest
 
-from rate_limit import RateLimiter
 from tests.support.api import error_of
 from tests.support.pages import Elements, csp_directives
+from web.rate_limits import RateLimiter
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ import base64
 
 import pytest
 
-import first_run
+from domain import first_run
 from tests.support.answering import Office
 from tests.support.api import error_of
 from tests.support.feeds import path_of, staff_url

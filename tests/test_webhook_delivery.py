@@ -2,7 +2,8 @@
 it is taken, is cut off at the timeout, follows no redirect, honours Retry-After and is redelivered on demand; an
 endpoint that hangs holds up no other."""
 
-from outgoing import PER_DESTINATION
+from delivery.outgoing import PER_DESTINATION
+from delivery.webhooks.sender import IN_FLIGHT
 from tests.support.receiver import Answer, Receiver
 from tests.support.waiting import SLOW_MACHINE_SECONDS, wait_for
 from tests.support.webhook_office import (
@@ -14,7 +15,6 @@ from tests.support.webhook_office import (
     send,
     webhook_fixtures,
 )
-from webhooks.sender import IN_FLIGHT
 
 serve, served, office = webhook_fixtures()
 

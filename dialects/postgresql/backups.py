@@ -8,7 +8,7 @@ import subprocess
 from pathlib import Path
 
 from dialects.postgresql.database import connection_params
-from private_files import private_file
+from storage.private_files import private_file
 
 
 def keep_private(location):
@@ -17,7 +17,7 @@ def keep_private(location):
 
 def database_folder():
     """None: the database is no file of this machine's, so the copy taken before a migration goes to
-    BAND_BACKUP_DIR (see migrations.py)."""
+    BAND_BACKUP_DIR (see storage/migrations.py)."""
     return None
 
 

@@ -6,6 +6,7 @@ from contextlib import contextmanager
 import psycopg
 
 from dialects.postgresql.database import db, sqlstate
+from domain.errors import ConfigError
 
 POSTGRESQL_SCHEMES = ("postgresql://", "postgres://")
 DUPLICATE_DATABASE = "42P04"
@@ -16,8 +17,6 @@ def database_at(location):
     """Point the database at a new database for the block: `location`, a postgresql:// URL naming one that does not
     exist yet, made here on the application's server (dropped again if the block fails); then back at the
     application's database."""
-    from errors import ConfigError  # errors reads the dialect itself
-
     location = str(location)
     if not location.startswith(POSTGRESQL_SCHEMES):
         raise ConfigError(f"{location}: on PostgreSQL the demo is a new database: give its postgresql:// URL.")

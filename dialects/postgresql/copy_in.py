@@ -19,11 +19,10 @@ import time
 import peewee
 import psycopg
 
-import migrations
-import writer
 from dialects.postgresql.search_index import search_columns, search_table
 from dialects.sqlite.snapshot import Snapshot, Unreadable
 from models import db
+from storage import migrations, writer
 
 BATCH_ROWS = 5000
 # the target's own bookkeeping, made by its migrations (change_counter: of a target at a step before 13)

@@ -6,7 +6,7 @@ import sqlite3
 from pathlib import Path
 
 from dialects.sqlite.database import db
-from private_files import private_file
+from storage.private_files import private_file
 
 # --- attachment bytes: incremental blob I/O ------------------------------------------------------------------
 # Written and read in chunks, so that memory does not grow with the size of a file or with the number of

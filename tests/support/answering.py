@@ -1,7 +1,7 @@
 """An office whose members are invited to a gig role and answer by link: what the answer page's tests and the
 tests of tokens' spelling start from."""
 
-import signing
+from domain import signed_links
 
 
 class Office:
@@ -28,7 +28,7 @@ class Office:
         return self.admin.create("gig-role-invitations", body)
 
     def token(self, invitation_id):
-        return signing.answer_link(self.app.config, invitation_id).split("#token=", 1)[1]
+        return signed_links.answer_link(self.app.config, invitation_id).split("#token=", 1)[1]
 
     def status(self, invitation):
         return self.admin.get(f"/gig-role-invitations/{invitation['id']}").get_json()["data"]["status"]

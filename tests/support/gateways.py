@@ -11,8 +11,8 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from py_vapid import Vapid
 
-import settings
-from push import Gateways
+from delivery.push import Gateways
+from service import settings
 from tests.support.push_servers import ApnsServer, FcmServer, WebPushServer, b64url
 
 MESSAGE = {

@@ -6,8 +6,8 @@ import datetime as dt
 
 import pytest
 
+from delivery.notifications import sender as notification_sender
 from models import Notification, timestamp
-from notifications import sender as notification_sender
 from tests.support.records import SCHLOSS_HOF
 from tests.support.users import make_user
 from tests.support.waiting import wait_for

@@ -1,0 +1,97 @@
+"""The service's error types: `ApiError`, the one error a client is answered with (as the envelope of
+`web/envelope.py`), the constructors of its common cases, and `ConfigError`, a setting the service cannot run with."""
+
+# Every code the service answers with, by status: the OpenAPI document and its lint test read this.
+CODES = {
+    "invalid_json": 400,
+    "invalid_query": 400,
+    "query_too_costly": 400,
+    "unauthenticated": 401,
+    "forbidden": 403,
+    "not_found": 404,
+    "method_not_allowed": 405,
+    "resource_in_use": 409,
+    "already_exists": 409,
+    "conflict": 409,
+    "payload_too_large": 413,
+    "unsupported_media_type": 415,
+    "validation_failed": 422,
+    "rate_limited": 429,
+    "internal_error": 500,
+    "unavailable": 503,
+}
+
+
+class ConfigError(Exception):
+    """A setting or command-line value the service cannot run with."""
+
+
+class ApiError(Exception):
+    """An error the client caused or must know about, answered as the envelope."""
+
+    def __init__(self, status, code, message, details=None, headers=None):
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+        self.details, self.headers = details, headers or {}
+
+
+def not_found(message="No such record."):
+    return ApiError(404, "not_found", message)
+
+
+def invalid(details, message="The request body has invalid fields."):
+    """422 with `details` as {field: [messages]}."""
+    return ApiError(422, "validation_failed", message, details)
+
+
+ROUTING_MESSAGES = {404: "No such route.", 405: "Method not allowed here."}
+
+
+def no_route():
+    return ApiError(404, "not_found", ROUTING_MESSAGES[404])
+
+
+def method_not_allowed(allowed):
+    return ApiError(405, "method_not_allowed", ROUTING_MESSAGES[405], headers={"Allow": ", ".join(allowed)})
+
+
+def unauthenticated(message="Sign in: send a valid bearer token."):
+    return ApiError(401, "unauthenticated", message, headers={"WWW-Authenticate": "Bearer"})
+
+
+def unavailable(message="The database is busy; retry in a moment."):
+    """503: come back in a moment (SPEC §2.2)."""
+    return ApiError(503, "unavailable", message, headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
+
+
+RETRY_AFTER_SECONDS = 1
+
+
+def too_costly():
+    """400: a statement of a read ran past its budget of CPU time (SPEC §2.3)."""
+    message = "This request costs the server too much: narrow the filters or drop the sort through a reference."
+    return ApiError(400, "query_too_costly", message)
+
+
+def conflict(reason, message, **details):
+    return ApiError(409, "conflict", message, {"reason": reason, **details})
+
+
+class Clash(ApiError):
+    """409 conflict with a stored record (a gig role on the same night, a blockout): `details[key]` shows of
+    `record` what the caller may read, worked out by the one rule of `web.clash_details`."""
+
+    def __init__(self, reason, message, key, record):
+        super().__init__(409, "conflict", message, {"reason": reason})
+        self.key, self.record = key, record
+
+
+def flatten(messages, prefix=""):
+    """marshmallow's nested messages as {"custom_fields.KEY": [...], "grants.0": [...]}."""
+    if isinstance(messages, list):
+        return {prefix or "_body": [str(m) for m in messages]}
+    flat = {}
+    for key, value in messages.items():
+        name = f"{prefix}.{key}" if prefix else str(key)
+        flat.update(flatten(value, name))
+    return flat
