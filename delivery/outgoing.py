@@ -47,7 +47,7 @@ class Destinations:
 class ClientOnFirstUse:
     """An httpx.AsyncClient made with `options` the first time it is used (any of its methods but `aclose`): a
     server that sends nothing (no webhook, no push) never loads its TLS certificates and HTTP/2 machinery, some
-    6 MB (see the README's benchmark: a server's peak memory)."""
+    6 MB (see docs/benchmarks.md: a server's peak memory)."""
 
     def __init__(self, limits, **options):
         """`limits`: httpx.Limits' keywords; `options`: httpx.AsyncClient's others."""

@@ -146,7 +146,7 @@ class BandServer(TcpWSGIServer):
         return sum(1 for channel in held if not channel.gone())
 
     def add_task(self, channel):
-        """Hand the channel's next request to the threads when its client's turn comes (clients.Turns). A
+        """Hand the channel's next request to the threads when its client's turn comes (client_addresses.Turns). A
         refusal is answered at once, as is a forwarded client holding as many requests as it may connections."""
         request, cap = channel.requests[0], self.limits.per_client
         if request.error is None and request.origin.forwarded and self.turns.held(request.origin.client) >= cap:

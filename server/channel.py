@@ -24,7 +24,7 @@ class BandRequest(HTTPRequestParser):
     body_started = 0.0
     limit = 0  # bytes its body may have: the route's, once the headers are in
     over_limit = None  # the answer when the body is over `limit` (413, or what the app would answer first)
-    origin = None  # clients.Origin, once the headers are in
+    origin = None  # client_addresses.Origin, once the headers are in
     in_turn = False  # whether it holds one of its client's turns in the app
     serving = False  # whether its answer has begun (set under the channel's outbuf_lock)
     bad_forwarding = None  # what is wrong with a trusted proxy's forwarding headers
@@ -89,7 +89,7 @@ class BandChannel(HTTPChannel):
 
     def service(self):
         """Answer this connection's request, then, on the same thread, each request of the same client that was
-        waiting for its turn (clients.Turns)."""
+        waiting for its turn (client_addresses.Turns)."""
         following = self.serve_in_turn()
         while following is not None:
             following = following.serve_in_turn()

@@ -1,5 +1,5 @@
-"""The worker's notification sender (SPEC §9), a queue sender (`queue_sender.py`) beside the webhook sender: due
-notifications are claimed, mailed (the blocking SMTP client in a thread of its own, never on the loop) and pushed
+"""The worker's notification sender (SPEC §9), a queue sender (`delivery/queue_sender.py`) beside the webhook sender:
+due notifications are claimed, mailed (the blocking SMTP client in a thread of its own, never on the loop) and pushed
 through the gateways of `push`, and what came of them recorded.
 
 Whoever queues notifications calls `notifications.queue.queued()` in the transaction that writes them: the

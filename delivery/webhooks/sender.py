@@ -1,4 +1,4 @@
-"""The worker's webhook sender (SPEC §8), a queue sender (`queue_sender.py`): due deliveries are claimed, POSTed
+"""The worker's webhook sender (SPEC §8), a queue sender (delivery/queue_sender.py): due deliveries are claimed, POSTed
 with httpx, each attempt cut off at `BAND_WEBHOOK_TIMEOUT` however slowly a receiver answers, and what came of
 them recorded. A commit that queues deliveries wakes it at once; otherwise it looks when the next retry is due,
 and at least every `BAND_WORKER_INTERVAL` (for work another server queued)."""

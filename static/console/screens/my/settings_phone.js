@@ -29,8 +29,8 @@ function Why({ state }) {
   if (state === "insecure") {
     return html`<p class="notice">Notifications cannot reach this phone from this address: it is plain HTTP
       (${location.origin}), and browsers let a web page notify only over a secure (HTTPS) connection. Ask the office
-      to serve the band office over HTTPS on the LAN (its README says how, under “HTTPS on the LAN, with Caddy”) and open it at
-      that address.</p>`;
+      to serve the band office over HTTPS on the LAN (its documentation says how: docs/lan.md, “On the office LAN”,
+      under “HTTPS on the LAN, with Caddy”) and open it at that address.</p>`;
   }
   if (state === "unsupported") {
     return html`<p class="notice">This browser cannot receive notifications from a web page. On an iPhone or iPad,
