@@ -39,5 +39,6 @@ def pytest_collection_modifyitems(config, items):
 
 
 def pytest_unconfigure(config):
+    postgresql.finish()
     if CLUSTER is not None:
         CLUSTER.stop()

@@ -1,15 +1,19 @@
 """A throwaway PostgreSQL for the tests (`pytest --database=postgresql`): a cluster of its own in a temporary folder,
 initdb'd and run as the `postgres` user when the tests run as root (PostgreSQL refuses root), spoken to through a
 Unix socket in that folder (no port to collide with another), with its durability switched off (a test's data never
-outlives the run). Databases are made from a migrated template, one per test, and dropped after it."""
+outlives the run). Databases are made from a migrated template, one per test, and dropped after it: a process makes
+its next copies and drops the used ones on a thread of its own (`Copies`), while its tests run, as most of the time a
+copy takes is spent waiting (on the server's checkpoint and its other sessions), not computing."""
 
 import atexit
 import contextlib
 import os
 import pwd
+import queue
 import shutil
 import subprocess
 import tempfile
+import threading
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -171,9 +175,13 @@ def location(tmp_path, template=None, kept=False):
         return str(path)
     server = os.environ[SERVER]
     if str(tmp_path) not in _made:
-        worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
-        name = f"band_{tmp_path.parent.name}_{worker}_{tmp_path.name}"[:63].lower()
-        create_database(server, name, template and urlsplit(template).path.lstrip("/"))
+        source = template and urlsplit(template).path.lstrip("/")
+        if _copies is not None and source == _copies.template:
+            name = _copies.take()
+        else:
+            worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+            name = f"band_{tmp_path.parent.name}_{worker}_{tmp_path.name}"[:63].lower()
+            create_database(server, name, source)
         _made[str(tmp_path)] = name, kept
     return database_url(server, _made[str(tmp_path)][0])
 
@@ -192,8 +200,128 @@ def new_location(folder, stem):
 
 
 def drop_made_databases():
-    """The databases made for the test module that ended dropped, but templates."""
+    """The databases made for the test module that ended dropped, but templates (on the thread of `Copies` once
+    there is one: `finish` waits for them)."""
     for folder, (name, kept) in list(_made.items()):
         if not kept:
-            drop_database(os.environ[SERVER], name)
+            if _copies is not None:
+                _copies.drop(name)
+            else:
+                drop_database(os.environ[SERVER], name)
             del _made[folder]
+
+
+class Copies:
+    """Copies of one template database, made ahead on a thread of this process: `take()` answers a new one (made
+    after the template was, as any copy), `drop(name)` drops one later on the same thread, `finish()` drops what is
+    left and waits. Each copy is as fresh as one made on the spot; only the waiting moves off the test's path."""
+
+    AHEAD = 2  # copies kept ready: one for the next test, one more for a test that makes two (a served office's)
+
+    def __init__(self, server_url, template):
+        self.server, self.template = server_url, template
+        self.prefix = f"band_{os.environ.get('PYTEST_XDIST_WORKER', 'main')}_{os.getpid()}"[:50].lower()
+        self.count = 0
+        self.ready = queue.Queue()  # names of copies made, or the exception making one raised
+        self.drops, self.failed = [], []
+        self.wanted = self.AHEAD
+        self.changed = threading.Condition()
+        self.done = False
+        self.thread = threading.Thread(target=self._work, name="postgresql-copies", daemon=True)
+        self.thread.start()
+
+    def take(self):
+        with self.changed:
+            self.wanted += 1
+            self.changed.notify()
+        made = self.ready.get(timeout=300)
+        if isinstance(made, BaseException):
+            raise made
+        return made
+
+    def drop(self, name):
+        with self.changed:
+            self.drops.append(name)
+            self.changed.notify()
+
+    def finish(self):
+        with self.changed:
+            self.done = True
+            self.changed.notify()
+        self.thread.join(timeout=120)
+        while not self.ready.empty():
+            made = self.ready.get()
+            if isinstance(made, str):
+                self.failed.append(made)
+        for name in self.failed:  # copies no test took, drops that failed on the thread: here, where they raise
+            drop_database(self.server, name)
+
+    def _work(self):
+        import psycopg
+
+        connection = None
+        while True:
+            with self.changed:
+                while not (self.done or self.wanted or self.drops):
+                    self.changed.wait()
+                if self.done and not self.drops:
+                    break
+                making = bool(self.wanted) and not self.done
+                if making:
+                    self.wanted -= 1
+                    self.count += 1
+                    name = f"{self.prefix}_{self.count}"
+                else:
+                    name = self.drops.pop(0)
+            try:
+                if connection is None or connection.closed:
+                    connection = psycopg.connect(self.server, autocommit=True)
+                if making:
+                    self._make(connection, name)
+                else:
+                    connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            except Exception as e:  # handed to the test that takes the copy; a drop is tried again by `finish`
+                with contextlib.suppress(Exception):
+                    connection.close()
+                connection = None
+                if making:
+                    self.ready.put(e)
+                else:
+                    self.failed.append(name)
+                continue
+            if making:
+                self.ready.put(name)
+        if connection is not None:
+            connection.close()
+
+    def _make(self, connection, name):
+        """The copy `name` made; tried again while another session is on the template (CREATE DATABASE waits 5 s for
+        it to leave, then refuses): a test may read the template itself."""
+        import psycopg.errors
+
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        for attempt in range(5):
+            try:
+                connection.execute(f'CREATE DATABASE "{name}" TEMPLATE "{self.template}" STRATEGY FILE_COPY')
+                return
+            except psycopg.errors.ObjectInUse:
+                if attempt == 4:
+                    raise
+
+
+_copies = None  # the Copies of this process's template, once `copy_ahead` started it
+
+
+def copy_ahead(template):
+    """Copies of the template database at `template` (its URL) are made ahead from now on: `location` takes them."""
+    global _copies
+    if on_postgresql() and _copies is None:
+        _copies = Copies(os.environ[SERVER], urlsplit(template).path.lstrip("/"))
+
+
+def finish():
+    """The databases still to drop dropped, and the copies made ahead that no test took."""
+    global _copies
+    if _copies is not None:
+        _copies.finish()
+        _copies = None
