@@ -213,22 +213,30 @@ def drop_made_databases():
 
 class Copies:
     """Copies of one template database, made ahead on a thread of this process: `take()` answers a new one (made
-    after the template was, as any copy), `drop(name)` drops one later on the same thread, `finish()` drops what is
-    left and waits. Each copy is as fresh as one made on the spot; only the waiting moves off the test's path."""
+    after the template was, as any copy), `drop(name)` drops one later on a second thread (a copy and a drop wait on
+    the server's checkpoints: side by side they share them), `finish()` drops what is left and waits. Each copy is as
+    fresh as one made on the spot; only the waiting moves off the test's path."""
 
     AHEAD = 2  # copies kept ready: one for the next test, one more for a test that makes two (a served office's)
+    DROPPERS = 3  # a module's databases are dropped at its end, all at once: side by side they share checkpoints
 
     def __init__(self, server_url, template):
         self.server, self.template = server_url, template
         self.prefix = f"band_{os.environ.get('PYTEST_XDIST_WORKER', 'main')}_{os.getpid()}"[:50].lower()
         self.count = 0
         self.ready = queue.Queue()  # names of copies made, or the exception making one raised
-        self.drops, self.failed = [], []
+        self.drops = queue.Queue()  # names to drop; None ends the dropping thread
+        self.failed = []  # drops that failed on the thread, tried again by `finish`
         self.wanted = self.AHEAD
         self.changed = threading.Condition()
         self.done = False
-        self.thread = threading.Thread(target=self._work, name="postgresql-copies", daemon=True)
-        self.thread.start()
+        self.maker = threading.Thread(target=self._make_copies, name="postgresql-copies", daemon=True)
+        self.droppers = [
+            threading.Thread(target=self._drop_copies, name=f"postgresql-drops-{n}", daemon=True)
+            for n in range(self.DROPPERS)
+        ]
+        for thread in (self.maker, *self.droppers):
+            thread.start()
 
     def take(self):
         with self.changed:
@@ -240,59 +248,76 @@ class Copies:
         return made
 
     def drop(self, name):
-        with self.changed:
-            self.drops.append(name)
-            self.changed.notify()
+        self.drops.put(name)
 
     def finish(self):
         with self.changed:
             self.done = True
             self.changed.notify()
-        self.thread.join(timeout=120)
+        self.maker.join(timeout=300)
         while not self.ready.empty():
             made = self.ready.get()
             if isinstance(made, str):
-                self.failed.append(made)
+                self.drops.put(made)
+        for _ in self.droppers:
+            self.drops.put(None)
+        for thread in self.droppers:
+            thread.join(timeout=300)
         for name in self.failed:  # copies no test took, drops that failed on the thread: here, where they raise
             drop_database(self.server, name)
 
-    def _work(self):
-        import psycopg
-
-        connection = None
-        while True:
-            with self.changed:
-                while not (self.done or self.wanted or self.drops):
-                    self.changed.wait()
-                if self.done and not self.drops:
-                    break
-                making = bool(self.wanted) and not self.done
-                if making:
+    def _make_copies(self):
+        with self._connection() as connection:
+            while True:
+                with self.changed:
+                    while not (self.done or self.wanted):
+                        self.changed.wait()
+                    if self.done:
+                        return
                     self.wanted -= 1
                     self.count += 1
                     name = f"{self.prefix}_{self.count}"
-                else:
-                    name = self.drops.pop(0)
-            try:
-                if connection is None or connection.closed:
-                    connection = psycopg.connect(self.server, autocommit=True)
-                if making:
-                    self._make(connection, name)
-                else:
-                    connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-            except Exception as e:  # handed to the test that takes the copy; a drop is tried again by `finish`
-                with contextlib.suppress(Exception):
-                    connection.close()
-                connection = None
-                if making:
+                try:
+                    self._make(connection.get(), name)
+                except Exception as e:  # handed to the test that takes the copy
+                    connection.lost()
                     self.ready.put(e)
                 else:
+                    self.ready.put(name)
+
+    def _drop_copies(self):
+        with self._connection() as connection:
+            while (name := self.drops.get()) is not None:
+                try:
+                    connection.get().execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+                except Exception:  # tried again by `finish`, where it raises
+                    connection.lost()
                     self.failed.append(name)
-                continue
-            if making:
-                self.ready.put(name)
-        if connection is not None:
-            connection.close()
+
+    @contextlib.contextmanager
+    def _connection(self):
+        """A thread's connection to the server (autocommit: CREATE and DROP DATABASE run outside a transaction),
+        opened again after an error."""
+        import psycopg
+
+        class Connection:
+            current = None
+
+            def get(self):
+                if self.current is None or self.current.closed:
+                    self.current = psycopg.connect(server, autocommit=True)
+                return self.current
+
+            def lost(self):
+                with contextlib.suppress(Exception):
+                    self.current.close()
+                self.current = None
+
+        server, connection = self.server, Connection()
+        try:
+            yield connection
+        finally:
+            connection.lost()
 
     def _make(self, connection, name):
         """The copy `name` made; tried again while another session is on the template (CREATE DATABASE waits 5 s for
