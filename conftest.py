@@ -3,6 +3,7 @@ or PostgreSQL with `--database=postgresql` (or BAND_TEST_DATABASE=postgresql), w
 project is imported, as its dialect follows BAND_DB (see dialects/__init__.py). On PostgreSQL a throwaway server is
 started for the run (tests/support/postgresql.py), unless BAND_TEST_POSTGRESQL names one."""
 
+import os
 import sys
 
 import pytest
@@ -23,6 +24,15 @@ def pytest_addoption(parser):
     )
 
 
+def pytest_xdist_auto_num_workers(config):
+    """`--numprocesses=auto` (pyproject.toml): two processes more than there are cores. A test spends much of its time
+    waiting (on the servers it starts, a browser, PostgreSQL, a worker's interval): with one process per core, a
+    2-core machine ran the suite at about half its CPU. PYTEST_XDIST_AUTO_NUM_WORKERS=N still says otherwise."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None  # xdist's own hook reads it
+    return (os.cpu_count() or 1) + 2
+
+
 def pytest_configure(config):
     if config.getoption("database") != DATABASE:
         raise pytest.UsageError(f"--database={config.getoption('database')}: give it on the command line")
@@ -39,5 +49,6 @@ def pytest_collection_modifyitems(config, items):
 
 
 def pytest_unconfigure(config):
+    postgresql.finish()
     if CLUSTER is not None:
         CLUSTER.stop()

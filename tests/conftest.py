@@ -52,6 +52,7 @@ def shared_app(template_db):
 
 @pytest.fixture
 def app(shared_app, template_db, tmp_path):
+    postgresql.copy_ahead(template_db)  # on PostgreSQL, the next tests' copies are made while this one runs
     location = postgresql.location(tmp_path, template=template_db)
     settings = {"DB": location, "MAIL_URL": f"file:{tmp_path / 'mail'}", "AUTH_RATE_LIMIT": "1000/minute"}
     configure(shared_app, settings)

@@ -299,7 +299,8 @@ def test_after_a_kill_9_a_claimed_notification_is_sent_once_its_claim_runs_out(s
     killed = time.monotonic()
     assert stored(office, notification)["claimed_until"] is not None
     office.service.start()
-    row = reading(office, notification, timeout=20, push_state="sent")
+    # the claim's 12 s, and a restart and a worker's round on a busy machine (20 s in all failed at load 20)
+    row = reading(office, notification, timeout=12 + SLOW_MACHINE_SECONDS, push_state="sent")
     assert time.monotonic() - killed > 5 and row["push_attempts"] == 1 and len(receiver.received) == 2
 
 

@@ -66,7 +66,15 @@ def delivered(service, key, acknowledged):
 
 
 def test_after_a_kill_9_every_acknowledged_change_is_delivered_at_least_once(tmp_path):
-    slow = lambda number: Answer(delay=0.1 + number % 3 * 0.05)  # deliveries stay on their way a while
+    killed = threading.Event()
+
+    def slow(number):
+        """Deliveries stay on their way a while; from the fourth on, until the kill (on a busy machine a delivery
+        seen on its way could otherwise be answered before the kill lands)."""
+        if number > 3:
+            killed.wait(30)
+        return Answer(delay=0.1 + number % 3 * 0.05)
+
     office = ServedOffice(tmp_path, **FAST)
     service, key = office.service, office.key
     with Receiver(slow) as receiver:
@@ -78,11 +86,12 @@ def test_after_a_kill_9_every_acknowledged_change_is_delivered_at_least_once(tmp
             try:
                 wait_for(lambda: len(acknowledged) >= 40 and any(receiver.in_flight.values()), timeout=15)
                 kill(service)
+                with receiver.lock:
+                    cut_off = {message_id for message_id, count in receiver.in_flight.items() if count}
             finally:
+                killed.set()
                 stop.set()
                 client.join(15)
-        with receiver.lock:
-            cut_off = {message_id for message_id, count in receiver.in_flight.items() if count}
         assert cut_off, "no delivery was on its way when the server was killed"
 
         with running(service):  # the same database, the same settings

@@ -1,15 +1,19 @@
 """A throwaway PostgreSQL for the tests (`pytest --database=postgresql`): a cluster of its own in a temporary folder,
 initdb'd and run as the `postgres` user when the tests run as root (PostgreSQL refuses root), spoken to through a
 Unix socket in that folder (no port to collide with another), with its durability switched off (a test's data never
-outlives the run). Databases are made from a migrated template, one per test, and dropped after it."""
+outlives the run). Databases are made from a migrated template, one per test, and dropped after it: a process makes
+its next copies and drops the used ones on a thread of its own (`Copies`), while its tests run, as most of the time a
+copy takes is spent waiting (on the server's checkpoint and its other sessions), not computing."""
 
 import atexit
 import contextlib
 import os
 import pwd
+import queue
 import shutil
 import subprocess
 import tempfile
+import threading
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -171,9 +175,13 @@ def location(tmp_path, template=None, kept=False):
         return str(path)
     server = os.environ[SERVER]
     if str(tmp_path) not in _made:
-        worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
-        name = f"band_{tmp_path.parent.name}_{worker}_{tmp_path.name}"[:63].lower()
-        create_database(server, name, template and urlsplit(template).path.lstrip("/"))
+        source = template and urlsplit(template).path.lstrip("/")
+        if _copies is not None and source == _copies.template:
+            name = _copies.take()
+        else:
+            worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+            name = f"band_{tmp_path.parent.name}_{worker}_{tmp_path.name}"[:63].lower()
+            create_database(server, name, source)
         _made[str(tmp_path)] = name, kept
     return database_url(server, _made[str(tmp_path)][0])
 
@@ -192,8 +200,153 @@ def new_location(folder, stem):
 
 
 def drop_made_databases():
-    """The databases made for the test module that ended dropped, but templates."""
+    """The databases made for the test module that ended dropped, but templates (on the thread of `Copies` once
+    there is one: `finish` waits for them)."""
     for folder, (name, kept) in list(_made.items()):
         if not kept:
-            drop_database(os.environ[SERVER], name)
+            if _copies is not None:
+                _copies.drop(name)
+            else:
+                drop_database(os.environ[SERVER], name)
             del _made[folder]
+
+
+class Copies:
+    """Copies of one template database, made ahead on a thread of this process: `take()` answers a new one (made
+    after the template was, as any copy), `drop(name)` drops one later on a second thread (a copy and a drop wait on
+    the server's checkpoints: side by side they share them), `finish()` drops what is left and waits. Each copy is as
+    fresh as one made on the spot; only the waiting moves off the test's path."""
+
+    AHEAD = 2  # copies kept ready: one for the next test, one more for a test that makes two (a served office's)
+    DROPPERS = 3  # a module's databases are dropped at its end, all at once: side by side they share checkpoints
+
+    def __init__(self, server_url, template):
+        self.server, self.template = server_url, template
+        self.prefix = f"band_{os.environ.get('PYTEST_XDIST_WORKER', 'main')}_{os.getpid()}"[:50].lower()
+        self.count = 0
+        self.ready = queue.Queue()  # names of copies made, or the exception making one raised
+        self.drops = queue.Queue()  # names to drop; None ends the dropping thread
+        self.failed = []  # drops that failed on the thread, tried again by `finish`
+        self.wanted = self.AHEAD
+        self.changed = threading.Condition()
+        self.done = False
+        self.maker = threading.Thread(target=self._make_copies, name="postgresql-copies", daemon=True)
+        self.droppers = [
+            threading.Thread(target=self._drop_copies, name=f"postgresql-drops-{n}", daemon=True)
+            for n in range(self.DROPPERS)
+        ]
+        for thread in (self.maker, *self.droppers):
+            thread.start()
+
+    def take(self):
+        with self.changed:
+            self.wanted += 1
+            self.changed.notify()
+        made = self.ready.get(timeout=300)
+        if isinstance(made, BaseException):
+            raise made
+        return made
+
+    def drop(self, name):
+        self.drops.put(name)
+
+    def finish(self):
+        with self.changed:
+            self.done = True
+            self.changed.notify()
+        self.maker.join(timeout=300)
+        while not self.ready.empty():
+            made = self.ready.get()
+            if isinstance(made, str):
+                self.drops.put(made)
+        for _ in self.droppers:
+            self.drops.put(None)
+        for thread in self.droppers:
+            thread.join(timeout=300)
+        for name in self.failed:  # copies no test took, drops that failed on the thread: here, where they raise
+            drop_database(self.server, name)
+
+    def _make_copies(self):
+        with self._connection() as connection:
+            while True:
+                with self.changed:
+                    while not (self.done or self.wanted):
+                        self.changed.wait()
+                    if self.done:
+                        return
+                    self.wanted -= 1
+                    self.count += 1
+                    name = f"{self.prefix}_{self.count}"
+                try:
+                    self._make(connection.get(), name)
+                except Exception as e:  # handed to the test that takes the copy
+                    connection.lost()
+                    self.ready.put(e)
+                else:
+                    self.ready.put(name)
+
+    def _drop_copies(self):
+        with self._connection() as connection:
+            while (name := self.drops.get()) is not None:
+                try:
+                    connection.get().execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+                except Exception:  # tried again by `finish`, where it raises
+                    connection.lost()
+                    self.failed.append(name)
+
+    @contextlib.contextmanager
+    def _connection(self):
+        """A thread's connection to the server (autocommit: CREATE and DROP DATABASE run outside a transaction),
+        opened again after an error."""
+        import psycopg
+
+        class Connection:
+            current = None
+
+            def get(self):
+                if self.current is None or self.current.closed:
+                    self.current = psycopg.connect(server, autocommit=True)
+                return self.current
+
+            def lost(self):
+                with contextlib.suppress(Exception):
+                    self.current.close()
+                self.current = None
+
+        server, connection = self.server, Connection()
+        try:
+            yield connection
+        finally:
+            connection.lost()
+
+    def _make(self, connection, name):
+        """The copy `name` made; tried again while another session is on the template (CREATE DATABASE waits 5 s for
+        it to leave, then refuses): a test may read the template itself."""
+        import psycopg.errors
+
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        for attempt in range(5):
+            try:
+                connection.execute(f'CREATE DATABASE "{name}" TEMPLATE "{self.template}" STRATEGY FILE_COPY')
+                return
+            except psycopg.errors.ObjectInUse:
+                if attempt == 4:
+                    raise
+
+
+_copies = None  # the Copies of this process's template, once `copy_ahead` started it
+
+
+def copy_ahead(template):
+    """Copies of the template database at `template` (its URL) are made ahead from now on: `location` takes them."""
+    global _copies
+    if on_postgresql() and _copies is None:
+        _copies = Copies(os.environ[SERVER], urlsplit(template).path.lstrip("/"))
+
+
+def finish():
+    """The databases still to drop dropped, and the copies made ahead that no test took."""
+    global _copies
+    if _copies is not None:
+        _copies.finish()
+        _copies = None
