@@ -25,7 +25,8 @@ from web.rate_limits import RateLimiter
 
 
 class Office(Flask):
-    """Flask, with each write request's view run inside its transaction (lifecycle.in_write_transaction)."""
+    """Flask, with each view run once its caller may (auth.authorise), a write request's inside its transaction
+    (lifecycle.in_write_transaction)."""
 
     def dispatch_request(self):
         return lifecycle.in_write_transaction(self.answer)
@@ -33,6 +34,7 @@ class Office(Flask):
     def answer(self):
         """The view's response; an error it raises answered as the error handlers say."""
         try:
+            auth.authorise()
             return self.make_response(super().dispatch_request())
         except Exception as error:
             return self.make_response(self.handle_user_exception(error))
