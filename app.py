@@ -25,16 +25,20 @@ from web.rate_limits import RateLimiter
 
 
 class Office(Flask):
-    """Flask, with each write request's view run inside its transaction (lifecycle.in_write_transaction)."""
+    """Flask, with each view run once its caller may (auth.authorise), a write request's inside its transaction
+    (lifecycle.in_write_transaction)."""
 
     def dispatch_request(self):
         return lifecycle.in_write_transaction(self.answer)
 
     def answer(self):
-        """The view's response; an error it raises answered as the error handlers say."""
+        """The view's response; an error it raises answered as the error handlers say, but a write's lost race,
+        which is run again (lifecycle.raise_if_lost)."""
         try:
+            auth.authorise()
             return self.make_response(super().dispatch_request())
         except Exception as error:
+            lifecycle.raise_if_lost(error)
             return self.make_response(self.handle_user_exception(error))
 
 

@@ -1,6 +1,7 @@
-"""Who is calling and what they may do (SPEC §3): tokens, the caller behind a bearer, capability checks (what
-grants give is `domain/capabilities.py`), the write rate of a caller who may edit nothing. No routes here: sign-in,
-/me and API keys are in routes/account.py, devices in routes/devices.py."""
+"""Who is calling and what they may do (SPEC §3): tokens, the caller behind a bearer, capability checks (the one
+a view declares, enforced before it runs; what grants give is `domain/capabilities.py`), the write rate of a caller
+who may edit nothing. No routes here: sign-in, /me and API keys are in routes/account.py, devices in
+routes/devices.py."""
 
 import datetime as dt
 import hashlib
@@ -130,6 +131,17 @@ def touch(token_id, last_used_at):
         return False
     lifecycle.database_changed()
     return True
+
+
+def authorise():
+    """Before a view runs (inside a write's transaction): 403 unless the caller holds the capability the view
+    declares (`@operation(capability=...)`). A view declaring none is open to any signed-in user, or decides by
+    the record (one's own invitation) in its own code. Flask answers OPTIONS without the view: so does this."""
+    if request.method == "OPTIONS" and request.url_rule.provide_automatic_options:
+        return
+    declared = getattr(current_app.view_functions.get(request.endpoint), "openapi", None)
+    if declared is not None and declared["capability"] is not None:
+        require(*declared["capability"].split("."))
 
 
 def require(group, action):

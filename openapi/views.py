@@ -1,4 +1,5 @@
-"""How a view that is not a generic resource view describes itself to the OpenAPI document: `@operation`."""
+"""How a view that is not a generic resource view declares itself: `@operation`, which the OpenAPI document shows
+and `auth.authorise` holds every caller to (its capability)."""
 
 
 def operation(
@@ -21,8 +22,9 @@ def operation(
     "paged" (limit and offset) or a columns dict (the full list parameters) and makes the answer a list with
     `meta`; `many` answers `{data: [...]}` without it; `status` may be a tuple; `errors` are the statuses besides
     401 and 403 (which views marked `public` never give); `fields` (a columns dict) is the `fields` parameter of
-    a single record's read; `capability` (`"admin.edit"`) is what the view requires of every caller, shown as
-    the operation's `x-capability` (none: any signed-in user, or the record decides, as for one's own invitation).
+    a single record's read; `capability` (`"admin.edit"`) is what the view requires of every caller, refused
+    before the view runs (`auth.authorise`) and shown as the operation's `x-capability` (none: any signed-in user,
+    or the record decides in the view's own code, as for one's own invitation).
     """
 
     def decorate(view):

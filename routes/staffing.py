@@ -4,7 +4,6 @@ Operations: generate a gig's roles, a gig role's candidates, and answering invit
 from flask import Blueprint, current_app, g, request
 
 import listing
-from auth import require
 from domain import availability, invitations, pay_policy, rules
 from formats.operation_schemas import CandidateSchema
 from models import (
@@ -90,7 +89,6 @@ RESOURCES = [GIG_ROLES, INVITATIONS, Resource(StaffMemberRole, StaffMemberRoleSc
 )
 def generate_roles(id):
     """Create the gig roles the ensembles of the gig's products call for; a second call creates none."""
-    require("staffing", "edit")
     reject_parameters(request.args)
     gig = GIGS.get(id)
     created = availability.generate_roles(gig)
@@ -108,7 +106,6 @@ def generate_roles(id):
 def candidates(id):
     """The staff members who hold the gig role's role: free or not (and why), primary or not, their pay (in
     meta.currency)."""
-    require("staffing", "view")
     page = listing.parse_paging(request.args)
     found = availability.candidates(GIG_ROLES.get(id))
     body = page_of(gigs_shown(pay_policy.candidates_shown(found, g.caller.can), g.caller.can), page)
@@ -171,7 +168,6 @@ def decline_invitation(id):
 @operation(capability="staffing.edit", response=GigRoleInvitationSchema, errors=(400, 404, 409))
 def withdraw_invitation(id):
     """Withdraw a pending invitation."""
-    require("staffing", "edit")
     reject_parameters(request.args)
     invitation = invitations.answer(INVITATIONS.get(id), "withdrawn")
     INVITATIONS.record_event("withdrawn", invitation)

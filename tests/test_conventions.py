@@ -1,14 +1,20 @@
 """SPEC §2: bodies, the error envelope, routing errors, request ids, transactions and error precedence."""
 
+import functools
 import io
 import json
 import logging
+import time
 
 import pytest
+from flask import g
 
+from dialects import dialect
 from models import Team
 from resources import REGISTRY
+from storage import writer
 from tests.support.api import error_of
+from web import lifecycle
 
 UNKNOWN_ID = "00000000-0000-4000-8000-000000000000"
 
@@ -132,6 +138,64 @@ def test_refused_write_rolls_back_what_it_wrote(admin, build, monkeypatch):
         admin.post("/gig-statuses", json={"name": "Second", "kind": "tentative", "is_default": True}), 409, "conflict"
     )
     assert admin.get(f"/gig-statuses/{first['id']}").get_json()["data"]["is_default"] is True
+
+
+class Lost(Exception):
+    """Made up: what the database raises for a write that lost a race with a concurrent one (PostgreSQL's
+    serialization failure), at any statement or at its commit."""
+
+
+@pytest.fixture
+def losing(monkeypatch):
+    """losing(times, at="statement" or "commit"): a write's first `times` attempts lose a race there; answers the
+    list that records, for each attempt, whether its transaction began alone."""
+    monkeypatch.setattr(dialect, "lost_to_another", lambda error: isinstance(error, Lost))
+
+    def lose(times, at="statement"):
+        begun, begin, teams = [], dialect.write_transaction, REGISTRY["teams"]
+        after_save, end = teams.after_save, lifecycle.end_transaction
+
+        def write_transaction(alone=False):
+            begun.append(alone)
+            return begin(alone=alone)
+
+        def after_save_or_lose(write):
+            after_save(write)
+            if at == "statement" and len(begun) <= times:
+                raise Lost()
+
+        def end_or_lose(error=None, status=500):
+            if at == "commit" and error is None and "transaction" in g and len(begun) <= times:
+                end(Lost())  # rolled back, as a commit that failed is
+                raise Lost()
+            end(error, status)
+
+        monkeypatch.setattr(dialect, "write_transaction", write_transaction)
+        monkeypatch.setattr(teams, "after_save", after_save_or_lose)
+        monkeypatch.setattr(lifecycle, "end_transaction", end_or_lose)
+        return begun
+
+    return lose
+
+
+@pytest.mark.parametrize("at", ["statement", "commit"])
+def test_a_write_that_lost_a_race_is_run_again_from_its_start_and_alone_after_three_losses(admin, losing, at):
+    begun = losing(2, at)
+    assert admin.post("/teams", json={"name": "Twice lost"}).status_code == 201
+    assert begun == [False, False, False] and Team.select().count() == 1
+    begun = losing(3, at)
+    assert admin.post("/teams", json={"name": "Thrice lost"}).status_code == 201
+    assert begun == [False, False, False, True] and Team.select().count() == 2
+
+
+def test_a_write_that_keeps_losing_is_503_after_the_busy_timeout_and_leaves_nothing(admin, losing, monkeypatch):
+    monkeypatch.setattr(writer, "attempts", functools.partial(writer.attempts, seconds=0.3))
+    begun, started = losing(1000), time.monotonic()
+    r = admin.post("/teams", json={"name": "Always lost"})
+    assert time.monotonic() - started >= 0.3
+    error_of(r, 503, "unavailable")
+    assert r.headers["Retry-After"] == "1"
+    assert begun[:4] == [False, False, False, True] and all(begun[3:]) and Team.select().count() == 0
 
 
 class TestPrecedence:

@@ -82,3 +82,8 @@ def test_a_property_private_to_pay_names_the_capability_and_the_service_asks_it(
     assert booker.get(f"/gig-roles/{gig_role['id']}").get_json()["data"]["pay_cents"] is None
     refused = error_of(booker.patch(f"/gig-roles/{gig_role['id']}", json={"pay_cents": 1}), 403, "forbidden")
     assert refused["details"]["required"] == "pay.edit"
+
+
+def test_options_is_answered_without_the_view_so_without_its_capability(signed_in):
+    answer = signed_in().request("OPTIONS", "/pay-sheet")
+    assert answer.status_code == 200 and set(answer.headers["Allow"].split(", ")) == {"GET", "HEAD", "OPTIONS"}

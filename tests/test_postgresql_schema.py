@@ -45,7 +45,7 @@ def sqlite_schema(tmp_path_factory):
     """The shape of a SQLite database migrated by sql/sqlite/'s steps (in a process whose BAND_DB is that file)."""
     path = tmp_path_factory.mktemp("sqlite") / "band.db"
     environment = {k: v for k, v in os.environ.items() if k not in ("BAND_DB", postgresql.CHOICE)}
-    script = "import migrations, sys\nfrom app import create_app\n"
+    script = "import sys\nfrom app import create_app\nfrom storage import migrations\n"
     script += "with create_app({'DB': sys.argv[1]}).app_context():\n    migrations.upgrade()\n"
     subprocess.run([sys.executable, "-c", script, str(path)], cwd=ROOT, env=environment, check=True, timeout=120)
     connection = sqlite3.connect(path)

@@ -85,8 +85,7 @@ def register(app):
         if dialect.over_budget(e):
             costly = too_costly()
             return error_response(costly.status, costly.code, costly.message)
-        if dialect.lost_to_another(e):
-            g.lost_to_another = True  # the write is run again (lifecycle.in_write_transaction)
+        # (a write request's lost race is run again, not answered: lifecycle.in_write_transaction)
         if dialect.is_busy(e) or dialect.lost_to_another(e):
             busy = unavailable()
             return error_response(busy.status, busy.code, busy.message, headers=busy.headers)

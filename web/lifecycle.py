@@ -67,31 +67,45 @@ def read_write_body():
         read_body_first()
 
 
+class LostToAnother(Exception):
+    """A write request's transaction lost a race with a concurrent one (PostgreSQL's SERIALIZABLE, at a statement or
+    at its commit: `dialect.lost_to_another`): `in_write_transaction` rolls it back and runs it again."""
+
+
+def raise_if_lost(error):
+    """`error` of a write request raised again as LostToAnother when the database says it lost a race; any other
+    error is left to whoever met it."""
+    if request.method in WRITE_METHODS and dialect.lost_to_another(error):
+        raise LostToAnother() from error
+
+
 def in_write_transaction(answer):
-    """`answer()` (the view's response, errors answered) of a write request inside its transaction, which commits
-    or rolls back before the response leaves; a write that loses to a concurrent one (PostgreSQL's SERIALIZABLE, at
-    a statement or at the commit: `dialect.lost_to_another`) is rolled back and run again from its start, after a
-    short pause (after a few lost attempts, alone), for up to the busy timeout, and only then answered 503
-    `unavailable` with Retry-After. On SQLite a writer runs alone (the writer's queue, then BEGIN IMMEDIATE): it
-    runs once."""
+    """`answer()` (the view's response, errors answered but a lost race) of a write request inside its transaction,
+    which commits or rolls back before the response leaves; a write that loses to a concurrent one (`LostToAnother`)
+    is rolled back and run again from its start, after a short pause (after a few lost attempts, alone), for up to
+    the busy timeout, and only then answered 503 `unavailable` with Retry-After. On SQLite a writer runs alone (the
+    writer's queue, then BEGIN IMMEDIATE): it runs once."""
     if request.method not in WRITE_METHODS:
         return answer()
     before = set(vars(g))  # what the request knew before its transaction: kept for another attempt
     for attempt in writer.attempts():
         g.transaction = writer.Transaction(begin=writer.attempt_transaction(attempt))
-        response = answer()
-        if g.get("lost_to_another"):
-            g.pop("keep_writes", None)  # nothing of a lost attempt is kept, nor done after it
         try:
-            end_transaction(status=response.status_code)
-        except Exception as error:
-            if not dialect.lost_to_another(error):
-                raise
-            g.lost_to_another = True
-        if not g.get("lost_to_another"):
-            return response
+            return committed(answer())
+        except LostToAnother as lost:
+            end_transaction(lost)  # nothing of a lost attempt is kept, nor done after it
         forget_attempt(before)
     raise unavailable()
+
+
+def committed(response):
+    """`response` once its write's transaction has ended: committed, or rolled back for an error it answers."""
+    try:
+        end_transaction(status=response.status_code)
+    except Exception as error:
+        raise_if_lost(error)
+        raise
+    return response
 
 
 def forget_attempt(before):
