@@ -92,9 +92,11 @@ def database(size):
 # The worker's timed work on a database, until it has nothing left to do (run as a script of the project's code).
 CATCH_UP = """
 import sys
-import app, migrations, notifications, worker
+import app
+from delivery import notifications, worker
 from dialects import dialect
 from models import BUSY_TABLES, Notification, db
+from storage import migrations
 application = app.create_app({"DB": sys.argv[1]})
 with application.app_context():
     migrations.upgrade()

@@ -184,8 +184,9 @@ def test_an_office_already_there_is_refused(tmp_path, demo_office):
 
 OLDER_OFFICE = """
 import sys
-import dialects, migrations, writer
+import dialects
 from models import db
+from storage import migrations, writer
 db.initialize(dialects.open_database(sys.argv[1], writer.BUSY_TIMEOUT_SECONDS))
 migrations.upgrade(migrations.steps()[: int(sys.argv[2])])
 """
