@@ -124,8 +124,10 @@ def desktop(tmp_path_factory):
 @pytest.fixture
 def own_phone(driver, desktop, office, tmp_path):
     """Chromium with a profile of its own (a tap finds its way back to a real profile only), its notifications shown
-    on the stand-in `desktop`, signed in as the demo musician, notifications allowed: its persistent context. At the
-    end, any console error, page error or CSP violation fails the test."""
+    on the stand-in `desktop`, signed in as the demo musician who ticked "keep me signed in" (the session in the
+    profile's localStorage, as on the musician's own phone: a window the service worker opens is a new tab, which a
+    tab's sessionStorage does not reach), notifications allowed: its persistent context. At the end, any console
+    error, page error or CSP violation fails the test."""
     context = driver.chromium.launch_persistent_context(
         tmp_path / "profile",
         executable_path=chromium(),
@@ -134,8 +136,12 @@ def own_phone(driver, desktop, office, tmp_path):
         locale="en-GB",
         service_workers="allow",
     )
-    console.watched(context, office.keys[MUSICIAN], MUSICIAN)
+    console.watched(context)
     context.grant_permissions(["notifications"], origin=office.origin)
+    [page] = context.pages
+    page.goto(office.url("/signin"))
+    session = json.dumps(console.session_of(office.keys[MUSICIAN], MUSICIAN))
+    page.evaluate("([key, session]) => localStorage.setItem(key, session)", [console.SESSION_KEY, session])
     yield context
     context.close()
     assert context.problems.unexpected() == []
