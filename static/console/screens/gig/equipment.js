@@ -68,10 +68,14 @@ export default function Equipment({ gig }) {
   const editable = can(me, "production.edit");
   const typeNames = useTypes(api);
   const { rows, error, reload } = useRows("/gig-equipment", gig.id, { expand: "equipment" });
-  const [removeFailed, setRemoveFailed] = useState({ rowId: null, error: null });
+  const removing = useWrite();
+  const [removingId, setRemovingId] = useState(null); // the row whose removal failed is where its failure is said
   const remove = (row) => {
-    setRemoveFailed({ rowId: null, error: null });
-    api.delete(`/gig-equipment/${row.id}`).then(reload, (error) => setRemoveFailed({ rowId: row.id, error }));
+    setRemovingId(row.id);
+    removing.run(async () => {
+      await api.delete(`/gig-equipment/${row.id}`);
+      reload();
+    });
   };
   return html`<div class="equipment">
     <h2>Equipment</h2>
@@ -92,7 +96,7 @@ export default function Equipment({ gig }) {
                 placeholder="Add notes…"
                 editable=${editable} onSave=${(value) => api.patch(`/gig-equipment/${row.id}`, { notes: value }).then(reload)} />
               ${editable ? html`<button type="button" class="quiet remove" aria-label=${`Remove ${name}`} onClick=${() => remove(row)}>Remove</button>` : null}
-              <${SaveError} error=${removeFailed.rowId === row.id ? removeFailed.error : null} id=${`gig-equipment-${row.id}-error`} />
+              <${SaveError} error=${removingId === row.id ? removing.error : null} id=${`gig-equipment-${row.id}-error`} />
             </li>`;
           })}
         </ul>`
