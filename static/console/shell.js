@@ -74,7 +74,8 @@ function OfflineStrip() {
 
 /** Whether "My gigs" is the user's: always for a user without office work (it is their home), else when a staff
  * member is linked to them (asked once a page load). */
-function useOwnPages(api, me) {
+function useOwnPages() {
+  const { api, me } = useConsole();
   const officeWork = doesOfficeWork(me);
   const linked = useLoad(() => (officeWork ? isLinkedToMember(api) : Promise.resolve(true)), [], { keep: "own-pages" });
   return !officeWork || linked.answer === true;
@@ -117,12 +118,12 @@ function useFocusOnHeading(main, path, Screen) {
 }
 
 export function Shell({ location }) {
-  const { api, me } = useConsole();
+  const { me } = useConsole();
   const [menuOpen, setMenuOpen] = useState(false);
   const [keysOpen, setKeysOpen] = useState(false);
   const main = useRef(null);
   const searchBox = useRef(null);
-  const ownPages = useOwnPages(api, me);
+  const ownPages = useOwnPages();
   const entries = useRef(null);
   entries.current = menuOf(me, ownPages);
   const { Screen, params } = useScreen(location.path);

@@ -12,7 +12,8 @@ import { can } from "../../me.js";
 import { useRows } from "./rows.js";
 
 /** Equipment types' names by id, asked once a page load. */
-function useTypes(api) {
+function useTypes() {
+  const { api } = useConsole();
   const found = useLoad(() => api.get("/equipment-types", { limit: 200, fields: "id,name" }), [], { keep: "equipment-types" });
   return found.answer ? Object.fromEntries(found.answer.data.map((type) => [type.id, type.name])) : {};
 }
@@ -66,7 +67,7 @@ function AddEquipment({ gig, onAdded }) {
 export default function Equipment({ gig }) {
   const { api, me } = useConsole();
   const editable = can(me, "production.edit");
-  const typeNames = useTypes(api);
+  const typeNames = useTypes();
   const { rows, error, reload } = useRows("/gig-equipment", gig.id, { expand: "equipment" });
   const removing = useWrite();
   const [removingId, setRemovingId] = useState(null); // the row whose removal failed is where its failure is said
