@@ -16,7 +16,7 @@ import { MyTabs, isMyPage } from "./my_tabs.js";
 import { useOffline } from "./offline.js";
 import { match } from "./router.js";
 import { SCREENS } from "./screens.js";
-import { forgetThisPhone } from "./screens/my/phone_push.js";
+import { forgetThisPhone } from "./phone_push.js";
 import NotFound from "./screens/not_found.js";
 import { Search } from "./search.js";
 import { forgetSession } from "./session.js";

@@ -10,7 +10,7 @@ import { date, timeRange } from "../../format.js";
 import { html, useEffect, useState } from "../../lib.js";
 import { useLoad } from "../../load.js";
 import { can } from "../../me.js";
-import { gigPath } from "../../paths.js";
+import { agendaMonthPath, gigPath } from "../../paths.js";
 import { StatusControl } from "./status.js";
 import { tabsFor } from "./tabs.js";
 
@@ -42,7 +42,7 @@ function useTab(tab) {
 }
 
 function agendaOf(gig) {
-  return `/agenda?month=${gig.gig_date.slice(0, 7)}`;
+  return agendaMonthPath(gig.gig_date.slice(0, 7));
 }
 
 function Counts({ gig }) {
