@@ -3,7 +3,8 @@
 // connection retried while the shell says "Retrying…" (but not while offline: the device has no network, or the
 // app shows the service worker's kept copies; then a write fails at once, saying so).
 //
-//   import { api, ApiError } from "../api.js";
+//   const { api } = useConsole();   (context.js: a screen or component reaches it so, never by importing it)
+//   import { ApiError } from "../api.js";
 //   const {data, meta} = await api.get("/gigs", {"filter[gig_date][gte]": "2026-11-01", sort: "gig_date"});
 //   const gig = (await api.patch(`/gigs/${id}`, {title})).data;
 //   try { ... } catch (e) { if (e instanceof ApiError && e.status === 422) showAtFields(e.details); }

@@ -21,6 +21,11 @@ export function localDate(iso) {
   return new Date(year, month - 1, day);
 }
 
+/** A local Date as "2026-11-28" (its calendar day in the browser's zone); today's when none is given. */
+export function isoDay(day = new Date()) {
+  return `${day.getFullYear()}-${String(day.getMonth() + 1).padStart(2, "0")}-${String(day.getDate()).padStart(2, "0")}`;
+}
+
 /** "2026-11-28" -> "Sat, 28 Nov 2026" (the browser's locale decides the order and words). */
 export function date(iso, options = { weekday: "short", day: "numeric", month: "short", year: "numeric" }) {
   return iso ? localDate(iso).toLocaleDateString(undefined, options) : "";
@@ -64,4 +69,16 @@ export function shiftMonth(month, by) {
   const [year, number] = month.split("-").map(Number);
   const moved = new Date(year, number - 1 + by, 1);
   return `${moved.getFullYear()}-${String(moved.getMonth() + 1).padStart(2, "0")}`;
+}
+
+const MINUTE_MS = 60 * 1000;
+
+/** "2026-11-27T07:26:02Z" -> "2 days 3 h left", "40 min left", "expired". */
+export function timeLeft(expiresAt, now = Date.now()) {
+  const minutes = Math.floor((new Date(expiresAt).getTime() - now) / MINUTE_MS);
+  if (minutes <= 0) return "expired";
+  const days = Math.floor(minutes / (24 * 60));
+  const hours = Math.floor((minutes % (24 * 60)) / 60);
+  if (days > 0) return `${days} ${days === 1 ? "day" : "days"}${hours > 0 ? ` ${hours} h` : ""} left`;
+  return hours > 0 ? `${hours} h ${minutes % 60} min left` : `${minutes} min left`;
 }

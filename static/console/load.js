@@ -22,7 +22,7 @@ import { useLayoutEffect, useRef, useState } from "./lib.js";
 const keptAnswers = new Map(); // name -> {promise, answer}, for the page load
 
 /** The answer `name` names, asked by `load()` the first time only; a failure is not kept. */
-export function kept(name, load) {
+function kept(name, load) {
   if (!keptAnswers.has(name)) {
     const entry = { answer: undefined };
     entry.promise = load().then(

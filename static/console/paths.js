@@ -38,6 +38,11 @@ export function staffingPath(gigId) {
   return gigPath(gigId, "staffing");
 }
 
+/** The agenda at the month "2026-11". */
+export function agendaMonthPath(month) {
+  return `/agenda?month=${month}`;
+}
+
 /** A gig as the musician who plays it reads it (their own pages, /my). */
 export function myGigPath(gigId) {
   return `/my/gigs/${encodeURIComponent(gigId)}`;

@@ -12,16 +12,15 @@ import { html, useEffect, useRef, useState } from "./lib.js";
 import { useLoad } from "./load.js";
 import { doesOfficeWork, isLinkedToMember } from "./me.js";
 import { isCurrent, menuOf } from "./menu.js";
+import { useModule } from "./modules.js";
 import { MyTabs, isMyPage } from "./my_tabs.js";
 import { useOffline } from "./offline.js";
+import { forgetThisPhone } from "./phone_push.js";
 import { match } from "./router.js";
 import { SCREENS } from "./screens.js";
-import { forgetThisPhone } from "./screens/my/phone_push.js";
 import NotFound from "./screens/not_found.js";
 import { Search } from "./search.js";
 import { forgetSession } from "./session.js";
-
-const loaded = new Map(); // pattern -> the screen's module, once imported
 
 function Menu({ ownPages, path, open }) {
   const { me } = useConsole();
@@ -74,7 +73,8 @@ function OfflineStrip() {
 
 /** Whether "My gigs" is the user's: always for a user without office work (it is their home), else when a staff
  * member is linked to them (asked once a page load). */
-function useOwnPages(api, me) {
+function useOwnPages() {
+  const { api, me } = useConsole();
   const officeWork = doesOfficeWork(me);
   const linked = useLoad(() => (officeWork ? isLinkedToMember(api) : Promise.resolve(true)), [], { keep: "own-pages" });
   return !officeWork || linked.answer === true;
@@ -84,22 +84,12 @@ function useOwnPages(api, me) {
  * server unreachable) is said in words. */
 function useScreen(path) {
   const found = match(SCREENS, path);
-  const pattern = found && found.route.pattern;
-  const [, setLoadedCount] = useState(0);
-  const [failure, setFailure] = useState(null);
-  useEffect(() => {
-    if (!found || loaded.has(pattern)) return;
-    found.route.load().then(
-      (module) => {
-        loaded.set(pattern, module);
-        setLoadedCount((count) => count + 1);
-      },
-      () => setFailure(new Error("This screen could not be loaded: is the band office's server reachable?")),
-    );
-  }, [pattern]);
+  const { module, failure } = useModule(found ? `screen:${found.route.pattern}` : null, () => found.route.load());
   if (!found) return { Screen: NotFound, params: {} };
-  if (failure && !loaded.has(pattern)) return { Screen: () => html`<h1>Not loaded</h1><${ErrorMessage} error=${failure} />`, params: {} };
-  const module = loaded.get(pattern);
+  if (failure && !module) {
+    const error = new Error("This screen could not be loaded: is the band office's server reachable?");
+    return { Screen: () => html`<h1>Not loaded</h1><${ErrorMessage} error=${error} />`, params: {} };
+  }
   return { Screen: module ? module.default : null, params: found.params };
 }
 
@@ -117,12 +107,12 @@ function useFocusOnHeading(main, path, Screen) {
 }
 
 export function Shell({ location }) {
-  const { api, me } = useConsole();
+  const { me } = useConsole();
   const [menuOpen, setMenuOpen] = useState(false);
   const [keysOpen, setKeysOpen] = useState(false);
   const main = useRef(null);
   const searchBox = useRef(null);
-  const ownPages = useOwnPages(api, me);
+  const ownPages = useOwnPages();
   const entries = useRef(null);
   entries.current = menuOf(me, ownPages);
   const { Screen, params } = useScreen(location.path);

@@ -4,7 +4,7 @@
 // after the last gig loaded so far (a busy month comes a page at a time) are marked as not yet loaded.
 
 import { StatusBadge } from "../../components/index.js";
-import { localDate, timeRange } from "../../format.js";
+import { isoDay, localDate, timeRange } from "../../format.js";
 import { html, useEffect, useState } from "../../lib.js";
 import { recordPath, staffingPath } from "../../paths.js";
 import { agendaUrl } from "./query.js";
@@ -89,16 +89,13 @@ export function GigList({ gigs }) {
 
 // --- the month grid ---
 
-function isoOf(year, month, day) {
-  return `${year}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
-}
 
 /** The month's weeks, Monday first: each a list of seven ISO dates or null (days of the months around it). */
 function weeksOf(month) {
   const [year, number] = month.split("-").map(Number);
   const length = new Date(year, number, 0).getDate();
   const lead = (new Date(year, number - 1, 1).getDay() + 6) % 7; // Monday 0 … Sunday 6
-  const days = [...Array(lead).fill(null), ...Array.from({ length }, (_, i) => isoOf(year, number, i + 1))];
+  const days = [...Array(lead).fill(null), ...Array.from({ length }, (_, i) => isoDay(new Date(year, number - 1, i + 1)))];
   while (days.length % 7) days.push(null);
   return Array.from({ length: days.length / 7 }, (_, week) => days.slice(week * 7, week * 7 + 7));
 }
@@ -144,10 +141,6 @@ function Day({ iso, gigs, loaded, agenda, today }) {
   </td>`;
 }
 
-function todayIso() {
-  const now = new Date();
-  return isoOf(now.getFullYear(), now.getMonth() + 1, now.getDate());
-}
 
 /** `complete`: every gig of the month is loaded; otherwise days after the last one loaded are marked so. */
 export function MonthGrid({ agenda, gigs, complete }) {
@@ -155,7 +148,7 @@ export function MonthGrid({ agenda, gigs, complete }) {
   for (const gig of gigs) byDay.set(gig.gig_date, [...(byDay.get(gig.gig_date) || []), gig]);
   const lastLoaded = gigs.length ? gigs[gigs.length - 1].gig_date : "";
   const names = weekdayNames();
-  const today = todayIso();
+  const today = isoDay();
   return html`<table class="month-grid">
     <thead>
       <tr>

@@ -4,7 +4,7 @@
 //   /agenda?month=2026-11&view=grid&kind=confirmed&type=<gig type id>&q=hofer&open=1
 //   /agenda?days=30&open=1          the next 30 days from today (with open roles only)
 
-import { monthBounds, thisMonth } from "../../format.js";
+import { isoDay, monthBounds, thisMonth } from "../../format.js";
 
 export const KINDS = ["inquiry", "tentative", "confirmed", "completed", "cancelled"];
 export const PAGE_SIZE = 200; // the API's largest page: a month of a busy office is shown a page at a time
@@ -52,16 +52,12 @@ export function agendaUrl(agenda, changes = {}) {
   return `/agenda${search ? `?${search}` : ""}`;
 }
 
-function isoDate(day) {
-  return `${day.getFullYear()}-${String(day.getMonth() + 1).padStart(2, "0")}-${String(day.getDate()).padStart(2, "0")}`;
-}
-
 /** [first, last] day shown: the month, or today and the days after it. */
 export function rangeOf(agenda) {
   if (!agenda.days) return monthBounds(agenda.month);
   const today = new Date();
   const last = new Date(today.getFullYear(), today.getMonth(), today.getDate() + agenda.days - 1);
-  return [isoDate(today), isoDate(last)];
+  return [isoDay(today), isoDay(last)];
 }
 
 /** The query of GET /gigs for the agenda's page starting at `offset`: one call brings each gig with its status,

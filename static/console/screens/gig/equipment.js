@@ -12,7 +12,8 @@ import { can } from "../../me.js";
 import { useRows } from "./rows.js";
 
 /** Equipment types' names by id, asked once a page load. */
-function useTypes(api) {
+function useTypes() {
+  const { api } = useConsole();
   const found = useLoad(() => api.get("/equipment-types", { limit: 200, fields: "id,name" }), [], { keep: "equipment-types" });
   return found.answer ? Object.fromEntries(found.answer.data.map((type) => [type.id, type.name])) : {};
 }
@@ -66,12 +67,16 @@ function AddEquipment({ gig, onAdded }) {
 export default function Equipment({ gig }) {
   const { api, me } = useConsole();
   const editable = can(me, "production.edit");
-  const typeNames = useTypes(api);
+  const typeNames = useTypes();
   const { rows, error, reload } = useRows("/gig-equipment", gig.id, { expand: "equipment" });
-  const [removeFailed, setRemoveFailed] = useState({ rowId: null, error: null });
+  const removing = useWrite();
+  const [removingId, setRemovingId] = useState(null); // the row whose removal failed is where its failure is said
   const remove = (row) => {
-    setRemoveFailed({ rowId: null, error: null });
-    api.delete(`/gig-equipment/${row.id}`).then(reload, (error) => setRemoveFailed({ rowId: row.id, error }));
+    setRemovingId(row.id);
+    removing.run(async () => {
+      await api.delete(`/gig-equipment/${row.id}`);
+      reload();
+    });
   };
   return html`<div class="equipment">
     <h2>Equipment</h2>
@@ -92,7 +97,7 @@ export default function Equipment({ gig }) {
                 placeholder="Add notes…"
                 editable=${editable} onSave=${(value) => api.patch(`/gig-equipment/${row.id}`, { notes: value }).then(reload)} />
               ${editable ? html`<button type="button" class="quiet remove" aria-label=${`Remove ${name}`} onClick=${() => remove(row)}>Remove</button>` : null}
-              <${SaveError} error=${removeFailed.rowId === row.id ? removeFailed.error : null} id=${`gig-equipment-${row.id}-error`} />
+              <${SaveError} error=${removingId === row.id ? removing.error : null} id=${`gig-equipment-${row.id}-error`} />
             </li>`;
           })}
         </ul>`

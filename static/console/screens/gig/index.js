@@ -7,15 +7,15 @@ import { ErrorMessage, Loading } from "../../components/index.js";
 import { useConsole } from "../../context.js";
 import { useFollow } from "../../follow.js";
 import { date, timeRange } from "../../format.js";
-import { html, useEffect, useState } from "../../lib.js";
+import { html } from "../../lib.js";
 import { useLoad } from "../../load.js";
 import { can } from "../../me.js";
-import { gigPath } from "../../paths.js";
+import { useModule } from "../../modules.js";
+import { agendaMonthPath, gigPath } from "../../paths.js";
 import { StatusControl } from "./status.js";
 import { tabsFor } from "./tabs.js";
 
 export const GIG_EXPAND = "gig_status,venue,gig_type";
-const loaded = new Map(); // tab id -> its component, once its module is loaded
 
 function useGig(id) {
   const { api } = useConsole();
@@ -25,24 +25,13 @@ function useGig(id) {
 }
 
 function useTab(tab) {
-  const [component, setComponent] = useState(() => loaded.get(tab.id) || null);
-  const [error, setError] = useState(null);
-  useEffect(() => {
-    if (loaded.has(tab.id)) return setComponent(() => loaded.get(tab.id));
-    setComponent(null);
-    tab.load().then(
-      (module) => {
-        loaded.set(tab.id, module.default);
-        setComponent(() => module.default);
-      },
-      () => setError(new ApiError(0, "not_loaded", `The ${tab.label} tab could not be loaded. Reload the page to try again.`)),
-    );
-  }, [tab.id]);
-  return { Tab: component, error };
+  const { module, failure } = useModule(`gig-tab:${tab.id}`, () => tab.load());
+  const error = failure && new ApiError(0, "not_loaded", `The ${tab.label} tab could not be loaded. Reload the page to try again.`);
+  return { Tab: module ? module.default : null, error };
 }
 
 function agendaOf(gig) {
-  return `/agenda?month=${gig.gig_date.slice(0, 7)}`;
+  return agendaMonthPath(gig.gig_date.slice(0, 7));
 }
 
 function Counts({ gig }) {

@@ -4,21 +4,10 @@
 import { ErrorMessage } from "../../components/index.js";
 import { conflictWords } from "../../components/staffing_words.js";
 import { useConsole } from "../../context.js";
+import { timeLeft } from "../../format.js";
 import { html } from "../../lib.js";
 import { useWrite } from "../../load.js";
 import { can } from "../../me.js";
-
-const MINUTE_MS = 60 * 1000;
-
-/** "2026-11-27T07:26:02Z" -> "2 days 3 h left", "40 min left", "expired". */
-export function timeLeft(expiresAt, now = Date.now()) {
-  const minutes = Math.floor((new Date(expiresAt).getTime() - now) / MINUTE_MS);
-  if (minutes <= 0) return "expired";
-  const days = Math.floor(minutes / (24 * 60));
-  const hours = Math.floor((minutes % (24 * 60)) / 60);
-  if (days > 0) return `${days} ${days === 1 ? "day" : "days"}${hours > 0 ? ` ${hours} h` : ""} left`;
-  return hours > 0 ? `${hours} h ${minutes % 60} min left` : `${minutes} min left`;
-}
 
 const ACTIONS = [
   ["accept", "Accept", "Accept for"],

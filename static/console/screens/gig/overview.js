@@ -15,7 +15,8 @@ import { Products } from "./products.js";
 
 const CUSTOM_TYPES = { text: "text", number: "number", boolean: "checkbox", date: "date", select: "select" };
 /** The gigs' custom fields, asked once a page load. */
-function useDefinitions(api) {
+function useDefinitions() {
+  const { api } = useConsole();
   const found = useLoad(() => api.get("/custom-fields", { "filter[resource]": "gigs", sort: "position", limit: 100 }), [], {
     keep: "gig-custom-fields",
   });
@@ -56,8 +57,7 @@ function Fields({ gig, editable, save }) {
 }
 
 function CustomFields({ gig, editable, save }) {
-  const { api } = useConsole();
-  const { list, error } = useDefinitions(api);
+  const { list, error } = useDefinitions();
   if (error) return html`<${SaveError} error=${error} id="custom-fields-error" />`;
   if (list.length === 0) return null;
   const values = gig.custom_fields || {};

@@ -120,14 +120,10 @@ export default function RunSheet({ gig }) {
   const editable = can(me, "gigs.edit");
   const moments = useRows("/gig-moments", gig.id, { sort: "position" });
   const songs = useRows("/gig-songs", gig.id, { sort: "position" });
-  const [error, setError] = useState(null);
+  const writing = useWrite();
   if (!moments.rows || !songs.rows) return html`<h2>Run sheet</h2><${SaveError} error=${moments.error || songs.error} id="run-sheet-error" />`;
   const { groups, loose } = songsByMoment(moments.rows, songs.rows);
-  const change = (request, rows) =>
-    request.then(rows.reload, (failure) => {
-      setError(failure);
-      rows.reload();
-    });
+  const change = (request, rows) => writing.run(() => request).then(() => rows.reload());
   const moveMoment = (from, to) => {
     const next = moved(moments.rows, from, to);
     moments.setRows(next.map((row, i) => ({ ...row, position: i + 1 })));
@@ -150,7 +146,7 @@ export default function RunSheet({ gig }) {
       <h2>Run sheet</h2>
       <button type="button" class="quiet no-print" onClick=${() => window.print()}>Print</button>
     </div>
-    <${SaveError} error=${error} id="run-sheet-error" />
+    <${SaveError} error=${writing.error} id="run-sheet-error" />
     ${moments.rows.length === 0 && songs.rows.length === 0 ? html`<p class="muted">Nothing on the run sheet yet.</p>` : null}
     <${OrderedList} items=${moments.rows} label="Moments" editable=${editable} keyOf=${(moment) => moment.id}
       nameOf=${(moment) => moment.name} onMove=${moveMoment}

@@ -9,7 +9,8 @@ import { useLoad, useWrite } from "../../load.js";
 
 const NOT_LIVE = ["completed", "cancelled"];
 /** The office's statuses, asked once a page load. */
-function useStatuses(api) {
+function useStatuses() {
+  const { api } = useConsole();
   const found = useLoad(() => api.get("/gig-statuses", { sort: "position", limit: 100, fields: "id,name,kind,position" }), [], {
     keep: "gig-statuses",
   });
@@ -33,7 +34,7 @@ function Confirm({ gig, status, onYes, onNo }) {
 
 export function StatusControl({ gig, editable, reload }) {
   const { api } = useConsole();
-  const { list, error: listError } = useStatuses(api);
+  const { list, error: listError } = useStatuses();
   const [asking, setAsking] = useState(null);
   const { error, run } = useWrite();
   const [saved, setSaved] = useState("");

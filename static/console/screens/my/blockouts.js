@@ -7,7 +7,7 @@
 import { ApiError } from "../../api.js";
 import { ErrorMessage, Loading } from "../../components/index.js";
 import { useConsole } from "../../context.js";
-import { date, localDate } from "../../format.js";
+import { date, isoDay, localDate } from "../../format.js";
 import { html, useEffect, useRef, useState } from "../../lib.js";
 import { useLoad, useOnOpen, useWrite } from "../../load.js";
 import { useOffline } from "../../offline.js";
@@ -16,11 +16,6 @@ import { myGigPath } from "../../paths.js";
 const FIELDS = ["start_date", "end_date", "reason"];
 const PAST = 50; // past blockouts shown, the newest
 
-/** The browser's today as "2026-11-26": blockouts ending before it are past. */
-function today() {
-  const now = new Date();
-  return [now.getFullYear(), now.getMonth() + 1, now.getDate()].map((n) => String(n).padStart(2, "0")).join("-");
-}
 
 /** "Sat, 28 Nov 2026", or "Sun, 20 Dec 2026 – Sat, 26 Dec 2026" for a range. */
 export function days(blockout) {
@@ -146,7 +141,7 @@ function Blockout({ blockout, canWrite, onRemove }) {
 /** The blockouts that ended before today, folded away and loaded when opened, newest first: read only. */
 function Past() {
   const { api } = useConsole();
-  const past = useOnOpen(() => api.get("/me/blockouts", { "filter[end_date][lt]": today(), sort: "-start_date", limit: PAST }));
+  const past = useOnOpen(() => api.get("/me/blockouts", { "filter[end_date][lt]": isoDay(), sort: "-start_date", limit: PAST }));
   const rows = past.answer ? past.answer.data : [];
   return html`<details class="my-past" onToggle=${past.onToggle}>
     <summary>Past blockouts</summary>
@@ -167,7 +162,7 @@ function Past() {
 export default function MyBlockouts() {
   const { api } = useConsole();
   const { offline } = useOffline();
-  const list = useLoad(() => api.get("/me/blockouts", { "filter[end_date][gte]": today(), limit: 200 }), []);
+  const list = useLoad(() => api.get("/me/blockouts", { "filter[end_date][gte]": isoDay(), limit: 200 }), []);
   const [adding, setAdding] = useState(null); // "day", "range" or null
   const [said, setSaid] = useState({}); // {text} of the last change, or {error} of a removal refused
   const status = useRef(null);

@@ -6,8 +6,8 @@
 import { ErrorMessage, Loading } from "../../components/index.js";
 import { useConsole } from "../../context.js";
 import { moment } from "../../format.js";
-import { html, useState } from "../../lib.js";
-import { useLoad } from "../../load.js";
+import { html } from "../../lib.js";
+import { useLoad, useWrite } from "../../load.js";
 import { refreshUnreadCount, useUnreadCount } from "../../my_tabs.js";
 import { useOffline } from "../../offline.js";
 import { myGigPath, myInvitationPath } from "../../paths.js";
@@ -29,35 +29,29 @@ function useInbox() {
   const { api } = useConsole();
   const first = useLoad(() => api.get("/me/notifications", { limit: PAGE }), []);
   const unread = useUnreadCount();
-  const [error, setError] = useState(null); // of a write, or of "Show more"
+  const writing = useWrite(); // a write, or "Show more"
   const shown = first.answer && { items: first.answer.data, total: first.answer.meta.total };
-  async function more() {
-    try {
+  const more = () =>
+    writing.run(async () => {
       const page = await api.get("/me/notifications", { limit: PAGE, offset: shown.items.length });
       first.update(({ data }) => {
         const known = new Set(data.map((item) => item.id)); // one that came meanwhile moved the pages on
         return { data: [...data, ...page.data.filter((item) => !known.has(item.id))], meta: page.meta };
       });
-    } catch (failure) {
-      setError(failure);
-    }
-  }
+    });
   async function markRead(notification) {
     const marked = (await api.post(`/me/notifications/${encodeURIComponent(notification.id)}/read`)).data;
     first.update((answer) => ({ ...answer, data: answer.data.map((item) => (item.id === marked.id ? marked : item)) }));
     refreshUnreadCount();
   }
-  async function markAllRead() {
-    try {
+  const markOnly = (notification) => writing.run(() => markRead(notification));
+  const markAllRead = () =>
+    writing.run(async () => {
       await api.post("/me/notifications/read-all");
-      setError(null);
       first.reload();
       refreshUnreadCount();
-    } catch (failure) {
-      setError(failure);
-    }
-  }
-  return { shown, unread, error: error || first.error, setError, more, markRead, markAllRead };
+    });
+  return { shown, unread, error: writing.error || first.error, more, markRead, markOnly, markAllRead };
 }
 
 function Notice({ notification, offline, inbox }) {
@@ -71,13 +65,6 @@ function Notice({ notification, offline, inbox }) {
     if (unread && !offline) await inbox.markRead(notification).catch(() => {});
     navigate(target);
   }
-  async function markOnly() {
-    try {
-      await inbox.markRead(notification);
-    } catch (failure) {
-      inbox.setError(failure);
-    }
-  }
   const content = html`
     <span class="notice-line">
       ${unread ? html`<span class="notice-new">New</span>` : null}
@@ -87,7 +74,7 @@ function Notice({ notification, offline, inbox }) {
     <time class="notice-when" datetime=${notification.created_at}>${moment(notification.created_at)}</time>`;
   return html`<li class=${unread ? "notice unread" : "notice"}>
     ${target ? html`<a class="notice-open" href=${target} onClick=${open}>${content}</a>` : html`<div class="notice-open">${content}</div>`}
-    ${!target && unread && !offline ? html`<button type="button" class="quiet" onClick=${markOnly}>Mark read</button>` : null}
+    ${!target && unread && !offline ? html`<button type="button" class="quiet" onClick=${() => inbox.markOnly(notification)}>Mark read</button>` : null}
   </li>`;
 }
 

@@ -1,6 +1,6 @@
 // /my/settings (SPEC §9, §13): how the signed-in user hears about their work. The channels of
 // GET/PATCH /v1/me/notification-settings as switches saved at once (the office digest only for those who staff
-// gigs, staffing.edit), and "Notify me on this phone" / "Stop notifications" (screens/my/phone_push.js). Read only
+// gigs, staffing.edit), and "Notify me on this phone" / "Stop notifications" (phone_push.js). Read only
 // while the app shows what it kept offline.
 
 import { ErrorMessage, Loading } from "../../components/index.js";

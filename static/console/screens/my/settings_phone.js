@@ -5,7 +5,7 @@ import { ErrorMessage, Loading } from "../../components/index.js";
 import { useConsole } from "../../context.js";
 import { html, useState } from "../../lib.js";
 import { useLoad } from "../../load.js";
-import { PushRefused, permission, pushUnavailable, rememberedDevice, subscribe, unsubscribe } from "./phone_push.js";
+import { PushRefused, permission, pushUnavailable, rememberedDevice, subscribe, unsubscribe } from "../../phone_push.js";
 
 /** Where this browser stands: "insecure", "unsupported", "not_set_up", "denied", "on" or "off" (with the key). */
 async function standing(api) {

@@ -5,7 +5,7 @@
 import { ErrorMessage, Loading } from "../../components/index.js";
 import { useConsole } from "../../context.js";
 import { useFollow } from "../../follow.js";
-import { date, timeRange } from "../../format.js";
+import { date, isoDay, timeRange } from "../../format.js";
 import { html } from "../../lib.js";
 import { useLoad } from "../../load.js";
 import { can } from "../../me.js";
@@ -15,11 +15,6 @@ import { PersonFields } from "./person_fields.js";
 import { Blockouts } from "./staff_member_blockouts.js";
 import { CalendarLink, PayRates } from "./staff_member_more.js";
 
-/** The browser's today as "2026-11-26". */
-export function today() {
-  const now = new Date();
-  return [now.getFullYear(), now.getMonth() + 1, now.getDate()].map((n) => String(n).padStart(2, "0")).join("-");
-}
 
 function load(api, id) {
   return Promise.all([
@@ -27,7 +22,7 @@ function load(api, id) {
     api.get("/staff-member-roles", { "filter[staff_member_id]": id, expand: "role", limit: 200 }),
     api.get("/gig-roles", {
       "filter[staff_member_id]": id,
-      "filter[gig.gig_date][gte]": today(),
+      "filter[gig.gig_date][gte]": isoDay(),
       sort: "gig.gig_date,gig.start_time",
       expand: "gig,role",
       fields: "id,call_time,gig,role",

@@ -2,12 +2,10 @@
 // their gig and role (one call, §11: filtered and sorted through the gig), the pending invitations that expire
 // soon, and, for those of gigs beyond the weeks shown, their roles and gigs.
 
+import { isoDay } from "../../format.js";
+
 const LIMIT = 200;
 export const SOON_HOURS = 48;
-
-function isoDay(day) {
-  return `${day.getFullYear()}-${String(day.getMonth() + 1).padStart(2, "0")}-${String(day.getDate()).padStart(2, "0")}`;
-}
 
 /** [today, the last day `weeks` weeks on] as "YYYY-MM-DD", in the browser's calendar. */
 export function comingDays(weeks, today = new Date()) {

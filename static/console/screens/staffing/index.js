@@ -5,11 +5,10 @@
 import { RoleRow, useOpenRole } from "../../components/invite.js";
 import { ErrorMessage, Loading } from "../../components/index.js";
 import { useConsole } from "../../context.js";
-import { date, moment, timeRange } from "../../format.js";
+import { date, moment, timeLeft, timeRange } from "../../format.js";
 import { html } from "../../lib.js";
 import { useLoad } from "../../load.js";
 import { staffingPath } from "../../paths.js";
-import { timeLeft } from "../gig/invitations.js";
 import { SOON_HOURS, byGig, loadBoard } from "./board_data.js";
 
 const WEEKS = [4, 8, 12, 26];

@@ -9,7 +9,7 @@
 // The device this browser registered is remembered in localStorage (PUSH_DEVICE_KEY), so that "Stop notifications"
 // removes that one (DELETE /v1/devices/{token}) even after the browser's subscription has changed or gone.
 
-import { isOffline } from "../../offline.js";
+import { isOffline } from "./offline.js";
 
 export const PUSH_DEVICE_KEY = "band-office.push-device";
 const FORGET_WAIT_MS = 5000;
