@@ -22,10 +22,12 @@ def answer(text, until=None):
 
 
 def test_an_answer_is_kept_until_anything_is_committed(app):
-    memory = Remembered(max_bytes=1024)
-    work_out, calls = answer("first")
-    assert memory.get("key", work_out) == memory.get("key", work_out) == "first"
-    assert calls == ["first"]
+    def scenario(memory):
+        work_out, calls = answer("first")
+        return [memory.get("key", work_out), memory.get("key", work_out)], calls, memory, work_out
+
+    answers, calls, memory, work_out = while_the_database_stays(scenario, max_bytes=1024)
+    assert answers == ["first", "first"] and calls == ["first"]
     Team.create(name="Horns")  # a commit on the app's connection, which the memory does not read with
     assert memory.get("key", work_out) == "first" and calls == ["first", "first"]
 
@@ -40,12 +42,12 @@ def test_an_answer_is_kept_until_its_moment(app):
     wait_for(lambda: memory.get("key", work_out) and len(calls) == 2, timeout=10)
 
 
-def while_the_database_stays(scenario, tries=20):
+def while_the_database_stays(scenario, tries=20, max_bytes=2 * (ENTRY_BYTES + 6)):
     """`scenario(memory)` run on a new memory until the database's version stayed the same all through it, and its
     result. On PostgreSQL the version is the server's snapshot, which the other tests' databases on the one test
     server move too (and the copies made ahead for the next tests): a run they cut into proves nothing either way."""
     for _ in range(tries):
-        memory = Remembered(max_bytes=2 * (ENTRY_BYTES + 6))  # room for two answers of six characters
+        memory = Remembered(max_bytes=max_bytes)  # by default, room for two answers of six characters
         before = memory.watch.version()
         result = scenario(memory)
         if memory.watch.version() == before:
@@ -90,25 +92,27 @@ def waiting_for_its_turn(thread):
 
 
 def test_of_a_burst_for_one_answer_one_works_it_out_and_the_others_wait_for_it(app):
-    memory = Remembered(max_bytes=1024)
-    release, results, calls = threading.Event(), [], []
+    def scenario(memory):
+        release, results, calls = threading.Event(), [], []
 
-    def slow():
-        calls.append("slow")
-        release.wait(10)
-        return "worked out once", None
+        def slow():
+            calls.append("slow")
+            release.wait(10)
+            return "worked out once", None
 
-    def ask():
-        results.append(memory.get("page", slow))
+        def ask():
+            results.append(memory.get("page", slow))
 
-    first = threading.Thread(target=ask)
-    first.start()
-    wait_for(lambda: calls)
-    others = [threading.Thread(target=ask) for _ in range(3)]
-    for thread in others:
-        thread.start()
-    wait_for(lambda: all(waiting_for_its_turn(thread) for thread in others))
-    release.set()
-    for thread in (first, *others):
-        thread.join(10)
-    assert results == ["worked out once"] * 4 and calls == ["slow"]
+        first = threading.Thread(target=ask)
+        first.start()
+        wait_for(lambda: calls)
+        others = [threading.Thread(target=ask) for _ in range(3)]
+        for thread in others:
+            thread.start()
+        wait_for(lambda: all(waiting_for_its_turn(thread) for thread in others))
+        release.set()
+        for thread in (first, *others):
+            thread.join(10)
+        return results, calls
+
+    assert while_the_database_stays(scenario, max_bytes=1024) == (["worked out once"] * 4, ["slow"])
