@@ -247,7 +247,6 @@ def test_nothing_writes_while_offline(demo_office, signed_in, invitations):
     page.locator(".notice").first.get_by_role("link").click()
     expect(page).to_have_url(re.compile(r"/my/invitations/[0-9a-f-]+$"))
     assert unread(demo_office) == count
-    page.unroute_all(behavior="ignoreErrors")  # an answer still on its way when the page closes is nobody's
 
 
 # --- each screen: axe at both widths, screenshots ---------------------------------------------------------------
