@@ -2,6 +2,7 @@
 
 import hashlib
 import os
+import re
 import shutil
 import sqlite3
 from pathlib import Path
@@ -192,7 +193,8 @@ def test_check_reads_every_block_of_an_archive_and_fails_a_damaged_one(cli, chec
     backup.write_bytes(data)
     code, output = check(backup)
     assert code == 1
-    assert output.splitlines()[0].startswith("integrity: it cannot be read whole (pg_restore: error: "), output
+    # pg_restore's own words, which depend on where the damage fell ("pg_restore: error: ...", "out of memory")
+    assert re.fullmatch(r"integrity: it cannot be read whole \(.+\)", output.splitlines()[0]), output
     assert output.splitlines()[-1] == f"error: {backup} cannot be restored: corrupt"
 
 
