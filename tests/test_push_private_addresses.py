@@ -16,7 +16,7 @@ from tests.support.database import connected
 from tests.support.push_servers import Answer, SilentServer, UnifiedPushServer, free_port
 from tests.support.queued import call_as, devices_of, later, mail_off, person, queue, reading, register_device, stored
 from tests.support.receiver import Receiver
-from tests.support.served import served_offices
+from tests.support.served import Service, served_offices
 from tests.support.waiting import wait_for
 
 NOT_PUBLIC = "The push endpoint's host is not a public address (a host of the office's own network)."
@@ -88,6 +88,12 @@ def test_the_hosts_the_office_names_may_be_private(app, admin):
         assert admin.post("/devices", json={**DEVICE, "token": url}).status_code == 201, url
     r = admin.post("/devices", json={**DEVICE, "token": "http://192.168.2.20/x"})
     assert set(error_of(r, 422, "validation_failed")["details"]) == {"token"}
+
+
+def test_serve_refuses_to_start_with_a_private_host_it_cannot_read(tmp_path):
+    result = Service(tmp_path, BAND_PUSH_PRIVATE_HOSTS="nas.local, http://nas.local/up").run("serve", "--port", "0")
+    assert result.returncode != 0
+    assert "BAND_PUSH_PRIVATE_HOSTS: 'http://nas.local/up' is neither a host name nor an address" in result.stderr
 
 
 # --- pushes from a served office ---------------------------------------------------------------------------
