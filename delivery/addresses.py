@@ -89,7 +89,7 @@ def refusal(host, allowed):
         return None
     try:
         addresses = {info[4][0] for info in socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)}
-    except (OSError, UnicodeError):
+    except (OSError, ValueError):  # no such name, or none a resolver takes (an empty label, say)
         addresses = set()
     if not addresses and not is_localhost(host):
         return None
@@ -126,7 +126,7 @@ class PublicOnly:
         """The addresses of `host` in the resolver's order, each once."""
         try:
             found = await asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_STREAM)
-        except (OSError, UnicodeError) as error:
+        except (OSError, ValueError) as error:
             raise self.connect_error(f"The push endpoint's host does not resolve ({error}).") from None
         return list(dict.fromkeys(info[4][0] for info in found))
 
