@@ -4,10 +4,18 @@ holds up its own requests alone, and never the office's other deliveries."""
 
 import asyncio
 import contextlib
+import logging
 from urllib.parse import urlsplit
+
+from delivery.addresses import PublicOnly
 
 PER_DESTINATION = 4
 DEFAULT_PORTS = {"http": 80, "https": 443}
+
+# httpx logs every request's URL at INFO (httpcore its hosts at DEBUG): a push endpoint's URL is a credential, and a
+# webhook's may hold one (SPEC §2.3). Their warnings still reach the log.
+for library in ("httpx", "httpcore"):
+    logging.getLogger(library).setLevel(logging.WARNING)
 
 
 def destination(url):
@@ -49,9 +57,10 @@ class ClientOnFirstUse:
     server that sends nothing (no webhook, no push) never loads its TLS certificates and HTTP/2 machinery, some
     6 MB (see docs/benchmarks.md: a server's peak memory)."""
 
-    def __init__(self, limits, **options):
-        """`limits`: httpx.Limits' keywords; `options`: httpx.AsyncClient's others."""
-        self.limits, self.options, self.client = limits, options, None
+    def __init__(self, limits, public_only=None, **options):
+        """`limits`: httpx.Limits' keywords; `public_only`: an addresses.Allowed when the client connects to public
+        addresses alone (and those it allows); `options`: httpx.AsyncClient's others."""
+        self.limits, self.public_only, self.options, self.client = limits, public_only, options, None
 
     def ready(self):
         """The client, made now if it is not yet (on the event loop that sends): called before a request's timeout
@@ -60,7 +69,9 @@ class ClientOnFirstUse:
             import anyio  # here, as httpx: loaded with the first request sent, not with the server
             import httpx
 
-            self.client = httpx.AsyncClient(limits=httpx.Limits(**self.limits), **self.options)
+            limits = httpx.Limits(**self.limits)
+            transport = None if self.public_only is None else public_transport(limits, self.public_only)
+            self.client = httpx.AsyncClient(limits=limits, transport=transport, **self.options)
             anyio.get_cancelled_exc_class()  # loads now what httpx's first connection would load in its timeout
         return self.client
 
@@ -70,3 +81,13 @@ class ClientOnFirstUse:
     async def aclose(self):
         if self.client is not None:
             await self.client.aclose()
+
+
+def public_transport(limits, allowed):
+    """An httpx transport whose connections go to public addresses alone (addresses.PublicOnly). httpx 0.28 takes
+    no network backend, so its pool's is set (the pinned versions' names: a change fails the push tests at once)."""
+    import httpx
+
+    transport = httpx.AsyncHTTPTransport(limits=limits, trust_env=False)
+    transport._pool._network_backend = PublicOnly(allowed)
+    return transport

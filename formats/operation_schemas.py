@@ -96,7 +96,9 @@ class DeviceSchema(RecordSchema):
         metadata={
             "description": f"the push token; identifies the device: at most {push_tokens.TOKEN_BYTES} bytes in UTF-8 "
             f"(a `web` PushSubscription {push_tokens.SUBSCRIPTION_BYTES}), no control characters, of the platform's "
-            "shape",
+            "shape. The endpoint a `unifiedpush` or `web` push goes to must name a public address (422 at `token` "
+            "for loopback, private, link-local, unique-local, multicast and reserved addresses in any spelling, or "
+            "a name resolving to one), unless the server's BAND_PUSH_PRIVATE_HOSTS names its host",
             "minLength": 1,
         },
     )

@@ -33,6 +33,16 @@ def check(platform, token):
         subscription(token, schemes=("https",))
 
 
+def endpoint_of(platform, token):
+    """The URL a push to `token` is POSTed to (`unifiedpush`, `web`), or None: `ios` and `android` go to the gateways
+    the office configured. ValueError when the token is not of its platform's shape."""
+    if platform == "unifiedpush":
+        return endpoint(token)
+    if platform == "web":
+        return subscription(token)["endpoint"]
+    return None
+
+
 def endpoint(text, schemes=("http", "https")):
     """`text`, an absolute URL of one of `schemes` without user info nor control characters; else ValueError."""
     url = validate.URL(schemes=set(schemes), require_tld=False)

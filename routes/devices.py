@@ -4,14 +4,17 @@ public key a browser subscribes with (SPEC §13), for anyone to read."""
 
 import base64
 import functools
+from urllib.parse import urlsplit
 
 from cryptography.hazmat.primitives import serialization
 from flask import Blueprint, current_app, g, request
 
 import listing
 from auth import public
+from delivery import addresses
 from delivery.push import DEVICES_PER_USER, NEEDS
-from domain.errors import ApiError, not_found
+from domain.errors import ApiError, invalid, not_found
+from formats import push_tokens
 from formats.operation_schemas import DeviceSchema, WebPushKeySchema
 from models import Device, now
 from openapi import operation
@@ -21,6 +24,26 @@ from web.lifecycle import json_body, page_answer
 blueprint = Blueprint("devices", __name__)
 
 DEVICE_COLUMNS = listing.columns_of(Device, DeviceSchema())
+REGISTER = "api.devices.register_device"
+
+
+@blueprint.before_request
+def judge_the_endpoint_first():
+    """A registration's push endpoint is judged (its name resolved) before the write's transaction begins: a slow
+    name server holds up no write."""
+    if request.endpoint == REGISTER and isinstance(body := g.get("body"), dict):
+        g.endpoint_refusal = endpoint_refusal(body.get("platform"), body.get("token"))
+
+
+def endpoint_refusal(platform, token):
+    """Why the endpoint `token` pushes to may not be registered (SPEC §2.3: a public address, or a host
+    BAND_PUSH_PRIVATE_HOSTS allows), or None; a token of the wrong shape is the schema's to refuse."""
+    try:
+        url = push_tokens.endpoint_of(platform, token)
+        host = url and urlsplit(url).hostname
+    except (ValueError, TypeError):
+        return None
+    return host and addresses.refusal(host, current_app.config["PUSH_PRIVATE"])
 
 
 @blueprint.post("/devices")
@@ -35,6 +58,8 @@ def register_device():
     holds moves to the caller as a new device would be registered (201, telling nobody that it existed). A user
     keeps a bounded number of devices (SPEC §2.3): one more drops their least recently updated."""
     values = load(DeviceSchema(), json_body())
+    if refusal := g.get("endpoint_refusal"):
+        raise invalid({"token": [refusal]})
     existing = Device.get_or_none(Device.token == values["token"])
     mine = existing is not None and existing.user_id == g.caller.user_id
     device, moment = existing or Device(token=values["token"]), now()

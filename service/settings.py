@@ -4,6 +4,7 @@ import os
 import re
 import zoneinfo
 
+from delivery.addresses import Allowed
 from domain.errors import ConfigError
 from server.client_addresses import proxy_networks
 
@@ -43,6 +44,7 @@ SETTINGS = {
     "DIGEST_MINUTES": (15.0, float, "how often the office digest goes out, when something happened"),
     "WEBHOOK_FAILING_DAYS": (5.0, float, "days of nothing but failed deliveries before an endpoint is disabled"),
     "PUSH_TIMEOUT": (10.0, float, "seconds a push gateway has to answer"),
+    "PUSH_PRIVATE_HOSTS": ("", str, "push endpoints' hosts allowed on a private address (names, addresses, networks)"),
     "PAGE_MEMORY_KB": (4096, int, "musicians' pages of their own gigs and invitations kept until anything changes"),
     "APNS_KEY_FILE": ("", str, "APNs: the .p8 signing key's file; with the three below, push to ios"),
     "APNS_KEY_ID": ("", str, "APNs: the signing key's id"),
@@ -83,6 +85,10 @@ def load(overrides=None, environ=None):
     except ValueError as e:
         raise ConfigError(str(e)) from None
     check_worker(config)
+    try:
+        config["PUSH_PRIVATE"] = Allowed.parse(config["PUSH_PRIVATE_HOSTS"])
+    except ValueError as e:
+        raise ConfigError(f"BAND_PUSH_PRIVATE_HOSTS: {e}") from None
     config["MAIL_RETRIES"] = waits("MAIL_RETRY_SECONDS", config["MAIL_RETRY_SECONDS"])
     config["WEBHOOK_RETRIES"] = waits("WEBHOOK_RETRY_SECONDS", config["WEBHOOK_RETRY_SECONDS"])
     if not 0 < config["WEBHOOK_TIMEOUT"] <= 60 or not config["WEBHOOK_FAILING_DAYS"] > 0:

@@ -75,7 +75,7 @@ TOKENS = {
     "ios": "a3f0" * 16,
     "android": "fcm:registration-token_1",
     "web": subscription(),
-    "unifiedpush": "http://nas.local:8080/up/abc?x=1",  # a distributor on the LAN is fine
+    "unifiedpush": "http://nas.local:8080/up/abc?x=1",  # a LAN name this machine cannot resolve: each push checks it
 }
 
 

@@ -5,6 +5,7 @@ is recorded of each attempt. The worker's sender (`notifications.sender`) does t
 Where a notification goes is decided when it is sent, not when it was queued: the recipient user's settings
 and address, or a member without a user at the member's own address; a channel with nowhere to go is `skipped`."""
 
+import collections
 import datetime as dt
 import hashlib
 import logging
@@ -24,6 +25,9 @@ MAIL_WINDOW_SECONDS = 24 * 3600  # a mail is retried until the waits between its
 PUSH_ATTEMPTS = 3
 PUSH_RETRY_SECONDS = (15.0, 60.0)  # waits between push attempts, unless the gateway said how long
 PUSH_JITTER = 0.1
+# A user's pushes on their way at once (their other notifications wait their turn): devices that hang hold up their
+# own user's pushes, never the other users' (SPEC §2.3), however many notifications are due for them.
+PUSHES_PER_USER = 2
 COMBINED = "invitation"  # several of this type due for one address go out as one mail
 SEPARATOR = "\n\n" + "-" * 40 + "\n\n"
 ERROR_CHARS = 1000
@@ -63,6 +67,7 @@ class Push:
     """One notification pushed to each of its user's devices on a platform this server pushes to."""
 
     id: str
+    user_id: str
     devices: tuple  # of Target
     message: dict  # {notification_id, type, title, body, data}: no address, no amount
     lease: str
@@ -102,15 +107,21 @@ def next_due():
     return min((at for at in found if at), default=None)
 
 
-def claim(limit, leases, configured):
+def claim(limit, leases, configured, busy=()):
     """In the write transaction under way: up to `limit` due notifications; a channel with nowhere to go is
     settled `skipped` at once, the rest become jobs (Mail, Push), their notifications claimed for the lease
     ({channel: seconds}) of the slowest channel among them. `configured` names the push platforms this server
-    pushes to. Returns (jobs, how many notifications were looked at)."""
+    pushes to; `busy`, the jobs on their way: a user has PUSHES_PER_USER pushes on their way at most. Returns
+    (jobs, how many notifications were looked at)."""
     moment = now()
+    pushing = collections.Counter(job.user_id for job in busy if isinstance(job, Push))
+    full = [user_id for user_id, count in pushing.items() if count >= PUSHES_PER_USER]
     rows = {}
     for channel in CHANNELS:
-        for row in dialect.claiming(due(channel, moment).limit(limit)):
+        query = due(channel, moment)
+        if channel == "push" and full:  # in the query: a user's pushes waiting their turn leave room for others'
+            query = query.where(Notification.recipient_user_id.not_in(full))
+        for row in dialect.claiming(query.limit(limit)):
             if len(rows) < limit:
                 rows.setdefault(row.id, row)
     if not rows:
@@ -120,8 +131,10 @@ def claim(limit, leases, configured):
     for row in rows.values():
         if is_due(row, "email", moment) and (address := found.address(row)):
             mails.append((row, address))
-        if is_due(row, "push", moment) and (devices := found.devices(row)):
+        its_turn = pushing[row.recipient_user_id] < PUSHES_PER_USER
+        if is_due(row, "push", moment) and its_turn and (devices := found.devices(row)):
             pushes.append((row, devices))
+            pushing[row.recipient_user_id] += 1
     # one lease for the batch, its slowest channel's: a mail of several notifications holds them all under one
     seconds = [leases["email"]] * bool(mails) + [leases["push"]] * bool(pushes)
     lease = lease_until(max(seconds)) if seconds else None
@@ -227,7 +240,7 @@ def push_job(row, devices):
         "body": row.summary,
         "data": row.data or {},
     }
-    return Push(row.id, devices, message, row.claimed_until)
+    return Push(row.id, row.recipient_user_id, devices, message, row.claimed_until)
 
 
 def release(jobs):

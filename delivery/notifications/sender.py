@@ -58,7 +58,7 @@ class Sender(QueueSender):
                 delivery.record_outcomes(outcomes, finished)
             if not claiming:
                 return [], False
-            jobs, looked_at = delivery.claim(claiming, self.leases, configured)
+            jobs, looked_at = delivery.claim(claiming, self.leases, configured, busy)
             return jobs, bool(looked_at)
 
     def release(self, jobs):

@@ -54,13 +54,18 @@ class Gateways:
         # httpx's own, a little later, is a backstop. The pool holds as many connections as the caller may have
         # pushes on their way, so that a push waits for its own destination alone, never for a free connection.
         limits = {"max_connections": connections, "max_keepalive_connections": min(connections, 20)}
+        # The gateways the office configured (FCM) are reached as they are; the endpoints users registered
+        # (UnifiedPush, Web Push) through a client that connects to public addresses alone (delivery/addresses.py).
         headers = {"user-agent": "Band-Office", **IDENTITY}
-        self.client = ClientOnFirstUse(limits, timeout=self.timeout + 1, trust_env=False, headers=headers)
+        options = {"timeout": self.timeout + 1, "trust_env": False, "headers": headers}
+        self.client = ClientOnFirstUse(limits, **options)
+        self.endpoints = ClientOnFirstUse(limits, public_only=config["PUSH_PRIVATE"], **options)
+        self.clients = {"android": self.client, "unifiedpush": self.endpoints, "web": self.endpoints}
         destinations = Destinations()
-        outbound = Outbound(self.client, destinations)
+        outbound, to_endpoints = Outbound(self.client, destinations), Outbound(self.endpoints, destinations)
         # A platform's libraries are loaded only when it is configured: together they weigh some 40 MB, a lot
         # on a Raspberry Pi that pushes to one platform or none.
-        self.gateways = {"unifiedpush": UnifiedPush(outbound, TTL_SECONDS)}
+        self.gateways = {"unifiedpush": UnifiedPush(to_endpoints, TTL_SECONDS)}
         if "ios" not in self.unset:
             from delivery.push.apns import Apns
 
@@ -72,7 +77,7 @@ class Gateways:
         if "web" not in self.unset:
             from delivery.push.web import WebPush
 
-            self.gateways["web"] = WebPush(config, outbound, TTL_SECONDS)
+            self.gateways["web"] = WebPush(config, to_endpoints, TTL_SECONDS)
 
     @property
     def configured(self):
@@ -99,7 +104,8 @@ class Gateways:
         if fitted is None:
             return PushResult(FAILED, f"The message's data alone is over {MESSAGE_BYTES} bytes.")
         gateway = self.gateways[platform]
-        self.client.ready()  # before the timeout counts
+        if platform in self.clients:
+            self.clients[platform].ready()  # before the timeout counts
         try:
             return await asyncio.wait_for(gateway.send(token, environment, fitted), self.timeout)
         except TimeoutError:
@@ -109,6 +115,7 @@ class Gateways:
         for gateway in self.gateways.values():
             await gateway.aclose()
         await self.client.aclose()
+        await self.endpoints.aclose()
 
     async def __aenter__(self):
         return self

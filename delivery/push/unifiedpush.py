@@ -3,6 +3,7 @@ message is a plain POST of its JSON. Also how Web Push posts once it has encrypt
 
 import json
 
+from delivery.addresses import NotPublic
 from delivery.push.outcome import FAILED, PushResult, answered, unreachable
 from formats import push_tokens
 
@@ -26,13 +27,16 @@ class UnifiedPush:
 
 
 async def post(outbound, name, endpoint, body, headers):
-    """POST to a push endpoint: 404 and 410 mean the subscription is gone (RFC 8030)."""
+    """POST to a push endpoint: 404 and 410 mean the subscription is gone (RFC 8030); one whose host is not a
+    public address gets no request."""
     import httpx  # here: loaded by the first push (outgoing.ClientOnFirstUse)
 
     try:
         response, _ = await outbound.post(endpoint, content=body, headers=headers)
     except httpx.TransportError as error:
         return unreachable(name, error)
+    except NotPublic as refused:  # at each send: the name may resolve elsewhere than when it was registered
+        return PushResult(FAILED, str(refused))
     return answered(name, response, response.status_code in (404, 410))
 
 

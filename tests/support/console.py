@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.support import pages, postgresql
-from tests.support.served import OPENER, Service
+from tests.support.served import LOOPBACK_PUSH, OPENER, Service
 
 browser = pages.browser  # the module's chromium (a fixture)
 
@@ -57,7 +57,7 @@ class DemoOffice:
     variables of the server."""
 
     def __init__(self, tmp_path, **settings):
-        self.service = Service(tmp_path, **{"BAND_WORKER_INTERVAL": "0.2", **settings})
+        self.service = Service(tmp_path, **{"BAND_WORKER_INTERVAL": "0.2", **LOOPBACK_PUSH, **settings})
         demo = postgresql.new_location(tmp_path, "demo")
         made = self.service.run("demo", demo, "--season-of", SEASON_OF)
         assert made.returncode == 0, made.stderr

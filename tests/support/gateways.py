@@ -26,8 +26,12 @@ DEVICE = "a3f0" * 16  # an APNs device token: 64 hex digits
 SUBJECT = "mailto:office@band.example"
 
 
+# the stand-ins listen on 127.0.0.1, a push endpoint a user may register only where the office allows it (SPEC §2.3)
+LOOPBACK_ALLOWED = {"PUSH_PRIVATE_HOSTS": "127.0.0.1"}
+
+
 def configured(**overrides):
-    return settings.load({"PUSH_TIMEOUT": 3.0, **overrides}, environ={})
+    return settings.load({"PUSH_TIMEOUT": 3.0, **LOOPBACK_ALLOWED, **overrides}, environ={})
 
 
 def push(config, *sends, clock=time.time):

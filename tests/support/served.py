@@ -102,13 +102,14 @@ def running(*services):
 
 
 FAST = {"BAND_WORKER_INTERVAL": "0.2"}
+LOOPBACK_PUSH = {"BAND_PUSH_PRIVATE_HOSTS": "127.0.0.1"}  # the tests' push endpoints listen there (SPEC §2.3)
 
 
 class ServedOffice:
     """A served office with an admin API key, spoken to as JSON."""
 
     def __init__(self, tmp_path, **env):
-        self.service = Service(tmp_path, **{**FAST, **env})
+        self.service = Service(tmp_path, **{**FAST, **LOOPBACK_PUSH, **env})
         self.service.run("create-user", "ops@example.com", "--name", "Ops", "--role", "admin")
         self.key = self.service.run("create-api-key", "ops@example.com", "--label", "tests").stdout.strip()
         self.db = self.service.env["BAND_DB"]  # its location: a SQLite file or a postgresql:// URL
