@@ -47,8 +47,9 @@ def paging_params(offset_description=None):
 
 
 OFFSET_BOUND = (
-    f"A page lies at most {MAX_WALK} rows from an end of its list (400 `invalid_query` at `offset` farther from "
-    "both: narrow the list with a filter, or sort it the other way); an offset past the end answers no rows."
+    f"A page ordered through a reference (`sort=gig.title`) lies at most {MAX_WALK} rows from an end of its list (400 "
+    "`invalid_query` at `offset` farther from both: narrow the list with a filter, or sort it the other way); in its "
+    "own fields' order a list is read to any depth. An offset past the end answers no rows."
 )
 
 

@@ -85,6 +85,8 @@ def test_a_page_lies_at_most_ten_thousand_rows_from_an_end_of_its_list(agency, s
     assert [(r["gig"]["title"], r["role"]["name"]) for r in last.get_json()["data"]][-1] == ("02099 wedding", "Role 9")
     narrowed = viewer.get("/gig-roles?filter[gig.title][lt]=00500&sort=gig.title&offset=4000").get_json()
     assert narrowed["meta"]["total"] == 5_000 and len(narrowed["data"]) == 50  # a filter brings it near an end
+    own = viewer.get("/gig-roles?limit=200&sort=created_at&offset=10001")  # its own order: read to any depth
+    assert own.status_code == 200 and len(own.get_json()["data"]) == 200, own.get_json()
 
 
 def test_a_sort_through_a_reference_no_index_serves_orders_a_short_list_only(agency, signed_in):
