@@ -21,10 +21,11 @@ from listing.filters import (
     OPERATORS,
     condition,
     is_id,
+    operators_of,
     parse_value,
     searched,
 )
-from listing.queries import json_page, page_query, page_total, record_query
+from listing.queries import MAX_UNINDEXED_SORT, MAX_WALK, json_page, page_query, page_total, record_query
 from listing.references import Reference, expand_of, through, with_embedded
 
 # what the views, the OpenAPI document and the collections' own columns use
@@ -32,6 +33,8 @@ __all__ = [
     "MAX_FILTER_CHARS",
     "MAX_IN_VALUES",
     "MAX_LIMIT",
+    "MAX_UNINDEXED_SORT",
+    "MAX_WALK",
     "MAX_WORDS",
     "MIN_WORD",
     "OPERATORS",
@@ -40,6 +43,7 @@ __all__ = [
     "columns_of",
     "is_id",
     "json_page",
+    "operators_of",
     "page_query",
     "page_text",
     "page_total",
@@ -65,6 +69,9 @@ class Page:
     where: list = field(default_factory=list)
     extra: dict = field(default_factory=dict)
     joins: list = field(default_factory=list)  # the References filters and sorts go through
+    unindexed: list = field(
+        default_factory=list
+    )  # the sort's first key, when it goes through a reference no index serves
     filter_joins: list = field(default_factory=list)  # ...those its filters go through (what its total needs)
 
 
@@ -206,6 +213,8 @@ def _apply(page, key, value, columns, lookup, extra):
         page.offset = _integer(value, 0, MAX_INT)
     elif key == "sort":
         page.order = _sort(value, lookup)
+        # the first key decides the walk; the later ones order the rows of one value of those before, as walked
+        page.unindexed = [column.name for column, _ in page.order[:1] if column.unindexed]
     elif key in extra:
         page.extra[key] = value
     elif match := FILTER_RE.fullmatch(key):

@@ -3,7 +3,7 @@ read from its model and schema (`columns_of`)."""
 
 from dataclasses import dataclass, replace
 
-from peewee import SQL, BooleanField, ForeignKeyField, IntegerField
+from peewee import SQL, BooleanField, ForeignKeyField, IntegerField, TextField
 
 from models import DateField, EnumField, JSONField, TimeField, TimestampField
 
@@ -23,6 +23,8 @@ class Column:
     # A computed column's `narrowing(values)`: the condition on stored fields that its being one of `values`
     # implies, which an index can find (the computed expression itself no index holds).
     narrowing: object = None
+    followed: bool = False  # read through a reference (`gig.title` on gig roles)
+    unindexed: bool = False  # ...where no index of the referenced table leads with it (see `Reference.through`)
 
     @property
     def key(self):
@@ -32,6 +34,12 @@ class Column:
     @property
     def sortable(self):
         return self.kind != "json"
+
+    @property
+    def free_text(self):
+        """Free text (notes, a message, a description: up to 100 000 characters), which no list follows a reference
+        to sort or filter by (see `Reference.followable`)."""
+        return self.kind == "str" and isinstance(self.expr, TextField)
 
     def masked(self):
         """The column as a caller reads it whom the pay policy hides it from: null, and neither filtered nor sorted

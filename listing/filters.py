@@ -26,6 +26,18 @@ OPERATORS = {
 }
 
 
+# Text matched inside a value, which no index serves: through a reference it would read every referenced record
+# and the rows of each (SPEC §2.3), so only a collection's own fields take these.
+MATCHING = ("contains", "starts_with")
+
+
+def operators_of(column):
+    """The filter operators `column` takes: those of its kind, but text matching through a reference."""
+    if column.followed:
+        return tuple(op for op in OPERATORS[column.kind] if op not in MATCHING)
+    return OPERATORS[column.kind]
+
+
 def searched(search, q):
     if search is None:
         raise ValueError("This list has no text fields to search.")
@@ -56,8 +68,9 @@ def condition(column, op, raw):
     """The SQL condition for `filter[column][op]=raw`."""
     if not OPERATORS[column.kind]:
         raise ValueError(f"{column.name!r} is made of several values: it takes no filter.")
-    if op not in OPERATORS[column.kind]:
-        raise ValueError(f"Operator {op!r} does not apply to {column.name!r}.")
+    if op not in operators_of(column):
+        through = " through a reference: no index finds text inside another record" if op in MATCHING else ""
+        raise ValueError(f"Operator {op!r} does not apply to {column.name!r}{through}.")
     expr = column.expr
     if op in ("in", "nin"):
         values = raw if isinstance(raw, list) else raw.split(",")

@@ -1,6 +1,7 @@
 """References a list follows one hop (SPEC §11): `Reference`, what `expand` embeds and what a filter or sort
 goes through (`venue.city`), checked against the capabilities of the caller."""
 
+import functools
 from dataclasses import dataclass, replace
 
 from peewee import Field
@@ -36,23 +37,30 @@ class Reference:
         """The column `<reference>.<name>`, read from the joined referenced record."""
         self.require_allowed()
         if name not in self.followable():
+            if name in self.columns and self.columns[name].free_text:
+                raise ValueError(f"{self.name}.{name} is free text: no list follows a reference to it.")
             raise ValueError(f"Unknown field {name!r} of {self.name}.")
         column = self.columns[name]
         if column.hidden:
             raise pay_policy.refused(f"{self.name}.{name}", column)
         expr = column.on(self.alias) if column.on else getattr(self.alias, column.expr.name)
-        return replace(column, name=f"{self.name}.{name}", expr=expr)
+        unindexed = name not in index_keys(self.model)
+        return replace(column, name=f"{self.name}.{name}", expr=expr, followed=True, unindexed=unindexed)
 
     def identity(self):
         """The column `<reference>.id`: the id of the joined referenced record."""
         return Column(f"{self.name}.id", self.alias.id, "id")
 
     def followable(self):
-        """The names of the referenced record's fields that a filter or sort may go through: its stored fields."""
+        """The names of the referenced record's fields that a filter or sort may go through: its stored fields but
+        free text. Sorted through a reference, the referencing rows are walked in the order of an index on the
+        referenced (key, id), which SQLite walks without a sort only where the key is never null; a long text that
+        is often null (notes) would have every row sorted, and filtered, every row read (SPEC §2.3)."""
         return [
             name
             for name, column in self.columns.items()
             if column.kind != "json"
+            and not column.free_text
             and (column.hidden or column.on or (isinstance(column.expr, Field) and column.expr.model is self.model))
         ]
 
@@ -62,6 +70,15 @@ class Reference:
         record = list(self.columns.values())
         shape = (self.model, tuple(column.key for column in record))
         return Column(self.name, dialect.embedded(self.model, self.name, record, self.column.expr), "json", shape=shape)
+
+
+@functools.cache
+def index_keys(model):
+    """The fields of `model` that lead one of the indexes its model declares (its primary key among them): the keys
+    a sort through a reference to it walks in order, without sorting the referencing rows (SPEC §2.3)."""
+    indexes = model._meta.fields_to_index()  # ModelIndex objects; a dialect's own (SQL) index is not looked into
+    leading = (index._expressions[0] for index in indexes if getattr(index, "_expressions", None))
+    return frozenset([model._meta.primary_key.name, *(getattr(field, "name", None) for field in leading)])
 
 
 def expand_of(values, references, errors):

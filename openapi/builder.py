@@ -63,11 +63,12 @@ parameter repeated (`filter[id][in]=A&filter[id][in]=B`). Custom fields filter a
 `filter[custom_fields.KEY][op]`. This document names a list's filters as the keys of its one `filter`
 parameter, an object sent form-style and exploded: each key is a query parameter of its own. A reference
 `<name>_id` is followed one hop: `expand=<name>` embeds the referenced record as `<name>` (or null) on lists and
-reads, `filter[<name>.field][op]` and `sort=<name>.field` filter and sort through it; following one needs the view
+reads, `filter[<name>.field][op]` and `sort=<name>.field` filter and sort through it (not by free text such as
+notes, nor with `contains` or `starts_with`: no index serves them); following one needs the view
 capability of its collection. `q` searches the words of a collection's names, titles, e-mail and the like (each
 word begins a word; case and accents aside).
 Gigs count their roles, open roles and pending invitations. Anything else is 400 `invalid_query`. A read whose
-statement spends more than `BAND_QUERY_BUDGET_MS` (250) of the server's CPU is stopped: 400 `query_too_costly`
+statements spend more than `BAND_QUERY_BUDGET_MS` (250) of the server's CPU together is stopped: 400 `query_too_costly`
 (narrow the filters, or drop the sort through a reference). Through a reference, a list sorts by the field, then
 the referenced record, then id.
 

@@ -5,7 +5,16 @@ import json
 import re
 
 from formats.field_types import MAX_INT, TIME_PATTERN
-from listing import MAX_FILTER_CHARS, MAX_IN_VALUES, MAX_LIMIT, MAX_WORDS, MIN_WORD, OPERATORS
+from listing import (
+    MAX_FILTER_CHARS,
+    MAX_IN_VALUES,
+    MAX_LIMIT,
+    MAX_UNINDEXED_SORT,
+    MAX_WALK,
+    MAX_WORDS,
+    MIN_WORD,
+    operators_of,
+)
 
 
 def path_param(name):
@@ -28,11 +37,20 @@ def write_params(resource):
     return [query_param(flag.name, {"type": "boolean"}, flag.description) for flag in resource.write_flags]
 
 
-def paging_params():
+def paging_params(offset_description=None):
     return [
         query_param("limit", {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "default": 50}),
-        query_param("offset", {"type": "integer", "minimum": 0, "maximum": MAX_INT, "default": 0}),
+        query_param(
+            "offset", {"type": "integer", "minimum": 0, "maximum": MAX_INT, "default": 0}, offset_description or ""
+        ),
     ]
+
+
+OFFSET_BOUND = (
+    f"A page ordered through a reference (`sort=gig.title`) lies at most {MAX_WALK} rows from an end of its list (400 "
+    "`invalid_query` at `offset` farther from both: narrow the list with a filter, or sort it the other way); in its "
+    "own fields' order a list is read to any depth. An offset past the end answers no rows."
+)
 
 
 def fields_param(columns, references=None):
@@ -52,6 +70,13 @@ def sort_param(columns):
     names = "|".join(re.escape(name) for name, column in columns.items() if column.sortable)
     pattern = f"^-?({names})(,-?({names}))*$"
     description = "Comma list of fields; `-` before a field sorts descending."
+    unindexed = [name for name, column in columns.items() if column.sortable and column.unindexed]
+    if unindexed:
+        description += (
+            f" Through a reference, no index serves {', '.join(unindexed)}: a sort whose first key is one of them "
+            f"orders a list of at most {MAX_UNINDEXED_SORT} rows (400 `invalid_query` at `sort` beyond; narrow the "
+            "list with a filter)."
+        )
     return query_param("sort", {"type": "string", "pattern": pattern}, description)
 
 
@@ -80,7 +105,7 @@ def list_params(columns, references=None, searched=()):
         for reference in (references or {}).values()
         for name in reference.followable()
     }
-    params = [*paging_params(), sort_param({**columns, **followed}), fields_param(columns, references)]
+    params = [*paging_params(OFFSET_BOUND), sort_param({**columns, **followed}), fields_param(columns, references)]
     if references:
         params.append(expand_param(references))
     if searched:
@@ -104,13 +129,13 @@ def filter_param(columns):
     schema). One parameter instead of one per filter keeps a generated client's functions small (SPEC §1)."""
     groups = {}  # value schema as JSON -> {field: [operators]}
     for column in columns:
-        for operator in OPERATORS[column.kind]:
+        for operator in operators_of(column):
             schema = json.dumps(filter_schema(column, operator), sort_keys=True)
             groups.setdefault(schema, {}).setdefault(column.name, []).append(operator)
     properties = {}
-    for schema, operators_of in groups.items():
+    for schema, operators_by_field in groups.items():
         fields_of = {}  # the operators -> the fields that take them with this value schema
-        for name, operators in operators_of.items():
+        for name, operators in operators_by_field.items():
             fields_of.setdefault(tuple(operators), []).append(name)
         for operators, names in fields_of.items():
             properties[filter_pattern(names, operators)] = json.loads(schema)

@@ -8,9 +8,14 @@ on a demo office of 20 000 gigs, served pinned to one CPU,
    of the most expensive of them.
 
     .venv/bin/python scripts/attack_cost.py [--gigs 20000] [--repeat 10] [--seconds 10]
+        [--db DEMO.db] [--who viewer] [--only TEXT] [--attack PATH] [--probe PATH] [--code DIR]
 
-It prints a line per request and the two medians, and exits 1 when a request costs over 50 ms or the median
-under attack is over 20 ms (the bounds of §2.3).
+`--db` serves a copy of a demo office of your own (`app.py demo DEMO.db --gigs 20000`) instead of the bench's;
+`--who` and `--only` pick the requests (of that demo user, holding that text); `--attack` is the request the
+attacker loops (default: the costliest answered 200), `--probe` another client's request (default
+/v1/me/staff-member, as the staff member); `--code` serves another checkout of the service (an older commit's, to
+compare). It prints a line per request and the two medians, and exits 1 when a request costs over 50 ms or the
+median under attack is over 20 ms (the bounds of §2.3).
 """
 
 import argparse
@@ -27,7 +32,7 @@ import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from bench_support import LOAD_CPU, PINNED, Server, database, office, serve
+from bench_support import LOAD_CPU, PINNED, PROJECT, Server, database, office, serve
 from request_cost import REQUESTS, demo_tokens
 
 CPU_MS, ATTACKED_P50_MS, LOOPS, TIMEOUT_SECONDS = 50, 20, 12, 30
@@ -111,19 +116,26 @@ def main():
     parser.add_argument("--gigs", type=int, default=20_000)
     parser.add_argument("--repeat", type=int, default=10, help="requests per measured cost")
     parser.add_argument("--seconds", type=float, default=10, help="of each median")
+    parser.add_argument("--db", help="a demo office to serve a copy of (default: the bench's of --gigs gigs)")
+    parser.add_argument("--who", default="", help="only the requests of this demo user")
+    parser.add_argument("--only", default="", help="only the requests whose path holds this text")
+    parser.add_argument("--attack", help="the request the attacker loops, as /v1/... (default: the costliest)")
+    parser.add_argument("--probe", default="/v1/me/staff-member", help="another client's request, as the staff")
+    parser.add_argument("--code", default=str(PROJECT), help="the checkout of the service to serve")
     options = parser.parse_args()
     if PINNED:
         os.sched_setaffinity(0, {int(LOAD_CPU)})
     workdir = tempfile.mkdtemp(prefix="band-attack-")
     try:
         path = Path(workdir) / "band.db"
-        shutil.copy(database(options.gigs), path)
-        env, _ = office(path, workdir)
+        shutil.copy(options.db or database(options.gigs), path)
+        env, _ = office(path, workdir, code=Path(options.code))
         tokens = signed_in(path)
-        server = Server(serve, env, "/v1/health")
+        server = Server(serve, env, "/v1/health", code=Path(options.code))
         try:
             feed = json.loads(get(server.port, "/v1/calendar-url", tokens["office"])[1])["data"]["url"]
             requests = [(who, "/v1" + request) for who, request in REQUESTS] + [("office", urlsplit(feed).path)]
+            requests = [(w, r) for w, r in requests if options.who in ("", w) and options.only in r]
             print(f"{options.gigs} gigs; server CPU per request (mean of {options.repeat}):")
             worst = (0, None, None)
             for who, request in requests:
@@ -131,20 +143,23 @@ def main():
                 print(f"  {ms:7.1f} ms  {answer}  {who:6}  {request}", flush=True)
                 if answer == 200 and ms > worst[0]:
                     worst = (ms, request, who)
-            alone, count = p50(server.port, "/v1/me/staff-member", tokens["staff"], options.seconds)
-            print(f"another client's /v1/me/staff-member alone: p50 {alone:.1f} ms ({count} requests)")
+                if request == options.attack:
+                    attacked_request = (ms, request, who)
+            target = attacked_request if options.attack else worst
+            alone, count = p50(server.port, options.probe, tokens["staff"], options.seconds)
+            print(f"another client's {options.probe} alone: p50 {alone:.1f} ms ({count} requests)")
             queue = multiprocessing.Queue()
             stop_at = time.monotonic() + options.seconds + 2
             attacker = multiprocessing.Process(
-                target=attacker_process, args=(server.port, worst[1], tokens[worst[2]], stop_at, queue)
+                target=attacker_process, args=(server.port, target[1], tokens[target[2]], stop_at, queue)
             )
             attacker.start()
             time.sleep(1)  # the loops under way
-            attacked, count = p50(server.port, "/v1/me/staff-member", tokens["staff"], options.seconds)
+            attacked, count = p50(server.port, options.probe, tokens["staff"], options.seconds)
             counts = queue.get()
             attacker.join()
             print(
-                f"the same while {ATTACKER} runs {LOOPS} loops of {worst[1]} (answers {counts}): "
+                f"the same while {ATTACKER} runs {LOOPS} loops of {target[1]} (answers {counts}): "
                 f"p50 {attacked:.1f} ms ({count} requests)"
             )
         finally:

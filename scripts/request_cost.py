@@ -62,6 +62,14 @@ REQUESTS = [
     ("staff", "/me/invitations?limit=200"),
     ("staff", "/me/pay-sheet?from=2000-01-01&to=2100-12-31"),
     ("viewer", "/gigs?sort=venue.name&offset=19000&limit=200&expand=venue"),
+    # issue 33: a viewer's deepest pages, sorts and `contains` filters through references
+    ("viewer", "/gig-roles?limit=200&sort=gig.title,role.name&offset=50000"),
+    ("viewer", "/gig-roles?sort=gig.notes,staff_member.notes&offset=100000"),
+    ("viewer", "/gig-role-invitations?sort=gig_role.notes&filter[message][contains]=e"),
+    ("viewer", "/gig-roles?filter[gig.notes][contains]=zz&filter[staff_member.notes][contains]=zz"),
+    ("viewer", "/gig-roles?filter[gig.title][contains]=e&sort=-gig.notes"),
+    ("viewer", "/pay-sheet?from=1900-01-01&to=2999-12-31&limit=200"),
+    ("viewer", "/gigs?sort=venue.name,-title&expand=venue,gig_status,gig_type"),
 ]
 
 
@@ -71,6 +79,7 @@ def main():
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--budget", type=int, default=None, help="BAND_QUERY_BUDGET_MS (default: the setting's)")
     parser.add_argument("--only", default="", help="only the requests whose path holds this text")
+    parser.add_argument("--who", default="", help="only the requests of this demo user (viewer, say)")
     options = parser.parse_args()
     source = Path(options.db) if options.db else database(20000)
     with tempfile.TemporaryDirectory() as scratch:
@@ -94,7 +103,7 @@ def measure_all(path, options):
     client = app.test_client()
     found = []
     for who, path in REQUESTS:
-        if options.only in path:
+        if options.only in path and options.who in ("", who):
             headers = {"Authorization": f"Bearer {tokens[who]}"}
             found.append((*cost(client, "/v1" + path, headers, options.repeat), who, path))
     return found

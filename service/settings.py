@@ -25,7 +25,7 @@ SETTINGS = {
     "MEMBER_WRITE_RATE": ("60/minute", str, "writes of a user without any .edit capability (a musician)"),
     "MAX_CONNECTIONS_PER_CLIENT": (20, int, "open connections one client address may hold (§2.3)"),
     "TRUSTED_PROXIES": ("", str, "reverse proxies (addresses or networks) whose X-Forwarded-For names the client"),
-    "QUERY_BUDGET_MS": (250, int, "CPU milliseconds one statement of a read may spend before it is stopped (§2.3)"),
+    "QUERY_BUDGET_MS": (250, int, "CPU ms the statements of a read may spend together before it is stopped (§2.3)"),
     "HEADER_TIMEOUT": (10.0, float, "seconds a request's line and headers may take from their first byte"),
     "BODY_TIMEOUT": (10.0, float, "seconds a request body may fall behind a pace of 8 KB/s before it is dropped"),
     "TIMEZONE": ("", str, "IANA zone of gigs whose venue names none, in calendar feeds; empty: floating local times"),

@@ -131,7 +131,7 @@ def test_filters_and_sorts_go_one_hop_through_a_reference(admin, season):
         return [g["title"] for g in data(admin.get(f"/gigs?{query}"))]
 
     assert titles("filter[venue.city]=Wien") == ["Firmenfeier Kapsch"]
-    assert titles("filter[venue.city][starts_with]=engel") == ["Huber–Maier Hochzeit"]
+    assert titles("filter[venue.city][gte]=E&filter[venue.city][lt]=F") == ["Huber–Maier Hochzeit"]
     # a gig without a venue reads its venue's fields as null, as in a sort: ne, nin and is_null take it
     assert titles("filter[venue.city][ne]=Wien&sort=gig_date") == ["Garden party", "Huber–Maier Hochzeit"]
     assert titles("filter[venue.name][is_null]=true") == ["Garden party"]
@@ -142,7 +142,7 @@ def test_filters_and_sorts_go_one_hop_through_a_reference(admin, season):
         "Firmenfeier Kapsch",
     ]
     july = data(
-        admin.get("/gig-roles?filter[gig.title][contains]=kapsch&filter[staff_member.email][eq]=anna@band.example")
+        admin.get("/gig-roles?filter[gig.title]=Firmenfeier Kapsch&filter[staff_member.email][eq]=anna@band.example")
     )
     assert [r["id"] for r in july] == [season["roles"]["july"]["id"]]
     # the total counts through the reference too, also when the page is full

@@ -1,8 +1,11 @@
-"""The cost of one statement (SPEC §2.3): a statement of a request's reads that runs longer than its budget is
-cancelled by PostgreSQL's statement_timeout. Its clock is the wall's, not the CPU's (PostgreSQL measures no
-statement's CPU): reads never wait for a lock, so a statement that runs out of time is one that costs."""
+"""The cost of a request's reads (SPEC §2.3): the statement during which they have run longer than their budget,
+all statements together, is cancelled by PostgreSQL's statement_timeout, set to what is left of the budget. Its
+clock is the wall's, not the CPU's (PostgreSQL measures no statement's CPU): reads never wait for a lock, so a
+statement that runs out of time is one that costs."""
 
+import math
 import threading
+import time
 import weakref
 
 from psycopg import pq
@@ -13,9 +16,10 @@ _budget = threading.local()
 
 
 def limit_statements(milliseconds):
-    """From now on each statement this thread runs (outside a write transaction) is cancelled once it has run for
-    `milliseconds`; None: never."""
+    """From now on the statements this thread runs (outside a write transaction) are cancelled once they have run
+    for `milliseconds` together; None: never."""
     _budget.milliseconds = milliseconds
+    _budget.spent = 0.0
 
 
 def over_budget(error):
@@ -28,11 +32,18 @@ def over_budget(error):
 QUERY_CANCELED = "57014"
 
 
+# What is left of a budget is sent rounded up to this (ms): a request of cheap statements sends no new setting, and
+# one stopped by its budget has run at most this much longer than it.
+LEFT_STEP_MS = 5
+
+
 def _wanted():
     """The statement_timeout this thread's next statement should run under, in milliseconds (0: none)."""
-    if exempt():
+    milliseconds = getattr(_budget, "milliseconds", None)
+    if exempt() or not milliseconds:
         return 0
-    return getattr(_budget, "milliseconds", None) or 0
+    left = milliseconds - _budget.spent * 1000
+    return max(1, min(milliseconds, math.ceil(left / LEFT_STEP_MS) * LEFT_STEP_MS))
 
 
 class Budgeted:
@@ -52,7 +63,13 @@ class Budgeted:
             if in_force != wanted:
                 connection.execute(f"SET LOCAL statement_timeout = {int(wanted)}")  # until the transaction ends
                 _LOCAL[connection] = (transaction, wanted)
-        return super().execute_sql(sql, params, *args, **kwargs)
+        if not wanted:
+            return super().execute_sql(sql, params, *args, **kwargs)
+        started = time.perf_counter()
+        try:
+            return super().execute_sql(sql, params, *args, **kwargs)
+        finally:
+            _budget.spent += time.perf_counter() - started
 
 
 # A connection's statement_timeout for its session, and (transaction, value) of a SET LOCAL in its transaction.

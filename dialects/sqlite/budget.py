@@ -1,5 +1,5 @@
-"""The cost of one statement (SPEC §2.3): a statement of a request's reads that spends more CPU than its budget is
-interrupted, through SQLite's progress handler (see `BudgetedDatabase`)."""
+"""The cost of a request's reads (SPEC §2.3): the statement during which they have spent more CPU than their budget,
+all statements together, is interrupted, through SQLite's progress handler (see `BudgetedDatabase`)."""
 
 import sqlite3
 import threading
@@ -16,33 +16,39 @@ _budget = threading.local()
 
 
 def limit_statements(milliseconds):
-    """From now on each statement this thread runs (outside a write transaction) is interrupted once it has spent
-    `milliseconds` of CPU time; None: never. CPU time, not the clock's: a statement waiting for a busy machine
-    spends none, so a crowd of cheap requests is never refused."""
+    """From now on the statements this thread runs (outside a write transaction) are interrupted once they have
+    spent `milliseconds` of CPU time together; None: never. CPU time, not the clock's: a statement waiting for a busy
+    machine spends none, so a crowd of cheap requests is never refused."""
     _budget.seconds = None if milliseconds is None else milliseconds / 1000
     _budget.tripped = False
-    statement_starts()
+    _budget.spent = 0.0
+    _budget.started = _budget.seen = None
 
 
 def statement_starts():
-    """A statement of this thread begins: its budget counts from its first look at the clock (`spent_its_budget`).
+    """A statement of this thread begins: the one before is charged what it spent (from its first look at the clock
+    to its last, `spent_its_budget`), and this one counts from its own first look.
 
     Not from a look now: reading a thread's CPU time is a system call, and a thread making one while it holds the
     GIL is where the scheduler hands the CPU to another server thread that only waits for the GIL. Most statements
-    end before their first BUDGET_CHECK_STEPS; a costly one is charged all but those first steps (microseconds)."""
-    _budget.started = None
+    end before their first BUDGET_CHECK_STEPS; a costly one is charged all but its first and last steps
+    (microseconds)."""
+    started = getattr(_budget, "started", None)
+    if started is not None:
+        _budget.spent += _budget.seen - started
+    _budget.started = _budget.seen = None
 
 
 def spent_its_budget():
-    """SQLite's progress handler: true (interrupt the statement) once it has spent its budget."""
+    """SQLite's progress handler: true (interrupt the statement) once the request's reads have spent its budget."""
     seconds = getattr(_budget, "seconds", None)
     if seconds is None or exempt():
         return False
     clock = time.thread_time()
-    if getattr(_budget, "started", None) is None:
+    if _budget.started is None:
         _budget.started = clock
-        return False
-    if clock - _budget.started <= seconds:
+    _budget.seen = clock
+    if _budget.spent + clock - _budget.started <= seconds:
         return False
     _budget.tripped = True
     return True
