@@ -11,6 +11,8 @@ from storage import migrations
 from tests.support import postgresql
 from tests.support.api import Api, error_of
 from tests.support.database import release_database
+from tests.support.mail import mails, text_of
+from tests.support.notified import Office, send_what_is_due
 from tests.support.users import make_token, make_user
 
 STATUSES = [
@@ -196,3 +198,22 @@ def test_the_migration_leaves_an_office_its_own_statuses_and_adds_only_the_types
     admin = office_at_step_13(app, tmp_path, OWN_STATUS.format(true=true))
     assert statuses(admin) == [("Booked", "confirmed", 1, None, True)]
     assert type_names(admin) == TYPES
+
+
+def test_an_invitation_mail_and_its_answer_page_speak_the_offices_zone_style_clock_and_money(app, anon, admin, build):
+    office_settings = {"time_zone": "America/New_York", "date_style": "mm/dd/yyyy", "clock": "12h", "currency": "USD"}
+    assert admin.patch("/office", json=office_settings).status_code == 200
+    office = Office(app, admin, build, gig_date="2029-12-22")
+    office.change_gig(venue_id=office.other_venue["id"])  # a venue without a zone of its own
+    app.config["NOTIFY_DELAY_SECONDS"] = 0.01  # the invitation's message is not held
+    invitation = office.invite(office.alex, expires_at="2030-01-15T01:49:00Z")
+    send_what_is_due(app)
+    [mail] = mails(app, "alex@example.com")
+    text = text_of(mail)
+    answer_by = "Mon 01/14/2030, 8:49 PM EST"  # New York's evening before
+    assert mail["Subject"] == "Invitation: Bass at Müller wedding, Sat 12/22/2029"
+    for fact in (f"Please answer by {answer_by}.", "Sat 12/22/2029, 6:00 PM–11:00 PM", "5:00 PM", "350.00 USD"):
+        assert fact in text, (fact, text)
+    token = signed_links.answer_link(app.config, invitation["id"]).split("#token=")[1]
+    preview = anon.post("/invitations/preview", json={"token": token}).get_json()["data"]
+    assert (preview["answer_by"], preview["pay"]["currency"]) == (answer_by, "USD")
