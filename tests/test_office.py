@@ -43,10 +43,11 @@ def test_a_new_office_has_the_gig_statuses_and_types_and_a_new_gig_is_an_inquiry
     assert gig["gig_status_id"] == inquiry["id"]
 
 
-def test_anyone_signed_in_reads_the_office_and_its_first_day(signed_in):
+def test_anyone_signed_in_reads_the_office_and_its_first_day(signed_in, documented):
     for role in ("admin", "office", "staff", "viewer"):
         r = signed_in(role).get("/office")
         assert r.status_code == 200, r.get_json()
+        documented.check("GET", "/office", r)
         assert r.get_json() == {
             "data": {
                 "name": "Band Office",
@@ -61,7 +62,7 @@ def test_anyone_signed_in_reads_the_office_and_its_first_day(signed_in):
         }
 
 
-def test_an_admin_changes_the_settings_and_the_office_step_is_ticked(admin, signed_in):
+def test_an_admin_changes_the_settings_and_the_office_step_is_ticked(admin, signed_in, documented):
     change = {
         "name": "Die Hochzeitsband",
         "time_zone": "Europe/Vienna",
@@ -72,6 +73,7 @@ def test_an_admin_changes_the_settings_and_the_office_step_is_ticked(admin, sign
     }
     r = admin.patch("/office", json=change)
     assert r.status_code == 200, r.get_json()
+    documented.check("PATCH", "/office", r)
     saved = r.get_json()["data"]
     assert {key: saved[key] for key in change} == change
     assert saved["first_day"] == {**NOTHING_DONE, "office": True} and saved["updated_at"]
@@ -97,9 +99,10 @@ def test_an_admin_changes_the_settings_and_the_office_step_is_ticked(admin, sign
         ("colour", "red"),
     ],
 )
-def test_a_bad_value_is_refused_at_its_field_and_changes_nothing(admin, field, value):
+def test_a_bad_value_is_refused_at_its_field_and_changes_nothing(admin, documented, field, value):
     before = admin.get("/office").get_json()
     r = admin.patch("/office", json={"name": "Kept out", field: value})
+    documented.check("PATCH", "/office", r)
     assert list(error_of(r, 422, "validation_failed")["details"]) == [field]
     assert admin.get("/office").get_json() == before
 
