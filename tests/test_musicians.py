@@ -2,12 +2,17 @@
 of the staff access role linked to them, welcomed by a mail whose link signs them in; "let them sign in" later. An
 error leaves nothing of it behind."""
 
+import json
+
 import pytest
 
 from tests.support.api import error_of
 from tests.support.mail import link_token, mails, text_of
 from tests.support.notified import send_what_is_due
+from tests.support.served import served_offices
+from tests.support.smtp_server import closed_port, smtp_server
 from tests.support.users import make_user
+from tests.support.waiting import SLOW_MACHINE_SECONDS, wait_for
 
 
 @pytest.fixture
@@ -136,3 +141,28 @@ def test_a_member_without_an_address_cannot_be_let_sign_in(admin, build):
     assert list(error_of(r, 422, "validation_failed")["details"]) == ["email"]
     assert admin.get(f"/staff-members/{member['id']}").get_json()["data"]["user_id"] is None
     error_of(admin.post("/staff-members/00000000-0000-4000-8000-000000000009/sign-in"), 404, "not_found")
+
+
+def welcome(office):
+    """The mail channel of the served office's one notification, a welcome."""
+    [notification] = office.call("GET", "/notifications")
+    assert notification["type"] == "welcome"
+    return notification["email"]
+
+
+def test_the_welcome_mail_waits_out_a_mail_server_that_is_down(tmp_path):
+    """`serve` with its worker: the welcome is queued with the musician, so a mail server down when they are added
+    delays it only; its link signs them in once it arrives."""
+    body = {"first_name": "Lou", "last_name": "Reed", "email": "lou@example.com", "can_sign_in": True}
+    with closed_port() as down, served_offices(tmp_path, BAND_MAIL_RETRY_SECONDS="0.2") as start:
+        office = start(BAND_MAIL_URL=f"smtp://127.0.0.1:{down.getsockname()[1]}")
+        member = office.call("POST", "/musicians", body)
+        wait_for(lambda: welcome(office)["attempts"] >= 2, timeout=SLOW_MACHINE_SECONDS)  # tried, and failed
+        with smtp_server(down) as (inbox, _):
+            [mail] = wait_for(lambda: inbox.messages("lou@example.com"), timeout=SLOW_MACHINE_SECONDS)
+            wait_for(lambda: welcome(office)["state"] == "sent", timeout=SLOW_MACHINE_SECONDS)
+        confirm = json.dumps({"token": link_token(mail)}).encode()
+        status, _, answer = office.service.request(
+            "POST", "/auth/confirm", confirm, {"Content-Type": "application/json"}
+        )
+    assert status == 200 and json.loads(answer)["data"]["user"]["id"] == member["user_id"]
