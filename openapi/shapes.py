@@ -108,7 +108,7 @@ META = {
         "total_cents": {"type": "integer", "description": "pay sheets: the sum over every line"},
         "currency": {
             "type": "string",
-            "description": "pay sheets and a gig role's candidates: their amounts' ISO 4217 currency (BAND_CURRENCY)",
+            "description": "pay sheets and a gig role's candidates: their amounts' ISO 4217 currency (the office's)",
         },
     },
 }
