@@ -1,99 +1,127 @@
 """Calendar feeds (SPEC §5.6) built with the icalendar library: a staff member's gigs, or the office's.
-Times are the venue's wall-clock times in its time zone (or the configured default)."""
+Times are the venue's wall-clock times in its time zone (or the configured default). They are built off the
+request, as `feeds/copies.py` says, each build taking what it can from the previous one."""
 
 import datetime as dt
-import threading
+import hashlib
 import zoneinfo
 
 from peewee import JOIN
 
-from dialects import dialect
 from domain.postal_addresses import one_line
 from domain.rules import window
 from feeds.time_zones import vtimezone
 from models import NOT_CANCELLED, Gig, GigProduct, GigRole, GigStatus, Product, Role, StaffMember, User, Venue, db
 
-DAYS_BACK = 60
 EVENT_STATUS = {"inquiry": "TENTATIVE", "tentative": "TENTATIVE", "cancelled": "CANCELLED"}  # else CONFIRMED
+CALENDAR_END = b"END:VCALENDAR\r\n"
 
 
-def staff_feed(member, default_timezone):
-    """The staff member's roles on gigs from 60 days back onward, one event each."""
+def feed(subject, default_timezone, past_days, memo):
+    """(text, memo) of the feed `subject` names: ("office",) or ("staff", member id); see `assembled`."""
+    if subject == ("office",):
+        return office_feed(default_timezone, past_days, memo)
+    return staff_feed(subject[1], default_timezone, past_days, memo)
+
+
+def staff_feed(member_id, default_timezone, past_days, memo):
+    """The staff member's roles on gigs from `past_days` back onward, one event each."""
     roles = (
         GigRole.select(GigRole, Gig, Role, Venue, GigStatus)
         .join(Gig)
         .join(Venue, JOIN.LEFT_OUTER)
         .join_from(Gig, GigStatus, JOIN.LEFT_OUTER)
         .join_from(GigRole, Role)
-        .where(GigRole.staff_member == member.id, Gig.gig_date >= since())
+        .where(GigRole.staff_member == member_id, Gig.gig_date >= since(past_days))
         .order_by(Gig.gig_date, Gig.start_time, GigRole.id)
     )
     roles = list(roles)
     products = products_by_gig([role.gig_id for role in roles])
-    calendar = new_calendar(f"Band Office: {member.first_name} {member.last_name}")
-    for role in roles:
+    member = StaffMember.get_or_none(StaffMember.id == member_id)
+    name = f"Band Office: {member.first_name} {member.last_name}" if member else "Band Office"
+
+    def role_event(role):
         played = [p.product.name for p in products.get(role.gig_id, []) if p.id == role.gig_product_id]
         details = [f"Role: {', '.join([role.role.name, *played])}"]
         if role.call_time:
             details.append(f"Call time: {role.call_time}")
         event = gig_event(role.gig, products, default_timezone, details, f"{role.id}@band-office")
         event["summary"] = f"{role.gig.title} ({role.role.name})"
-        calendar.add_component(event)
-    return finish(calendar)
+        return event
+
+    shown = ((role_key(role, products), lambda role=role: role_event(role)) for role in roles)
+    return assembled(name, shown, past_days, memo)
 
 
-class OfficeFeedCopy:
-    """The office feed, built once per database change and served from that copy: calendar apps poll it, and
-    building it for every poll would take the server down at ten thousand gigs."""
+def office_feed(default_timezone, past_days, memo):
+    """Every gig from `past_days` back onward that is not cancelled."""
+    gigs = list(
+        Gig.select(Gig, Venue, GigStatus)
+        .join(Venue, JOIN.LEFT_OUTER)
+        .join_from(Gig, GigStatus, JOIN.LEFT_OUTER)
+        .where(NOT_CANCELLED, Gig.gig_date >= since(past_days))
+        .order_by(Gig.gig_date, Gig.start_time, Gig.id)
+    )
+    products = products_by_gig([gig.id for gig in gigs])
 
-    def __init__(self):
-        self.lock = threading.Lock()
-        self.watch = dialect.ChangeWatch()
-        self.version, self.key, self.body = None, None, None
+    def office_event(gig):
+        return gig_event(gig, products, default_timezone, [], f"{gig.id}@band-office")
 
-    def get(self, default_timezone):
-        with self.lock:  # one build at a time; who waited gets the copy just built
-            version = self.watch.version()
-            fresh = self.key and version == self.version and self.key[1:] == (default_timezone, since())
-            if not fresh:  # something changed: was it anything the feed shows? Asked and built once per change
-                with dialect.without_budget():  # for every poll until the next: the server's work, not a request's
-                    key = (fingerprint(), default_timezone, since())
-                    if key != self.key:
-                        self.body, self.key = office_feed(default_timezone), key
-                self.version = version
-            return self.body
+    shown = ((gig_key(gig, products), lambda gig=gig: office_event(gig)) for gig in gigs)
+    return assembled("Band Office: all gigs", shown, past_days, memo)
 
 
-# What the office feed is made of, as (rows, last change) per table: any write through the API moves one.
-FEED_TABLES = (Gig, Venue, GigStatus, GigProduct, Product)
+# What the feeds are made of, as (rows, last change) per table: any write through the API moves one.
+FEED_TABLES = (Gig, Venue, GigStatus, GigProduct, Product, GigRole, Role, StaffMember)
 
 
 def fingerprint():
-    """One statement: how many rows, and the last change, of each table the feed shows."""
+    """One statement: how many rows, and the last change, of each table the feeds show."""
     parts = [
         f"(SELECT COUNT(*) || ' ' || COALESCE(MAX(updated_at), '') FROM \"{m._meta.table_name}\")" for m in FEED_TABLES
     ]
     return tuple(db.execute_sql(f"SELECT {', '.join(parts)}").fetchone())
 
 
-def office_feed(default_timezone):
-    """Every gig from 60 days back onward that is not cancelled."""
-    gigs = list(
-        Gig.select(Gig, Venue, GigStatus)
-        .join(Venue, JOIN.LEFT_OUTER)
-        .join_from(Gig, GigStatus, JOIN.LEFT_OUTER)
-        .where(NOT_CANCELLED, Gig.gig_date >= since())
-        .order_by(Gig.gig_date, Gig.start_time, Gig.id)
-    )
-    products = products_by_gig([gig.id for gig in gigs])
-    calendar = new_calendar("Band Office: all gigs")
-    for gig in gigs:
-        calendar.add_component(gig_event(gig, products, default_timezone, [], f"{gig.id}@band-office"))
-    return finish(calendar)
+def since(past_days):
+    return (dt.date.today() - dt.timedelta(days=past_days)).isoformat()
 
 
-def since():
-    return (dt.date.today() - dt.timedelta(days=DAYS_BACK)).isoformat()
+def gig_key(gig, products):
+    """What a gig's event shows, as a short key: the rows it is made of as read (any change of one, a new key)."""
+    rows = [gig, gig.venue if gig.venue_id else None, gig.gig_status if gig.gig_status_id else None]
+    return digest(*rows, *(row for p in products.get(gig.id, []) for row in (p, p.product)))
+
+
+def role_key(role, products):
+    return gig_key(role.gig, products) + digest(role, role.role)
+
+
+def digest(*rows):
+    return hashlib.blake2b(repr([row and row.__data__ for row in rows]).encode(), digest_size=16).digest()
+
+
+def assembled(name, shown, past_days, memo):
+    """(the feed's text, its events' memo): `shown` gives each event's key and a function that makes it; an event's
+    text is taken from `memo` when its key is there (writing an event costs half a millisecond, so writing every
+    event of ten thousand gigs again for each change would take seconds where a change touches a few)."""
+    kept = {}
+    for key, make in shown:
+        kept[key] = memo.get(key) or written(make())
+    first_year = int(since(past_days)[:4])
+    last_year = max((end_year for _, _, end_year in kept.values()), default=first_year)
+    zones = sorted(set().union(*(zones for _, zones, _ in kept.values())))
+    calendar = new_calendar(name)
+    calendar.subcomponents[:0] = [vtimezone(zone, first_year, last_year) for zone in zones]
+    head = calendar.to_ical()  # the calendar's properties and zones, then END:VCALENDAR
+    return head[: -len(CALENDAR_END)] + b"".join(text for text, _, _ in kept.values()) + CALENDAR_END, kept
+
+
+def written(event):
+    """(the event's text, the time zones it names, the year it ends in)."""
+    alone = new_calendar("")
+    alone.add_component(event)
+    return event.to_ical(), alone.get_missing_tzids(), event.end.year
 
 
 def products_by_gig(gig_ids):
@@ -154,15 +182,6 @@ def gig_event(gig, products, default_timezone, details, uid):
 def product_line(gig_product):
     times = "–".join(filter(None, [gig_product.start_time, gig_product.end_time]))
     return f"{gig_product.product.name}: {times}" if times else gig_product.product.name
-
-
-def finish(calendar):
-    """The feed's text, every zone its events name defined first, by yearly rules (time_zones)."""
-    first_year = int(since()[:4])
-    last_year = max((event.end.year for event in calendar.events), default=first_year)
-    zones = sorted(calendar.get_missing_tzids())
-    calendar.subcomponents[:0] = [vtimezone(name, first_year, last_year) for name in zones]
-    return calendar.to_ical()
 
 
 def active_member(member_id):

@@ -7,6 +7,7 @@ import re
 import icalendar
 
 from tests.support.users import make_token, make_user
+from tests.support.waiting import wait_for
 
 
 def path_of(url):
@@ -48,8 +49,26 @@ def fetch(anon, url):
     return calendar
 
 
+# SPEC §2.3: a feed is made off the request, and shows a change within 60 s of it.
+FOLLOWS_SECONDS = 60
+
+
+def fetch_until(anon, url, holds):
+    """The feed at `url` once `holds(calendar)`, fetched again until then (FOLLOWS_SECONDS at most)."""
+
+    def fetched():
+        calendar = fetch(anon, url)
+        return calendar if holds(calendar) else None
+
+    return wait_for(fetched, timeout=FOLLOWS_SECONDS, interval=0.05)
+
+
 def events(calendar):
     return list(calendar.walk("VEVENT"))
+
+
+def summaries(calendar):
+    return [str(event["SUMMARY"]) for event in events(calendar)]
 
 
 def by_title(calendar, *titles):
