@@ -35,40 +35,53 @@ def staff_feed(member_id, default_timezone, past_days, memo):
         .where(GigRole.staff_member == member_id, Gig.gig_date >= since(past_days))
         .order_by(Gig.gig_date, Gig.start_time, GigRole.id)
     )
-    roles = list(roles)
-    products = products_by_gig([role.gig_id for role in roles])
     member = StaffMember.get_or_none(StaffMember.id == member_id)
     name = f"Band Office: {member.first_name} {member.last_name}" if member else "Band Office"
 
-    def role_event(role):
-        played = [p.product.name for p in products.get(role.gig_id, []) if p.id == role.gig_product_id]
-        details = [f"Role: {', '.join([role.role.name, *played])}"]
-        if role.call_time:
-            details.append(f"Call time: {role.call_time}")
-        event = gig_event(role.gig, products, default_timezone, details, f"{role.id}@band-office")
-        event["summary"] = f"{role.gig.title} ({role.role.name})"
-        return event
+    def events_of(chosen):
+        found = chosen_rows(roles, GigRole.id, chosen)
+        products = products_by_gig([role.gig_id for role in found])
+        return {role.id: role_event(role, products, default_timezone) for role in found}
 
-    shown = ((role_key(role, products), lambda role=role: role_event(role)) for role in roles)
-    return assembled(name, shown, past_days, memo)
+    return assembled(name, roles, GigRole.id, events_of, past_days, memo)
+
+
+def role_event(role, products, default_timezone):
+    played = [p.product.name for p in products.get(role.gig_id, []) if p.id == role.gig_product_id]
+    details = [f"Role: {', '.join([role.role.name, *played])}"]
+    if role.call_time:
+        details.append(f"Call time: {role.call_time}")
+    event = gig_event(role.gig, products, default_timezone, details, f"{role.id}@band-office")
+    event["summary"] = f"{role.gig.title} ({role.role.name})"
+    return event
 
 
 def office_feed(default_timezone, past_days, memo):
     """Every gig from `past_days` back onward that is not cancelled."""
-    gigs = list(
+    gigs = (
         Gig.select(Gig, Venue, GigStatus)
         .join(Venue, JOIN.LEFT_OUTER)
         .join_from(Gig, GigStatus, JOIN.LEFT_OUTER)
         .where(NOT_CANCELLED, Gig.gig_date >= since(past_days))
         .order_by(Gig.gig_date, Gig.start_time, Gig.id)
     )
-    products = products_by_gig([gig.id for gig in gigs])
 
-    def office_event(gig):
-        return gig_event(gig, products, default_timezone, [], f"{gig.id}@band-office")
+    def events_of(chosen):
+        found = chosen_rows(gigs, Gig.id, chosen)
+        products = products_by_gig([gig.id for gig in found])
+        return {gig.id: gig_event(gig, products, default_timezone, [], f"{gig.id}@band-office") for gig in found}
 
-    shown = ((gig_key(gig, products), lambda gig=gig: office_event(gig)) for gig in gigs)
-    return assembled("Band Office: all gigs", shown, past_days, memo)
+    return assembled("Band Office: all gigs", gigs, Gig.id, events_of, past_days, memo)
+
+
+CHOSEN_AT_ONCE = 500  # ids in one IN list; more, and every row is read
+
+
+def chosen_rows(query, row_id, chosen):
+    """The rows of `query` (models) whose `row_id` is in the set `chosen`."""
+    if len(chosen) > CHOSEN_AT_ONCE:
+        return [row for row in query if row.id in chosen]
+    return list(query.where(row_id.in_(sorted(chosen))))
 
 
 # What the feeds are made of, as (rows, last change) per table: any write through the API moves one.
@@ -87,27 +100,20 @@ def since(past_days):
     return (dt.date.today() - dt.timedelta(days=past_days)).isoformat()
 
 
-def gig_key(gig, products):
-    """What a gig's event shows, as a short key: the rows it is made of as read (any change of one, a new key)."""
-    rows = [gig, gig.venue if gig.venue_id else None, gig.gig_status if gig.gig_status_id else None]
-    return digest(*rows, *(row for p in products.get(gig.id, []) for row in (p, p.product)))
-
-
-def role_key(role, products):
-    return gig_key(role.gig, products) + digest(role, role.role)
-
-
-def digest(*rows):
-    return hashlib.blake2b(repr([row and row.__data__ for row in rows]).encode(), digest_size=16).digest()
-
-
-def assembled(name, shown, past_days, memo):
-    """(the feed's text, its events' memo): `shown` gives each event's key and a function that makes it; an event's
-    text is taken from `memo` when its key is there (writing an event costs half a millisecond, so writing every
-    event of ten thousand gigs again for each change would take seconds where a change touches a few)."""
-    kept = {}
-    for key, make in shown:
-        kept[key] = memo.get(key) or written(make())
+def assembled(name, query, row_id, events_of, past_days, memo):
+    """(the feed's text, its events' memo): an event for each row of `query` (`row_id` names it), in its order.
+    An event's text is taken from `memo` when the rows it is made of are the same as when it was written (their
+    columns as stored, read without making models); the others are made by `events_of(ids)` -> {id: event}.
+    Writing an event costs half a millisecond, so writing every event of ten thousand gigs again for each change
+    would take seconds where a change touches a few."""
+    products = {}
+    for *columns, gig_id in db.execute_sql(*product_rows(query).sql()):
+        products.setdefault(gig_id, []).append(columns)
+    keys = {}  # row id -> what its event is made of, in the feed's order
+    for *columns, row, gig_id in db.execute_sql(*query.select_extend(row_id, Gig.id).sql()):
+        keys[row] = hashlib.blake2b(repr((columns, products.get(gig_id))).encode(), digest_size=16).digest()
+    made = events_of({row for row, key in keys.items() if key not in memo})
+    kept = {key: memo.get(key) or written(made[row]) for row, key in keys.items()}
     first_year = int(since(past_days)[:4])
     last_year = max((end_year for _, _, end_year in kept.values()), default=first_year)
     zones = sorted(set().union(*(zones for _, zones, _ in kept.values())))
@@ -115,6 +121,13 @@ def assembled(name, shown, past_days, memo):
     calendar.subcomponents[:0] = [vtimezone(zone, first_year, last_year) for zone in zones]
     head = calendar.to_ical()  # the calendar's properties and zones, then END:VCALENDAR
     return head[: -len(CALENDAR_END)] + b"".join(text for text, _, _ in kept.values()) + CALENDAR_END, kept
+
+
+def product_rows(query):
+    """The products of the gigs of `query`, each with its gig's id last."""
+    gig_ids = query.select(Gig.id)
+    rows = GigProduct.select(GigProduct, Product).join(Product).where(GigProduct.gig.in_(gig_ids))
+    return rows.order_by(GigProduct.position, GigProduct.start_time, GigProduct.id).select_extend(GigProduct.gig)
 
 
 def written(event):
