@@ -74,6 +74,8 @@ def configure(app, config=None):
     app.extensions["auth_rate"] = RateLimiter(*app.config["AUTH_RATE"])
     app.extensions["member_writes"] = RateLimiter(*app.config["MEMBER_WRITES"])
     app.extensions["own_pages"] = Remembered(max_bytes=app.config["PAGE_MEMORY_KB"] * 1024)
+    if "feeds" in app.extensions:
+        app.extensions["feeds"].stop()  # the copies of the database and settings it had
     app.extensions["feeds"] = FeedCopies()
     return app
 

@@ -39,7 +39,7 @@ class Copy:
 
 class FeedCopies:
     """The copies of the feeds polled on one database, and the thread that makes them (started by the first poll;
-    it ends when the database is another: an app configured afresh)."""
+    it ends when stopped or when the database is another: an app configured afresh)."""
 
     def __init__(self):
         self.lock = threading.Lock()
@@ -48,7 +48,7 @@ class FeedCopies:
         self.watch = dialect.ChangeWatch()
         self.looked = None  # (the database's version, the day) at the last look
         self.made_of = None  # what the feeds' tables held then, and the day
-        self.wake = threading.Event()
+        self.wake, self.stopping = threading.Event(), threading.Event()
         self.thread = None
 
     def body(self, subject, settings):
@@ -72,17 +72,24 @@ class FeedCopies:
         return copy
 
     def run(self):
-        failing = False
-        while db.obj is self.database:
+        failures = 0
+        while db.obj is self.database and not self.stopping.is_set():
             try:
                 self.look()
-                failing = False
+                failures = 0
             except Exception:
-                if not failing:  # once, not every second while the database is away
+                failures += 1
+                if failures == 2:  # once a streak, and not for a connection lost once (it is opened again)
                     log.exception("the calendar feeds' look failed; it tries again every %s s", LOOK_SECONDS)
-                failing = True
             self.wake.wait(LOOK_SECONDS)
             self.wake.clear()
+
+    def stop(self, timeout=10):
+        """End the thread, once its current build is made (a test's database is then let go)."""
+        self.stopping.set()
+        self.wake.set()
+        if self.thread is not None:
+            self.thread.join(timeout)
 
     def look(self):
         """Each copy made again if what the feeds show changed since it was made (a new copy: made)."""
@@ -99,7 +106,7 @@ class FeedCopies:
                 if looked != self.looked:
                     self.made_of, self.looked = (calendars.fingerprint(), looked[1]), looked
                 for copy in stale:
-                    if copy.made_of != self.made_of and db.obj is self.database:
+                    if copy.made_of != self.made_of and db.obj is self.database and not self.stopping.is_set():
                         copy.make(self.made_of)
         finally:
             db.close()
