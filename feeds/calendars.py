@@ -4,6 +4,7 @@ request, as `feeds/copies.py` says, each build taking what it can from the previ
 
 import datetime as dt
 import hashlib
+import time
 import zoneinfo
 
 from peewee import JOIN
@@ -107,13 +108,13 @@ def assembled(name, query, row_id, events_of, past_days, memo):
     Writing an event costs half a millisecond, so writing every event of ten thousand gigs again for each change
     would take seconds where a change touches a few."""
     products = {}
-    for *columns, gig_id in db.execute_sql(*product_rows(query).sql()):
+    for *columns, gig_id in yielding(db.execute_sql(*product_rows(query).sql())):
         products.setdefault(gig_id, []).append(columns)
     keys = {}  # row id -> what its event is made of, in the feed's order
-    for *columns, row, gig_id in db.execute_sql(*query.select_extend(row_id, Gig.id).sql()):
+    for *columns, row, gig_id in yielding(db.execute_sql(*query.select_extend(row_id, Gig.id).sql())):
         keys[row] = hashlib.blake2b(repr((columns, products.get(gig_id))).encode(), digest_size=16).digest()
     made = events_of({row for row, key in keys.items() if key not in memo})
-    kept = {key: memo.get(key) or written(made[row]) for row, key in keys.items()}
+    kept = {key: memo.get(key) or written(made[row]) for row, key in yielding(keys.items())}
     first_year = int(since(past_days)[:4])
     last_year = max((end_year for _, _, end_year in kept.values()), default=first_year)
     zones = sorted(set().union(*(zones for _, zones, _ in kept.values())))
@@ -121,6 +122,15 @@ def assembled(name, query, row_id, events_of, past_days, memo):
     calendar.subcomponents[:0] = [vtimezone(zone, first_year, last_year) for zone in zones]
     head = calendar.to_ical()  # the calendar's properties and zones, then END:VCALENDAR
     return head[: -len(CALENDAR_END)] + b"".join(text for text, _, _ in kept.values()) + CALENDAR_END, kept
+
+
+def yielding(items, every=32):
+    """The items, the interpreter let go every `every` of them (a millisecond's work or so): a feed is made on a
+    thread of its own, and a request's thread waiting for the interpreter then waits that long, not 5 ms a turn."""
+    for n, item in enumerate(items, 1):
+        yield item
+        if n % every == 0:
+            time.sleep(0)
 
 
 def product_rows(query):
