@@ -97,7 +97,7 @@ class FeedCopies:
         if not copies:
             return
         looked = (self.watch.version(), dt.date.today())
-        stale = [copy for copy in copies if copy.made_of is None or looked != self.looked]
+        stale = [copy for copy in copies if looked != self.looked or copy.made_of != self.made_of]
         if not stale:
             return
         dialect.connect_in_background()
