@@ -16,6 +16,7 @@ import auth
 import routes
 from delivery import notifications
 from delivery.mail import Outbox, mailer
+from feeds.copies import FeedCopies
 from models import db
 from service import commands, settings
 from storage import writer
@@ -63,8 +64,8 @@ def create_app(config=None):
 
 
 def configure(app, config=None):
-    """Apply the settings to `app`: its database, mailer, rate limits and remembered pages. Cheap, unlike
-    building the routes, so a test suite builds one app and configures it afresh for each test."""
+    """Apply the settings to `app`: its database, mailer, rate limits, remembered pages and calendar feeds. Cheap,
+    unlike building the routes, so a test suite builds one app and configures it afresh for each test."""
     app.config.update(settings.load(config))
     app.config["MAX_CONTENT_LENGTH"] = app.config["UPLOAD_BODY_BYTES"]
     db.initialize(dialects.open_database(app.config["DB"], writer.BUSY_TIMEOUT_SECONDS))
@@ -73,6 +74,9 @@ def configure(app, config=None):
     app.extensions["auth_rate"] = RateLimiter(*app.config["AUTH_RATE"])
     app.extensions["member_writes"] = RateLimiter(*app.config["MEMBER_WRITES"])
     app.extensions["own_pages"] = Remembered(max_bytes=app.config["PAGE_MEMORY_KB"] * 1024)
+    if "feeds" in app.extensions:
+        app.extensions["feeds"].stop()  # the copies of the database and settings it had
+    app.extensions["feeds"] = FeedCopies()
     return app
 
 

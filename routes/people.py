@@ -5,7 +5,7 @@ from flask import Blueprint, Response, current_app, request
 import events
 from auth import public
 from domain import office, signed_links
-from domain.errors import not_found
+from domain.errors import not_found, unavailable
 from feeds import calendars, qr_codes
 from formats.operation_schemas import CalendarUrlSchema
 from models import Contact, StaffMember
@@ -81,7 +81,7 @@ def staff_feed_url(member):
 @blueprint.get("/calendar-url")
 @operation(capability="gigs.view", response=CalendarUrlSchema, errors=(400,))
 def office_calendar_url():
-    """The address of the office feed: every gig from 60 days back that is not cancelled."""
+    """The address of the office feed: every gig from BAND_FEED_PAST_DAYS back that is not cancelled."""
     reject_parameters(request.args)
     return feed_url("office", signed_links.office_feed_version())
 
@@ -99,23 +99,32 @@ def rotate_office_calendar_url():
 OFFICE_FEED_ID = "00000000-0000-4000-8000-000000000000"  # the office feed's subject id in its events
 
 
-OFFICE_FEED = calendars.OfficeFeedCopy()
-
-
 @blueprint.get("/calendar/<token>.ics")
 @public
-@operation(media_type="text/calendar", errors=(400, 404))
+@operation(media_type="text/calendar", errors=(400, 404, 503))
 def calendar(token):
-    """An iCalendar feed; its signed address is its only key (calendar apps send no bearer)."""
+    """An iCalendar feed; its signed address is its only key (calendar apps send no bearer). It is served from a
+    copy kept up to date within seconds of a change; 503 while its first copy is being made."""
     subject = signed_links.feed_subject(current_app.config, token) or []
-    timezone = office.current().time_zone  # of the gigs whose venue names none
     if subject[:1] == ["office"] and subject[1:] == [signed_links.office_feed_version()]:
-        body = OFFICE_FEED.get(timezone)
+        feed = ("office",)
     elif subject[:1] == ["staff"] and len(subject) == 3:
         member = calendars.active_member(subject[1])
         if member is None or member.calendar_version != subject[2]:
             raise not_found("No such calendar feed.")
-        body = calendars.staff_feed(member, timezone)
+        feed = ("staff", member.id)
     else:
         raise not_found("No such calendar feed.")
+    body = feed_copies().body(feed, feed_settings())
+    if body is None:
+        raise unavailable("The calendar feed is being made; retry in a moment.")
     return Response(body, mimetype="text/calendar", headers={"Cache-Control": "private, max-age=300"})
+
+
+def feed_copies():
+    return current_app.extensions["feeds"]
+
+
+def feed_settings():
+    """(the zone of gigs whose venue names none: the office's, days back): a copy per setting, made anew on a change."""
+    return office.current().time_zone, current_app.config["FEED_PAST_DAYS"]

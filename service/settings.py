@@ -39,6 +39,7 @@ SETTINGS = {
     "HEADER_TIMEOUT": (10.0, float, "seconds a request's line and headers may take from their first byte"),
     "BODY_TIMEOUT": (10.0, float, "seconds a request body may fall behind a pace of 8 KB/s before it is dropped"),
     "TIMEZONE": ("", str, "a new database's IANA time zone (then /office), of gigs whose venue names none; empty: UTC"),
+    "FEED_PAST_DAYS": (180, int, "calendar feeds hold the gigs from this many days ago on"),
     "WORKER": ("on", str, "on or off: the background worker of serve (expiry, pruning, backups)"),
     "WORKER_INTERVAL": (15.0, float, "seconds between the worker's looks for timed work"),
     "EVENT_DAYS": (365, int, "how long events are kept"),
@@ -105,6 +106,8 @@ def load(overrides=None, environ=None):
         raise ConfigError("BAND_WEBHOOK_TIMEOUT must be 0 to 60 seconds and BAND_WEBHOOK_FAILING_DAYS above 0")
     if config["QUERY_BUDGET_MS"] < 1:
         raise ConfigError("BAND_QUERY_BUDGET_MS must be 1 or more")
+    if config["FEED_PAST_DAYS"] < 0:
+        raise ConfigError("BAND_FEED_PAST_DAYS must be 0 (from today on) or more")
     if config["PAGE_MEMORY_KB"] < 0:
         raise ConfigError("BAND_PAGE_MEMORY_KB must be 0 (remember none) or more")
     config["UPLOAD_BYTES"] = config["MAX_UPLOAD_MB"] * 1024 * 1024  # the file's limit

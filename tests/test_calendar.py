@@ -147,9 +147,9 @@ def test_a_tampered_or_made_up_token_is_not_found(admin, anon, member):
 # --- the staff member's events ----------------------------------------------------------------------------
 
 
-def test_the_feed_has_one_event_per_role_from_60_days_back(admin, anon, build, member):
+def test_the_feed_has_one_event_per_role_from_180_days_back(admin, anon, build, member):
     other = build("staff-members")
-    titles = {offset: unique(f"Gig {offset}") for offset in (-200, -61, -60, -1, 0, 30, 400)}
+    titles = {offset: unique(f"Gig {offset}") for offset in (-400, -181, -180, -1, 0, 30, 400)}
     gigs = {offset: build("gigs", gig_date=day(offset).isoformat(), title=t) for offset, t in titles.items()}
     for offset in titles:
         put_on(admin, build, member["id"], gigs[offset]["id"])
@@ -163,7 +163,7 @@ def test_the_feed_has_one_event_per_role_from_60_days_back(admin, anon, build, m
 
     found = by_title(fetch(anon, staff_url(admin, member["id"])), *titles.values(), unseen["title"])
     assert {title: len(found[title]) for title in found} == {
-        titles[-60]: 1,
+        titles[-180]: 1,
         titles[-1]: 1,
         titles[0]: 1,
         titles[30]: 2,

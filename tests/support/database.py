@@ -3,6 +3,7 @@ of the test's own to a served office's database; this process's connections rele
 
 import contextlib
 import sqlite3
+import threading
 
 from dialects import access, dialect
 from models import db
@@ -16,14 +17,16 @@ def release_database():
         db.close_all()
 
 
-def count_queries(monkeypatch):
+def count_queries(monkeypatch, this_thread=False):
     """The statements run from now on, but for the caller's lookup: remembered for a moment, it is no
-    endpoint's cost."""
+    endpoint's cost. `this_thread`: those of the test's thread alone, where the test client answers (not the
+    server's own threads')."""
     executed = []
     original = db.execute_sql
+    caller = threading.current_thread()
 
     def counting(sql, params=None, *args, **kwargs):
-        if sql != access.CALLER_SQL:
+        if sql != access.CALLER_SQL and (not this_thread or threading.current_thread() is caller):
             executed.append(sql)
         return original(sql, params, *args, **kwargs)
 
