@@ -12,6 +12,7 @@
 const SCRIPT = "/sw.js";
 const FORGET_WAIT_MS = 3000;
 const unseen = new Map(); // URL -> Authorization: the GETs the worker did not see (none once it controls the page)
+const UNSEEN_LIMIT = 100; // a first visit asks a handful; a browser that never lets the worker in asks on and on
 
 export function registerWorker() {
   if (!("serviceWorker" in navigator)) return;
@@ -22,7 +23,8 @@ export function registerWorker() {
 }
 
 export function noteAsked(url, authorization) {
-  if ("serviceWorker" in navigator && !navigator.serviceWorker.controller) unseen.set(url, authorization);
+  if (!("serviceWorker" in navigator) || navigator.serviceWorker.controller || unseen.size >= UNSEEN_LIMIT) return;
+  unseen.set(url, authorization);
 }
 
 function handOverUnseen() {
