@@ -7,7 +7,7 @@
 // - /static/<digest>/...: the kept file, else the network (their URLs change with their contents).
 // - GET /v1/me and /v1/me/... with a bearer: the network first, the answer kept per URL in a cache of that bearer's
 //   own (named by its SHA-256: the bearer itself is never written down); when the network fails the copy kept for
-//   that same bearer is answered, marked `Band-Kept-At: <when it was fetched>` (static/console/offline.js reads
+//   that same bearer is answered, marked `Band-Kept-At: <when it was asked>` (static/console/offline.js reads
 //   it). Another bearer, or none, never gets it. Writes pass through: never kept, never answered from here.
 // - A message {keep: [{url, authorization}]} (static/console/service_worker.js: what a page asked before this worker
 //   controlled it, on the first visit): each such GET fetched again and kept as above.
@@ -25,6 +25,7 @@ const NETWORK_WAIT_MS = 8000;
 
 // Moves on at each forgetting: an answer asked for in an earlier generation is not kept
 let generation = 0;
+let writing = Promise.resolve(); // the last write to the kept answers (inTurn)
 
 self.addEventListener("install", (event) => {
   event.waitUntil(keepShell().then(() => self.skipWaiting()));
@@ -128,21 +129,33 @@ function keptOrNetwork(request) {
 /** The network's answer to `request`, kept under `url` for `authorization` when it is a success that came in the
  * generation it was asked in (no sign-out since). */
 function fetchAndKeep(request, url, authorization) {
-  const asked = generation;
+  const asked = { generation, at: new Date() };
   return fetch(request).then(async (answer) => {
     if (answer.ok) await keep(url, answer.clone(), authorization, asked).catch(() => {}); // full storage: not kept
     return answer;
   });
 }
 
-/** `answer` kept under `url` (the key carries no header) in `authorization`'s cache, marked with when it was fetched;
- * not if every kept answer was forgotten since it was asked (generation `asked`). */
+/** `answer` kept under `url` (the key carries no header) in `authorization`'s cache, marked with when it was asked
+ * (what it shows is as of then at least); not if every kept answer was forgotten since, nor over a copy asked later
+ * (two answers to one URL can cross on their way: the first visit's, fetched again, and the page's own). */
 async function keep(url, answer, authorization, asked) {
   const headers = new Headers(answer.headers);
-  headers.set(KEPT_AT_HEADER, new Date().toISOString());
+  headers.set(KEPT_AT_HEADER, asked.at.toISOString());
   const copy = new Response(await answer.blob(), { status: answer.status, statusText: answer.statusText, headers });
   const cache = await caches.open(await keptCacheOf(authorization));
-  if (asked === generation) await cache.put(url, copy);
+  await inTurn(async () => {
+    const before = await cache.match(url, { ignoreVary: true });
+    const newer = before && Date.parse(before.headers.get(KEPT_AT_HEADER)) > asked.at.getTime();
+    if (asked.generation === generation && !newer) await cache.put(url, copy);
+  });
+}
+
+/** `work()` once every write to the kept answers before it is done: each reads what is kept, then writes, alone. */
+function inTurn(work) {
+  const done = writing.then(work);
+  writing = done.catch(() => {});
+  return done;
 }
 
 /** The GETs a page asked before this worker saw its requests, fetched again to be kept: the kept paths alone. */
