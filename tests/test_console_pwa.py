@@ -8,6 +8,7 @@ import datetime as dt
 import json
 import re
 import struct
+from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import expect
@@ -84,10 +85,38 @@ def in_the_app(page, body, argument=None):
     return page.evaluate(IN_THE_APP % body, argument)
 
 
+# Every answer the worker keeps, whoever for: [[cache name, URL, the key's header names]]
+KEPT_KEYS = """async () => {
+  const kept = [];
+  for (const name of (await caches.keys()).filter((name) => name.startsWith("band-office-kept"))) {
+    for (const key of await (await caches.open(name)).keys()) kept.push([name, key.url, [...key.headers.keys()]]);
+  }
+  return kept;
+}"""
+
+
 def kept_paths(page):
-    return page.evaluate(
-        "async () => (await (await caches.open('band-office-kept')).keys()).map((key) => new URL(key.url).pathname)"
-    )
+    return [urlsplit(url).path for _, url, _ in page.evaluate(KEPT_KEYS)]
+
+
+def kept_urls(page):
+    return [url for _, url, _ in page.evaluate(KEPT_KEYS)]
+
+
+# What a fetch of the page gets, with `bearer` (an API key) or none: its status, Band-Kept-At and body, or the
+# failure of a fetch that got no answer at all.
+ANSWER_OF = """async ([url, bearer]) => {
+  try {
+    const answer = await fetch(url, {headers: bearer ? {Authorization: `Bearer ${bearer}`} : {}});
+    return {status: answer.status, kept_at: answer.headers.get("Band-Kept-At"), body: await answer.json()};
+  } catch (error) {
+    return {failed: error.name};
+  }
+}"""
+
+
+def answer_of(page, url, bearer=None):
+    return page.evaluate(ANSWER_OF, [url, bearer])
 
 
 # --- over HTTP ------------------------------------------------------------------------------------------------
@@ -204,12 +233,9 @@ def test_a_write_while_offline_fails_at_once_saying_so_and_changes_nothing(demo_
 
 def test_signing_out_forgets_the_kept_pages(demo_office, phone):
     page = installed(phone(token=demo_office.key_of(MUSICIAN)), demo_office)
-    keys = page.evaluate(
-        """async () => (await (await caches.open("band-office-kept")).keys()).map(
-          (key) => [new URL(key.url).pathname, [...key.headers.keys()]])"""
-    )
-    assert {"/v1/me", "/v1/me/gigs"} <= {path for path, _ in keys}  # per URL, as the pages asked
-    assert [headers for _, headers in keys if headers] == []  # no bearer (nor any header) in a key
+    keys = page.evaluate(KEPT_KEYS)
+    assert {"/v1/me", "/v1/me/gigs"} <= {urlsplit(url).path for _, url, _ in keys}  # per URL, as the pages asked
+    assert [headers for _, _, headers in keys if headers] == []  # no bearer (nor any header) in a key
     page.get_by_role("button", name="Sign out").click()
     page.wait_for_url("**/signin**")
     assert kept_paths(page) == []
@@ -253,3 +279,79 @@ def test_out_of_reach_of_the_server_the_app_opens_read_only_and_a_write_fails_at
         assert context.problems.unexpected() == []
     finally:
         office.service.stop()
+
+
+# --- kept for one user alone (SPEC §2.3) ------------------------------------------------------------------------
+
+OTHER_MUSICIAN = "crew@band.example"  # Florian Schmid, linked to a staff member of his own
+
+
+def test_offline_another_bearer_or_none_never_gets_what_was_kept_for_her(demo_office, phone):
+    page = installed(phone(), demo_office)
+    page.goto(demo_office.url("/my/pay"))
+    wait_for(lambda: "/v1/me/pay-sheet" in kept_paths(page), SLOW_MACHINE_SECONDS)
+    hers, his = demo_office.keys[MUSICIAN], demo_office.keys[OTHER_MUSICIAN]
+    member = {
+        key: demo_office.api("/me/staff-member", email)["data"]["id"]
+        for key, email in ((hers, MUSICIAN), (his, OTHER_MUSICIAN))
+    }
+    staff_member = demo_office.url("/v1/me/staff-member")
+    for key in (hers, his):  # online, through the worker: each kept (before it is answered) for the bearer that asked
+        assert answer_of(page, staff_member, key)["body"]["data"]["id"] == member[key]
+    assert not any(hers in name or his in name for name, _, _ in page.evaluate(KEPT_KEYS))  # no bearer written down
+    her_pages = [url for url in kept_urls(page) if urlsplit(url).path != "/v1/me/staff-member"]
+    page.context.set_offline(True)
+    for key in (hers, his):  # each gets their own record, as of when it was kept
+        kept = answer_of(page, staff_member, key)
+        assert kept["kept_at"] and kept["body"]["data"]["id"] == member[key]
+    assert answer_of(page, staff_member) == {"failed": "TypeError"}
+    assert any(urlsplit(url).path == "/v1/me/pay-sheet" for url in her_pages)
+    for url in her_pages:  # her gigs, her pay sheet...: his bearer, or none, gets no answer at all
+        assert answer_of(page, url, his) == {"failed": "TypeError"}
+        assert answer_of(page, url) == {"failed": "TypeError"}
+        assert answer_of(page, url, hers)["kept_at"]
+
+
+def test_an_answer_on_its_way_when_she_signs_out_is_not_kept(demo_office, phone):
+    key = demo_office.key_of(MUSICIAN)  # signing out revokes it
+    page = installed(phone(token=key), demo_office)
+    other_tab = page.context.new_page()  # a page the worker controls whose request is on its way meanwhile
+    other_tab.goto(demo_office.url("/manifest.webmanifest"))
+    late = demo_office.url("/v1/me/gigs?limit=7")
+    held = []
+    page.context.route(late, lambda route: held.append(route))  # the worker's request too (Chromium)
+    other_tab.evaluate(
+        """([url, bearer]) => {
+          window.late = fetch(url, {headers: {Authorization: `Bearer ${bearer}`}}).then((answer) => answer.status);
+        }""",
+        [late, key],
+    )
+    wait_for(lambda: held or other_tab.evaluate("false"), SLOW_MACHINE_SECONDS)  # evaluate: the route is handed over
+    [route] = held
+    answer = route.fetch()  # answered by the server while she is signed in, held on its way
+    assert answer.status == 200
+    page.get_by_role("button", name="Sign out").click()
+    page.wait_for_url("**/signin**")
+    route.fulfill(response=answer)
+    assert other_tab.evaluate("() => window.late") == 200
+    page.context.unroute(late)
+    page.context.set_offline(True)
+    assert answer_of(other_tab, late, key) == {"failed": "TypeError"}
+
+
+def test_what_the_first_visit_showed_opens_with_the_network_cut(demo_office, phone):
+    page = phone()
+    page.goto(demo_office.url("/my"))  # the worker installs meanwhile: no reload
+    answered = page.locator(".my-invitation h3").first.get_attribute("id")
+    page.locator(".my-invitation").first.get_by_role("button", name="Decline").click()
+    expect(page.get_by_role("status").filter(has_text="Declined")).to_be_visible()
+    shown = upcoming_gig_ids(page)
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=30000)
+    asked = {"/v1/me", "/v1/me/gigs", "/v1/me/invitations"}
+    wait_for(lambda: asked <= set(kept_paths(page)), SLOW_MACHINE_SECONDS)
+    page.context.set_offline(True)
+    page.goto(demo_office.url("/my"))
+    expect(page.get_by_role("heading", name="My gigs", level=1)).to_be_visible()
+    expect(page.locator(".offline-strip")).to_have_text(re.compile(r"^Offline — as of \S"))
+    assert upcoming_gig_ids(page) == shown
+    expect(page.locator(f"[id='{answered}']")).to_have_count(0)  # as answered

@@ -13,6 +13,7 @@
 
 import { isOffline, noteAnswer } from "./offline.js";
 import { saveBlob } from "./save_file.js";
+import { noteAsked } from "./service_worker.js";
 import { forgetSession, readSession, signInAgain } from "./session.js";
 
 export class ApiError extends Error {
@@ -97,6 +98,7 @@ async function send(method, url, { body, signal, accept }) {
   if (!authorization) return LEAVING();
   const headers = { Accept: accept, Authorization: authorization };
   if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (method === "GET" && accept === "application/json") noteAsked(url, authorization);
   return fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal });
 }
 
