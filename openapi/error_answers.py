@@ -4,7 +4,7 @@ of an operation that gives them."""
 
 from marshmallow import Schema, fields
 
-from domain.errors import CODES
+from domain.errors import CODES, REASONS
 
 ERROR_STATUSES = {  # the codes of each status come from errors.CODES
     400: "Invalid JSON or query parameters, or a read that would cost the server too much",
@@ -85,3 +85,12 @@ def error_answer(statuses):
 
 def in_brackets(codes):
     return f" ({', '.join(f'`{code}`' for code in codes)})" if codes else ""
+
+
+def name_reasons(operation, method, path):
+    """The operation with the reasons (`domain.errors.REASONS`) it may answer with, in its words and `x-reasons`."""
+    named = {reason: meaning for reason, (meaning, where) in REASONS.items() if f"{method} {path}" in where}
+    if named:
+        operation["x-reasons"] = sorted(named)
+        said = "; ".join(f"`{reason}`: {meaning}" for reason, meaning in sorted(named.items()))
+        operation["description"] = f"An error's `details.reason` here is one of: {said}."
