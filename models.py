@@ -33,6 +33,10 @@ db = DatabaseProxy()
 db.initialize(dialect.db)
 
 
+# No stored text holds U+0000 (SPEC §2.3): PostgreSQL's text and JSON cannot, so neither database takes it.
+NUL = "\x00"
+
+
 def new_id():
     return str(uuid.uuid4())
 

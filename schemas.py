@@ -4,6 +4,7 @@ from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
 from domain.errors import flatten, invalid
 from formats.field_types import (
+    NUL_MESSAGE,
     Bool,
     Cents,
     Color,
@@ -23,6 +24,7 @@ from formats.field_types import (
     Timestamp,
     TimeZone,
     Url,
+    nul_places,
 )
 from models import CUSTOM_FIELD_RESOURCES, GIG_STATUS_KINDS, INVITATION_STATUSES, SONG_KINDS
 
@@ -44,8 +46,8 @@ class RecordSchema(BaseSchema):
 def load(schema, data, *, partial=False, blanks=True):
     """The request body `data` checked against `schema`: a dict of the values to store, or 422.
 
-    Unknown and read-only keys are named as such; strings are trimmed; with `blanks`, an empty optional
-    string is null and an empty required string is missing.
+    Unknown and read-only keys are named as such, and every place of a value whose text holds U+0000; strings are
+    trimmed; with `blanks`, an empty optional string is null and an empty required string is missing.
     """
     if not isinstance(data, dict):
         raise invalid({"_body": ["Expected a JSON object."]})
@@ -58,6 +60,8 @@ def load(schema, data, *, partial=False, blanks=True):
             errors[key] = ["Read-only field."]
         elif partial and key in schema.create_only:
             errors[key] = ["Set on create; read-only afterwards."]
+        elif held := nul_places(value, key):
+            errors.update({place: [NUL_MESSAGE] for place in held})
         elif blanks and isinstance(value, str) and isinstance(field, fields.String) and not value.strip():
             if not field.required:
                 clean[key] = None
@@ -68,7 +72,7 @@ def load(schema, data, *, partial=False, blanks=True):
     try:
         values = schema.load(clean, partial=partial)
     except ValidationError as e:
-        errors.update(flatten(e.messages))
+        errors = {**flatten(e.messages), **errors}  # a required field refused above is not missing too
         values = None
     if errors:
         raise invalid(errors)

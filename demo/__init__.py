@@ -16,7 +16,7 @@ import itertools
 import random
 from pathlib import Path
 
-from demo.agency import batches, more_planners, more_venues, size_for
+from demo.agency import MAX_GIGS, batches, more_planners, more_venues, size_for
 from demo.catalog import write_catalog
 from demo.data import PLANNERS, VENUES
 from demo.gigs import season, write_gig
@@ -39,8 +39,8 @@ def write(path, gigs=None, season_of=None):
     `season_of`, the band drawn on that day, placed as far from today as it was from that day."""
     if Path(path).exists():
         raise ConfigError(f"{path} exists already: choose a new file for the demo database.")
-    if gigs is not None and gigs < 1:
-        raise ConfigError("a demo office has at least one gig.")
+    if gigs is not None and not 1 <= gigs <= MAX_GIGS:
+        raise ConfigError(f"a demo office has from 1 to {MAX_GIGS:,} gigs (a bigger one would take hours to build).")
     try:
         with dialect.database_at(path):
             dialect.write_fast()

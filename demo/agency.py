@@ -15,6 +15,7 @@ MORE_YEARS = 4  # at most, three back and one ahead
 GIGS_A_CREW = 3  # the most gigs the example band's staff and equipment play on one day
 BLOCKOUTS_A_CREW = 16  # over the example's span of days
 BATCH_GIGS = 500  # gigs written between two flushes
+MAX_GIGS = 100_000  # the largest office built in minutes on a small machine (docs/benchmarks.md); more is refused
 
 # Monday first: weddings are on Saturdays, then Fridays and Sundays; weekdays have a few corporate events.
 WEEKDAY_WEIGHTS = (0.6, 0.6, 0.6, 0.6, 2.5, 6, 2)

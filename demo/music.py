@@ -64,8 +64,12 @@ class Programme:
         return gig_moment
 
     def fresh_song(self, use):
-        """A song of the repertoire for `use` not yet on the gig."""
-        song = self.rng.choice([s for s in self.office.songs[use] if s.id not in self.used])
+        """A song of the repertoire for `use` not yet on the gig; when every one is (a long setlist of jazz drew
+        more than the band knows), any song of the repertoire not yet on it."""
+        fresh = [s for s in self.office.songs[use] if s.id not in self.used]
+        if not fresh:
+            fresh = [s for songs in self.office.songs.values() for s in songs if s.id not in self.used]
+        song = self.rng.choice(fresh)
         self.used.add(song.id)
         return song
 

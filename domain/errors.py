@@ -21,6 +21,57 @@ CODES = {
     "unavailable": 503,
 }
 
+ACCEPT = "POST /gig-role-invitations/{id}/accept"
+ANSWER = "POST /invitations/answer"
+ANSWERING = ("POST /gig-role-invitations/{id}/decline", "POST /gig-role-invitations/{id}/withdraw", ACCEPT, ANSWER)
+STAFFING = ("POST /gig-roles", "PATCH /gig-roles/{id}", "POST /gig-role-invitations", ACCEPT, ANSWER)
+ADMINS = ("PATCH /users/{id}", "DELETE /users/{id}", "PATCH /access-roles/{id}")
+# Every `details.reason` a client can meet: what it means, and the operations that answer with it ("METHOD /path",
+# as the OpenAPI document writes them), where the document names it (tests/test_reasons.py walks the code for them).
+REASONS = {
+    "gig_closed": (
+        "the gig is completed or cancelled",
+        ("POST /gigs/{id}/generate-roles", *STAFFING[2:], "POST /gig-roles"),
+    ),
+    "gig_role_filled": ("the gig role is filled already", STAFFING[2:]),
+    "staff_member_blocked_out": ("a blockout of the staff member covers the gig's date (details.blockout)", STAFFING),
+    "double_booked": (
+        "the staff member (details.gig_role) or the equipment (details.gig_equipment) is on another gig then",
+        (*STAFFING, "POST /gig-equipment", "PATCH /gig-equipment/{id}"),
+    ),
+    "staff_member_booked": (
+        "you play a gig on one of those days (details.gig_role)",
+        ("POST /me/blockouts", "PATCH /me/blockouts/{id}"),
+    ),
+    "equipment_unavailable": (
+        "the equipment is in repair or retired",
+        ("POST /gig-equipment", "PATCH /gig-equipment/{id}"),
+    ),
+    "invitation_expired": (
+        "the invitation (or its answer link) has expired",
+        (*ANSWERING, "PATCH /gig-role-invitations/{id}", "POST /invitations/preview"),
+    ),
+    "invitation_not_pending": (
+        "the invitation was answered or withdrawn (details.status on the answer link)",
+        (*ANSWERING, "PATCH /gig-role-invitations/{id}"),
+    ),
+    "link_expired": ("the answer link's invitation was answered or withdrawn", ("POST /invitations/preview", ANSWER)),
+    "member_inactive": ("the invited staff member or their user is inactive", ("POST /invitations/preview", ANSWER)),
+    "quota_exceeded": (
+        "you hold as many live API keys as one user may (details.limit): revoke one first",
+        ("POST /api-keys",),
+    ),
+    "already_set_up": ("an active admin exists already: sign in instead", ("POST /auth/setup",)),
+    "own_admin_capability": ("you cannot take away your own admin capability", ADMINS),
+    "last_admin": ("at least one active user keeps every capability", ADMINS),
+    "admin_role": ("the admin access role cannot be deleted", ("DELETE /access-roles/{id}",)),
+    "endpoint_inactive": (
+        "the webhook endpoint is switched off",
+        ("POST /webhook-endpoints/{id}/ping", "POST /webhook-deliveries/{id}/redeliver"),
+    ),
+    "delivery_in_flight": ("an attempt of the delivery is on its way", ("POST /webhook-deliveries/{id}/redeliver",)),
+}
+
 
 class ConfigError(Exception):
     """A setting or command-line value the service cannot run with."""

@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 
 from marshmallow import ValidationError, fields, validate
 
-from models import timestamp
+from models import NUL, timestamp
 
 MAX_INT = 2**53 - 1  # the largest integer every JSON client (JavaScript included) holds exactly
 # ASCII digits only: Python's \d also takes "1５", which SQLite and every client would then choke on
@@ -18,6 +18,27 @@ TIME_RE = re.compile(r"([01][0-9]|2[0-3]):[0-5][0-9]")
 TIME_PATTERN = r"^([01][0-9]|2[0-3]):[0-5][0-9]$"
 TEXT_CHARS = 100_000  # the size of a `text` field (SPEC §2.3): bounds the cost of every filter on it
 UUID_RE = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+
+
+NUL_MESSAGE = "Holds the character U+0000 (NUL), which no text may hold."
+
+
+def nul_places(value, place=""):
+    """The places in a JSON value (`name`, `custom_fields.KEY`, `grants.0`; "" for `value` itself) whose text,
+    or whose key, holds U+0000: a body's and a query's every text is checked here, whatever field takes it."""
+    if isinstance(value, str):
+        return [place] if NUL in value else []
+    if isinstance(value, dict):
+        items = value.items()
+    elif isinstance(value, list):
+        items = enumerate(value)
+    else:
+        return []
+    found = []
+    for key, item in items:
+        inner = f"{place}.{key}" if place else str(key)
+        found += [inner] if NUL in str(key) else nul_places(item, inner)
+    return found
 
 
 def _optional(kwargs):

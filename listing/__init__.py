@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from domain import pay_policy
 from domain.errors import ApiError
-from formats.field_types import MAX_INT
+from formats.field_types import MAX_INT, NUL_MESSAGE, nul_places
 from listing.columns import Column, columns_of
 from listing.filters import (
     MAX_FILTER_CHARS,
@@ -180,6 +180,8 @@ def _single_values(args, errors):
         given = args.getlist(key)
         if "" in given:
             errors[key] = "Empty value (test for null with is_null)." if key.startswith("filter[") else "Empty value."
+        elif nul_places(given):
+            errors[key] = NUL_MESSAGE
         elif len(given) == 1:
             values[key] = given[0]
         elif SET_FILTER_RE.fullmatch(key):

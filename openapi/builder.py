@@ -10,7 +10,7 @@ from apispec.ext.marshmallow import MarshmallowPlugin
 from domain import pay_policy
 from formats.field_types import CustomFields
 from formats.operation_schemas import WebhookPayloadSchema
-from openapi.error_answers import READ, WRITE, ErrorSchema, error_answer
+from openapi.error_answers import READ, WRITE, ErrorSchema, error_answer, name_reasons
 from openapi.params import (
     FILTERS,
     fields_param,
@@ -223,6 +223,7 @@ class Builder:
                 operation["operationId"] = rule.endpoint.removeprefix("api.")
             if method in WRITE_METHODS and not getattr(view, "public", False):
                 self.add_write_rate(operation)
+            name_reasons(operation, method, path)
             operations[method.lower()] = operation
         params = [path_param(name) for name in re.findall(r"{([a-z_]+)}", path)]
         self.spec.path(path=path, operations=operations, parameters=params)

@@ -4,17 +4,18 @@ of an operation that gives them."""
 
 from marshmallow import Schema, fields
 
-from domain.errors import CODES
+from domain.errors import CODES, REASONS
 
 ERROR_STATUSES = {  # the codes of each status come from errors.CODES
-    400: "Invalid JSON or query parameters, or a read that would cost the server too much",
+    400: "Invalid JSON or query parameters (one holding U+0000 among them), or a read that would cost the server too "
+    "much",
     401: "No valid bearer token",
     403: "The token's roles lack the capability (details.required)",
     404: "No such record",
     409: "A unique rule, a reference (details.referenced_by) or a domain rule (details.reason)",
     413: "The body is over the limit",
     415: "The body is not of the expected media type",
-    422: "Invalid fields (details: field -> messages)",
+    422: "Invalid fields (details: field -> messages), a text holding U+0000 anywhere in the body among them",
     429: "Too many requests: from this address to sign in or answer by link, or writes of a caller without any "
     "`.edit` capability (see Retry-After)",
     503: "The database is busy or the service is stopping (see Retry-After)",
@@ -85,3 +86,12 @@ def error_answer(statuses):
 
 def in_brackets(codes):
     return f" ({', '.join(f'`{code}`' for code in codes)})" if codes else ""
+
+
+def name_reasons(operation, method, path):
+    """The operation with the reasons (`domain.errors.REASONS`) it may answer with, in its words and `x-reasons`."""
+    named = {reason: meaning for reason, (meaning, where) in REASONS.items() if f"{method} {path}" in where}
+    if named:
+        operation["x-reasons"] = sorted(named)
+        said = "; ".join(f"`{reason}`: {meaning}" for reason, meaning in sorted(named.items()))
+        operation["description"] = f"An error's `details.reason` here is one of: {said}."

@@ -206,7 +206,7 @@ def create_api_key(email, label, days):
 
 @click.command("demo")
 @click.argument("path")
-@click.option("--gigs", type=click.IntRange(min=1), help="A booking agency's office with this many gigs.")
+@click.option("--gigs", type=int, help=f"A booking agency's office with this many gigs (1 to {demo_data.MAX_GIGS:,}).")
 @click.option(
     "--season-of",
     type=click.DateTime(["%Y-%m-%d"]),

@@ -65,6 +65,21 @@ def test_the_answer_does_the_same_work_for_known_and_unknown_addresses(app, anon
     assert len(mails(app, ada.email)) == 1
 
 
+def test_after_the_answer_known_and_unknown_addresses_set_off_the_same_work(app, anon, ada):
+    """Issue 33: a known address was answered some milliseconds later, its mail handed to the outbox's thread in
+    the request. Now every address hands it a mail to compose (sent only to a known one), after the answer."""
+    outbox, held = app.extensions["outbox"], threading.Event()
+    outbox.put(lambda: held.wait(60))  # the jobs queue behind it, to be counted
+    handed = []
+    for address in ("nobody@example.com", ada.email, ada.email):  # unknown, known, known but absorbed
+        before = outbox.unfinished
+        assert anon.post("/auth/link", json={"email": address}).status_code == 200
+        handed.append(outbox.unfinished - before)
+    held.set()
+    assert handed == [1, 1, 1]
+    assert len(mails(app, ada.email)) == 1 and len(mails(app)) == 1
+
+
 @pytest.mark.parametrize("body", [{}, {"email": 5}, {"email": None}, {"email": "a@b.c", "x": 1}, ["a@b.c"]])
 def test_link_request_needs_an_email_string_and_nothing_else(anon, body):
     error_of(anon.post("/auth/link", json=body), 422, "validation_failed")

@@ -228,3 +228,27 @@ def test_a_copy_that_fails_half_way_leaves_the_database_empty(tmp_path, demo_off
             ).fetchall()
             == []
         )
+
+
+def test_an_office_whose_text_holds_nul_is_copied_without_it_and_the_rows_counted(tmp_path, demo_office):
+    """An office written before SPEC §2.3 refused U+0000 on SQLite: two venues' names and a gig's custom
+    field (its key and its value, which JSON writes `\\u0000`) hold it."""
+    older = sqlite3.connect(demo_office.db)
+    venues = [id for (id,) in older.execute("SELECT id FROM venues ORDER BY id LIMIT 2")]
+    older.execute(f"UPDATE venues SET name = 'Hall' || char(0) || 'e' WHERE id IN ('{venues[0]}', '{venues[1]}')")
+    gig = older.execute("SELECT id FROM gigs ORDER BY id LIMIT 1").fetchone()[0]
+    older.execute("UPDATE gigs SET custom_fields = ? WHERE id = ?", ('{"dress\\u0000":"black\\u0000 tie"}', gig))
+    older.commit()
+    older.close()
+
+    copied = copy_to(empty_database(tmp_path), demo_office.db)
+    assert copied.returncode == 0, copied.stdout + copied.stderr
+    assert "venues: 2 row(s) held U+0000" in copied.stdout and "gigs: 1 row(s) held U+0000" in copied.stdout
+    assert "every count agrees" in copied.stdout and "DIFFERENT" not in copied.stdout
+
+    moved = served_copy(tmp_path, demo_office.key)
+    try:
+        assert {moved.call("GET", f"/venues/{id}")["name"] for id in venues} == {"Halle"}
+        assert moved.call("GET", f"/gigs/{gig}")["custom_fields"] == {"dress": "black tie"}
+    finally:
+        moved.service.stop()

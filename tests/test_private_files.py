@@ -78,3 +78,10 @@ def test_a_served_office_keeps_its_database_daily_backups_and_mail_private(tmp_p
         assert mode(message) == 0o600 and mode(mail) == mode(mail.parent) == 0o700
     finally:
         service.stop()
+
+
+@pytest.mark.sqlite_only  # on PostgreSQL the demo is a database of the server's
+def test_a_demo_database_is_private_from_the_start(tmp_path):
+    run(Service(tmp_path), "demo", str(tmp_path / "demo.db"))
+    assert mode(tmp_path / "demo.db") == 0o600
+    assert not list(tmp_path.glob("demo.db-*"))  # no journal left beside it, of whatever mode

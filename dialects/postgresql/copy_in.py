@@ -4,14 +4,16 @@ Runs in a process of its own whose BAND_DB is the target (`python -m dialects.po
 the command), as the dialect and its migrations follow BAND_DB; the source is read by dialects/sqlite/snapshot.py.
 In one transaction on the target: refuse a database that holds any table, migrate it to the source's schema
 version, load every table's rows in the order of their references (COPY, with the tables' own triggers off: they
-would number, queue, count and index what is already so), then put back what those triggers keep (the search
-indexes, the gig counts, the events' sequence, the change counter), and compare a count per table with the
-source's. The source is read in one snapshot (a server may keep serving it); the signing key is a row like any
-other, so sessions, API keys, feed and answer links keep working after the move.
+would number, queue, count and index what is already so; U+0000, which PostgreSQL's text cannot hold and an older
+office may, dropped from every text and JSON value, the rows it was dropped from counted), then put back what those
+triggers keep (the search indexes, the gig counts, the events' sequence, the change counter), and compare a count
+per table with the source's. The source is read in one snapshot (a server may keep serving it); the signing key is a
+row like any other, so sessions, API keys, feed and answer links keep working after the move.
 """
 
 import dialects  # isort: skip (first: the dialect follows BAND_DB)
 import graphlib
+import json
 import os
 import sys
 import time
@@ -21,7 +23,7 @@ import psycopg
 
 from dialects.postgresql.search_index import search_columns, search_table
 from dialects.sqlite.snapshot import Snapshot, Unreadable
-from models import db
+from models import MODELS_BY_TABLE, NUL, JSONField, db
 from storage import migrations, writer
 
 BATCH_ROWS = 5000
@@ -97,8 +99,40 @@ def quoted(names):
     return ", ".join(f'"{n}"' for n in names)
 
 
+def json_columns(table, columns):
+    model = MODELS_BY_TABLE.get(table)
+    fields = model._meta.columns if model else {}
+    return {i for i, name in enumerate(columns) if isinstance(fields.get(name), JSONField)}
+
+
+def without_nul(row, json_at):
+    """`row` itself, or a copy whose texts (and JSON values' texts and keys, where `\\u0000` stands for it) no
+    longer hold U+0000."""
+    if not any(isinstance(v, str) and (NUL in v or (i in json_at and "\\u0000" in v)) for i, v in enumerate(row)):
+        return row
+    return tuple(_cleaned(v, i in json_at) for i, v in enumerate(row))
+
+
+def _cleaned(value, is_json):
+    if not isinstance(value, str):
+        return value
+    if is_json and "\\u0000" in value:
+        return json.dumps(_cleaned_json(json.loads(value)), separators=(",", ":"))  # as models.JSONField writes
+    return value.replace(NUL, "")
+
+
+def _cleaned_json(value):
+    if isinstance(value, str):
+        return value.replace(NUL, "")
+    if isinstance(value, list):
+        return [_cleaned_json(v) for v in value]
+    if isinstance(value, dict):
+        return {k.replace(NUL, ""): _cleaned_json(v) for k, v in value.items()}
+    return value
+
+
 def copy_table(source, table):
-    """Every row of `table`, read in batches and written through COPY."""
+    """Every row of `table`, read in batches and written through COPY; answers how many rows held U+0000."""
     columns = columns_of(table)
     known = set(source.columns(table))
     missing = [c for c in columns if c not in known]
@@ -106,10 +140,14 @@ def copy_table(source, table):
         raise Refused(f"the source has no table {table}")
     if missing:
         raise Refused(f"the source's table {table} has no column {', '.join(missing)}")
+    json_at, cleaned = json_columns(table, columns), 0
     with db.connection().cursor() as cursor, cursor.copy(f'COPY "{table}" ({quoted(columns)}) FROM STDIN') as copy:
         for batch in source.batches(table, columns, BATCH_ROWS):
             for row in batch:
-                copy.write_row(row)
+                written = without_nul(row, json_at)
+                cleaned += written is not row
+                copy.write_row(written)
+    return cleaned
 
 
 def triggers_switched(tables, state):
@@ -154,7 +192,8 @@ def counts_compared(source, tables):
 
 
 def copy(source):
-    """The whole copy, in the caller's transaction on the target; answers the counts compared."""
+    """The whole copy, in the caller's transaction on the target; answers the counts compared, and {table: rows}
+    of the rows U+0000 was dropped from."""
     refuse_unless_empty()
     version = source_version(source, len(migrations.steps()))
     migrations.upgrade(migrations.steps()[:version])
@@ -162,12 +201,11 @@ def copy(source):
     db.execute_sql("SET CONSTRAINTS ALL IMMEDIATE")  # the migrations' deferred triggers fired: a table is truncated
     db.execute_sql(f"TRUNCATE {quoted(tables)}")  # after, and what the migrations seeded (the default access roles)
     triggers_switched(tables, "DISABLE")
-    for table in in_dependency_order(tables):
-        copy_table(source, table)
+    cleaned = {table: copy_table(source, table) for table in in_dependency_order(tables)}
     triggers_switched(tables, "ENABLE")
     db.execute_sql(f"ANALYZE {quoted(tables)}")  # the planner's sizes: else what follows scans a table per gig
     put_back_what_triggers_keep(tables)
-    return counts_compared(source, tables)
+    return counts_compared(source, tables), {table: rows for table, rows in cleaned.items() if rows}
 
 
 def main(path, say=print):
@@ -177,7 +215,9 @@ def main(path, say=print):
     try:
         source = Snapshot(path)
         with db.atomic() as transaction:
-            counts = copy(source)
+            counts, cleaned = copy(source)
+            for table, rows in sorted(cleaned.items()):
+                say(f"{table}: {rows} row(s) held U+0000, which PostgreSQL cannot store: dropped from their text")
             differ = [c for c in counts if c[1] != c[2]]
             for table, there, here in counts:
                 say(f"{table}: {there} in the source, {here} in {db.database}{'  DIFFERENT' if there != here else ''}")

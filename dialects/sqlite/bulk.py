@@ -4,14 +4,17 @@ a crash, its indexes built once at the end, and left compact."""
 from contextlib import contextmanager
 
 from dialects.sqlite.database import db
+from dialects.sqlite.files import keep_private
 
 
 @contextmanager
 def database_at(path):
-    """Point the database at the file `path` for the block, then back at the application's database."""
+    """Point the database at the file `path` (0600, as every file the service writes) for the block, then back at
+    the application's database."""
     # The pragmas stay with the database object across init; the busy timeout would reset to peewee's default.
     original, timeout, params = db.database, db._timeout, dict(db.connect_params)
     db.close()
+    keep_private(path)
     db.init(str(path), timeout=timeout, **params)
     try:
         yield
