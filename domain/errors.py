@@ -70,6 +70,11 @@ REASONS = {
         ("POST /webhook-endpoints/{id}/ping", "POST /webhook-deliveries/{id}/redeliver"),
     ),
     "delivery_in_flight": ("an attempt of the delivery is on its way", ("POST /webhook-deliveries/{id}/redeliver",)),
+    "email_in_use": (
+        "a user with this e-mail address exists already: link them to the staff member instead",
+        ("POST /musicians", "POST /staff-members/{id}/sign-in"),
+    ),
+    "already_signs_in": ("the staff member is linked to a user already", ("POST /staff-members/{id}/sign-in",)),
 }
 
 
