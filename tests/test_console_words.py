@@ -14,6 +14,7 @@ from tests.support.waiting import wait_for
 demo_office, browser, signed_in = console.demo_office, console.browser, console.signed_in
 pytestmark = pytest.mark.browser
 
+LABELS = ".record-form label, .record-form legend, .record-form .field-hint, .record-form dt"
 FORBIDDEN = re.compile(r"cents|\bnull\b|ISO 4217|Position|\b[a-z]+_[a-z_]+\b")
 
 
@@ -36,7 +37,7 @@ def test_money_is_typed_either_way_stored_right_and_shown_as_money(demo_office, 
     for typed, cents in (("4.500,00", 450000), ("4,600.00", 460000), ("€ 4700", 470000), ("4.800 €", 480000)):
         amount.fill(typed)
         page.get_by_role("button", name="Save").click()
-        wait_for(lambda: demo_office.api(f"/prices/{price['id']}")["data"]["amount_cents"] == cents)
+        wait_for(lambda cents=cents: demo_office.api(f"/prices/{price['id']}")["data"]["amount_cents"] == cents)
     expect(amount).to_have_value("€4,800.00")
     amount.fill("four thousand")
     amount.blur()
@@ -62,9 +63,7 @@ def test_no_developer_words_on_any_form_of_records(demo_office, signed_in):
     for form in forms:
         page.goto(demo_office.url(form))
         expect(page.locator(".record-form form, .record-form dl").first).to_be_visible()
-        words = page.locator(
-            ".record-form label, .record-form legend, .record-form .field-hint, .record-form dt"
-        ).all_inner_texts()
+        words = page.locator(LABELS).all_inner_texts()
         found = [word for word in words if FORBIDDEN.search(word)]
         if found:
             seen[form] = found
