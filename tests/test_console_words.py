@@ -46,6 +46,29 @@ def test_money_is_typed_either_way_stored_right_and_shown_as_money(demo_office, 
     expect(page.locator("tbody")).to_contain_text("€4,800.00")
 
 
+def test_the_console_follows_the_office_s_language_date_style_and_currency_once_changed(demo_office, signed_in):
+    price = demo_office.api("/prices?filter[valid_from][gte]=2000-01-01&limit=1")["data"][0]
+    before = demo_office.api("/office")["data"]
+    year, month, day = price["valid_from"].split("-")
+    page = signed_in()
+    shown = demo_office.url(f"/records/prices?filter[id][eq]={price['id']}")
+    try:
+        demo_office.api("/office", method="PATCH", body={"language": "de", "date_style": "dd.mm.yyyy"})
+        page.goto(shown)
+        expect(page.locator("tbody")).to_contain_text(f"{day}.{month}.{year}")
+        euros = f"{price['amount_cents'] // 100:,}".replace(",", ".") + f",{price['amount_cents'] % 100:02d}"
+        expect(page.locator("tbody")).to_contain_text(f"{euros}\u00a0€")
+        changed = {"language": "en", "date_style": "mm/dd/yyyy", "currency": "CHF"}
+        demo_office.api("/office", method="PATCH", body=changed)
+        page.reload()
+        expect(page.locator("tbody")).to_contain_text(f"{month}/{day}/{year}")
+        page.goto(demo_office.url("/records/gig-roles?sort=-pay_cents"))
+        expect(page.locator("tbody tr").first).to_contain_text("CHF")  # a role's pay is in the office's currency
+    finally:
+        keys = ("language", "date_style", "currency")
+        demo_office.api("/office", method="PATCH", body={key: before[key] for key in keys})
+
+
 def test_no_developer_words_on_any_form_of_records(demo_office, signed_in):
     page = signed_in()
     document = demo_office.api("/openapi.json")

@@ -9,7 +9,7 @@ export const DEFAULT_OFFICE = Object.freeze({
   time_zone: undefined, // the browser's, until the office says
   currency: "EUR",
   language: "en",
-  date_style: "dd/mm/yyyy",
+  date_style: "dd.mm.yyyy",
   clock: "24h",
 });
 

@@ -5,7 +5,7 @@
 import { MoneyInput } from "../components/money_input.js";
 import { ReferencePicker } from "../components/reference_picker.js";
 import { useConsole } from "../context.js";
-import { amount, date, moment } from "../format.js";
+import { amount, moment, numericDate } from "../format.js";
 import { html, useState } from "../lib.js";
 import { useLoad } from "../load.js";
 import { recordPath } from "../paths.js";
@@ -102,7 +102,7 @@ export function FieldText({ field, record }) {
     case "boolean":
       return value ? "Yes" : "No";
     case "date":
-      return date(value);
+      return numericDate(value);
     case "timestamp":
       return moment(value);
     case "list":
