@@ -82,6 +82,11 @@ export function date(iso, options = { weekday: "short", day: "numeric", month: "
   return iso ? localDate(iso).toLocaleDateString(localeOf(current), options) : "";
 }
 
+/** An Intl.DateTimeFormat of `options` in the office's language and order (for a screen that formats many days). */
+export function dateFormat(options) {
+  return new Intl.DateTimeFormat(localeOf(current), options);
+}
+
 /** "2026-11-28" -> "28.11.2026", "28/11/2026", "11/28/2026" or "2026-11-28": the office's date style. */
 export function numericDate(iso, office = current) {
   if (!iso) return "";

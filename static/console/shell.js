@@ -7,6 +7,7 @@
 import { onRetrying } from "./api.js";
 import { ErrorMessage } from "./components/index.js";
 import { useConsole } from "./context.js";
+import { clockTime, date, isoDay } from "./format.js";
 import { KeysDialog, listenForKeys } from "./keys.js";
 import { html, useEffect, useRef, useState } from "./lib.js";
 import { doesOfficeWork, isLinkedToMember } from "./me.js";
@@ -57,11 +58,11 @@ function RetryStrip() {
   return html`<div class="retrying" role="status">${retrying ? "Retrying…" : ""}</div>`;
 }
 
-/** "14:02", or "Wed 25 Nov, 14:02" when not today: when the copy shown was fetched, in the phone's own time. */
+/** "14:02", or "Wed 25 Nov, 14:02" when not today: when the copy shown was fetched, on the office's clock. */
 function asOfWords(asOf) {
-  const clock = asOf.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
+  const clock = clockTime(asOf);
   if (asOf.toDateString() === new Date().toDateString()) return clock;
-  return `${asOf.toLocaleDateString(undefined, { weekday: "short", day: "numeric", month: "short" })}, ${clock}`;
+  return `${date(isoDay(asOf), { weekday: "short", day: "numeric", month: "short" })}, ${clock}`;
 }
 
 function OfflineStrip() {
