@@ -97,7 +97,8 @@ export function numericDate(iso, office = current) {
 
 /** A Date's time of day on the office's clock ("17:46" or "5:46 PM"), in the office's zone unless `zone` says. */
 export function clockTime(instant, { zone = current.time_zone, office = current } = {}) {
-  return instant.toLocaleTimeString(localeOf(office), { hour: "numeric", minute: "2-digit", hourCycle: office.clock === "12h" ? "h12" : "h23", timeZone: zone });
+  const twelve = office.clock === "12h";
+  return instant.toLocaleTimeString(localeOf(office), { hour: twelve ? "numeric" : "2-digit", minute: "2-digit", hourCycle: twelve ? "h12" : "h23", timeZone: zone });
 }
 
 /** A timestamp ("2026-11-26T05:51:02Z") in the office's zone, date style and clock: when something happened. */

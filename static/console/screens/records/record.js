@@ -21,6 +21,12 @@ function singular(title) {
   return rule ? title.replace(rule[0], rule[1]) : title;
 }
 
+/** The record's name, or null for one that has none of its own (only an id: its kind heads the page then). */
+function nameOf(record) {
+  const label = record ? recordLabel(record) : "";
+  return label && !label.startsWith("#") ? label : null;
+}
+
 export default function RecordScreen({ params }) {
   const { me } = useConsole();
   const [doc, error] = useDocument();
@@ -33,8 +39,8 @@ export default function RecordScreen({ params }) {
   return html`<section class="screen record-screen">
     <header class="screen-header">
       <div>
-        ${creating ? null : html`<p class="kicker">${singular(title)}</p>`}
-        <h1>${creating ? `New ${singular(title).toLowerCase()}` : record ? recordLabel(record) : singular(title)}</h1>
+        ${nameOf(record) ? html`<p class="kicker">${singular(title)}</p>` : null}
+        <h1>${creating ? `New ${singular(title).toLowerCase()}` : nameOf(record) || singular(title)}</h1>
       </div>
       <nav class="screen-actions" aria-label="Actions"><a href=${basePath}>All ${title.toLowerCase()}</a></nav>
     </header>
