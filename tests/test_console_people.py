@@ -23,7 +23,8 @@ demo_office, browser, signed_in = console.demo_office, console.browser, console.
 SHOTS = Path(os.environ.get("CONSOLE_SHOTS", "/tmp/people-shots"))
 HOSTILE = "<img src=x onerror=alert(1)>"
 RTL = "\u202eevil"
-MONEY_RE = re.compile(r"(€|EUR|\$|£)\s?\d|\d\s?(€|EUR)|\b\d+[.,]\d{2}\b")
+# an amount, not a date in the office's style (26.09.2025) nor a currency in one cell and a date in the next
+MONEY_RE = re.compile(r"(€|EUR|\$|£)[ \u00a0]?\d|\d[ \u00a0]?(€|EUR)|\b\d+[.,]\d{2}\b(?![.,/]\d)")
 NO_PAY_EMAIL = "office-no-pay@band.example"
 
 
@@ -381,7 +382,7 @@ def test_each_screen_costs_at_most_three_api_calls(demo_office, signed_in):
     page = signed_in()
     calls = []
     page.on("request", lambda request: calls.append(urllib.parse.urlsplit(request.url).path))
-    shell = ("/v1/me", "/v1/me/staff-member", "/v1/events")  # /me/staff-member: whether My gigs is in the menu
+    shell = ("/v1/me", "/v1/office", "/v1/events")  # /office: the office's settings, to write money and dates
     for name, path, _, _ in screens_of(demo_office):
         calls.clear()
         page.goto(demo_office.url(path.split("&member=")[0]))  # a member's gigs are asked for when opened

@@ -7,9 +7,9 @@
 import { onRetrying } from "./api.js";
 import { ErrorMessage } from "./components/index.js";
 import { useConsole } from "./context.js";
+import { clockTime, date, isoDay } from "./format.js";
 import { KeysDialog, listenForKeys } from "./keys.js";
 import { html, useEffect, useRef, useState } from "./lib.js";
-import { useLoad } from "./load.js";
 import { doesOfficeWork, isLinkedToMember } from "./me.js";
 import { isCurrent, menuOf } from "./menu.js";
 import { useModule } from "./modules.js";
@@ -58,11 +58,11 @@ function RetryStrip() {
   return html`<div class="retrying" role="status">${retrying ? "Retrying…" : ""}</div>`;
 }
 
-/** "14:02", or "Wed 25 Nov, 14:02" when not today: when the copy shown was fetched, in the phone's own time. */
+/** "14:02", or "Wed 25 Nov, 14:02" when not today: when the copy shown was fetched, on the office's clock. */
 function asOfWords(asOf) {
-  const clock = asOf.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
+  const clock = clockTime(asOf);
   if (asOf.toDateString() === new Date().toDateString()) return clock;
-  return `${asOf.toLocaleDateString(undefined, { weekday: "short", day: "numeric", month: "short" })}, ${clock}`;
+  return `${date(isoDay(asOf), { weekday: "short", day: "numeric", month: "short" })}, ${clock}`;
 }
 
 function OfflineStrip() {
@@ -72,12 +72,10 @@ function OfflineStrip() {
 }
 
 /** Whether "My gigs" is the user's: always for a user without office work (it is their home), else when a staff
- * member is linked to them (asked once a page load). */
+ * member is linked to them (GET /me says). */
 function useOwnPages() {
-  const { api, me } = useConsole();
-  const officeWork = doesOfficeWork(me);
-  const linked = useLoad(() => (officeWork ? isLinkedToMember(api) : Promise.resolve(true)), [], { keep: "own-pages" });
-  return !officeWork || linked.answer === true;
+  const { me } = useConsole();
+  return !doesOfficeWork(me) || isLinkedToMember(me);
 }
 
 /** The screen `path` names (null while its module loads) and its params; a module that cannot be loaded (the

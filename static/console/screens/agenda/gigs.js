@@ -4,15 +4,15 @@
 // after the last gig loaded so far (a busy month comes a page at a time) are marked as not yet loaded.
 
 import { StatusBadge } from "../../components/index.js";
-import { isoDay, localDate, timeRange } from "../../format.js";
+import { dateFormat, isoDay, localDate, timeRange } from "../../format.js";
 import { html, useEffect, useState } from "../../lib.js";
 import { recordPath, staffingPath } from "../../paths.js";
 import { agendaUrl } from "./query.js";
 
 const SHOWN_PER_DAY = 4;
 const FIRST_ROWS = 40;
-const ROW_DAY = new Intl.DateTimeFormat(undefined, { weekday: "short", day: "numeric", month: "short" });
-const LONG_DAY = new Intl.DateTimeFormat(undefined, { weekday: "long", day: "numeric", month: "long" });
+const ROW_DAY = dateFormat({ weekday: "short", day: "numeric", month: "short" });
+const LONG_DAY = dateFormat({ weekday: "long", day: "numeric", month: "long" });
 
 // --- what both show ---
 
@@ -103,7 +103,7 @@ function weeksOf(month) {
 function weekdayNames() {
   return Array.from({ length: 7 }, (_, i) => {
     const day = new Date(2024, 0, 1 + i); // 1 January 2024 was a Monday
-    return { short: day.toLocaleDateString(undefined, { weekday: "short" }), long: day.toLocaleDateString(undefined, { weekday: "long" }) };
+    return { short: dateFormat({ weekday: "short" }).format(day), long: dateFormat({ weekday: "long" }).format(day) };
   });
 }
 

@@ -81,6 +81,6 @@ export default function Overview({ gig, reload }) {
     <${Fields} gig=${gig} editable=${editable} save=${save} />
     <${CustomFields} gig=${gig} editable=${editable} save=${save} />
     <${Products} gig=${gig} editable=${editable} />
-    <${Contacts} gig=${gig} editable=${editable} canCreate=${can(me, "people.edit")} />
+    ${can(me, "people.view") ? html`<${Contacts} gig=${gig} editable=${editable} canCreate=${can(me, "people.edit")} />` : null}
   </div>`;
 }

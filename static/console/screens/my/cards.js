@@ -51,7 +51,7 @@ export function RoleLine({ role }) {
   const product = role.product;
   return html`<span class="my-role"><strong><${Text} value=${role.role} /></strong>${product
       ? html` · <${Text} value=${product.name} />${product.start_time ? html` <span class="my-nowrap">${timeRange(product.start_time, product.end_time)}</span>` : null}`
-      : null} · <span class="my-pay">${pay(role)}</span></span>`;
+      : null} · <span class="my-role-pay">${pay(role)}</span></span>`;
 }
 
 /** "With Tobias (Guitar), Miriam (Bass)": the others on the gig by first name. */
