@@ -1,0 +1,113 @@
+"""SPEC §12.1 in Chromium against the served demo office: after a create or an add, the focus moves to the new
+thing's heading and the page says what happened; a gig for an existing client and venue, with one invited
+musician, takes at most 12 clicks; People adds a musician (who can sign in) and a contact, and a staff member
+without a user is let sign in later."""
+
+import datetime as dt
+import re
+import urllib.parse
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.support import console
+
+demo_office, browser, signed_in = console.demo_office, console.browser, console.signed_in
+pytestmark = pytest.mark.browser
+
+MOST_CLICKS = 12  # SPEC §12.1
+# Every click, tap and key a person presses that is not typing text into a field: kept in the tab's storage,
+# so that it counts across the console's screens
+COUNT_PRESSES = """
+const KEY = "tests.presses";
+const count = () => sessionStorage.setItem(KEY, String(Number(sessionStorage.getItem(KEY) || 0) + 1));
+const typing = (key) => key.length === 1 || key === "Shift" || key === "Backspace";
+addEventListener("pointerdown", (event) => event.isTrusted && count(), true);
+addEventListener("keydown", (event) => event.isTrusted && !typing(event.key) && count(), true);
+"""
+
+
+def query(path, **params):
+    return f"{path}?{urllib.parse.urlencode(params)}"
+
+
+def presses(page):
+    return int(page.evaluate("sessionStorage.getItem('tests.presses') || '0'"))
+
+
+def focused_heading(page):
+    return page.evaluate("document.activeElement.tagName === 'H1' ? document.activeElement.textContent : null")
+
+
+def booked_product(office):
+    """A product whose usual ensemble calls for roles: its name."""
+    offered = office.api("/product-ensembles?limit=200&expand=product")["data"]
+    ensembles = {row["ensemble_id"] for row in office.api("/ensemble-roles?limit=200")["data"]}
+    return next(row["product"]["name"] for row in offered if row["ensemble_id"] in ensembles)
+
+
+def pick(page, label, typed, option):
+    """A picker's record, as a person picks it: a click into the box, a few letters typed, a click on the option."""
+    box = page.get_by_role("combobox", name=label)
+    box.click()
+    page.keyboard.type(typed)
+    page.get_by_role("option", name=option).first.click()
+
+
+def test_a_gig_for_an_existing_client_and_venue_with_one_invited_musician_takes_at_most_12_clicks(
+    demo_office, signed_in
+):
+    venue = demo_office.api("/venues?limit=1&sort=name")["data"][0]
+    client = demo_office.api("/contacts?limit=1&sort=last_name")["data"][0]
+    product = booked_product(demo_office)
+    day = dt.date.today() + dt.timedelta(days=400)
+    page = signed_in()
+    page.context.add_init_script(COUNT_PRESSES)
+    page.goto(demo_office.url("/agenda"))
+    expect(page.get_by_role("link", name="New gig")).to_be_visible()
+
+    page.get_by_role("link", name="New gig").click()
+    page.get_by_label("Date (required)").click()
+    page.get_by_label("Date (required)").fill(day.isoformat())
+    page.get_by_label("Title (required)").click()
+    page.keyboard.type("Summer party")
+    pick(page, "Venue", venue["name"][:6], venue["name"])
+    pick(page, "Client", client["first_name"], client["first_name"])
+    page.get_by_role("checkbox", name=product, exact=True).click()
+    page.get_by_role("button", name="Create the gig").click()
+
+    created = page.get_by_role("status").filter(has_text=re.compile(r"^Created, with \d+ roles? to fill$"))
+    expect(created).to_be_visible()
+    expect(page.get_by_role("heading", level=1)).to_be_focused()
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Summer party")
+    page.get_by_role("button", name=re.compile("^Find someone for")).first.click()
+    candidates = page.get_by_role("group", name=re.compile("^Candidates for"))
+    free = candidates.locator(".candidate:not(.unavailable)").first
+    who = free.locator(".candidate-name").inner_text()
+    free.get_by_role("checkbox").click()
+    candidates.get_by_role("button", name="Invite 1").click()
+
+    expect(candidates.get_by_role("status")).to_have_text(f"Invited {who.split()[0]}")
+    assert presses(page) <= MOST_CLICKS
+    gig_id = re.search(r"/gigs/([0-9a-f-]{36})", page.url)[1]
+    gig = demo_office.api(f"/gigs/{gig_id}?expand=venue")["data"]
+    assert (gig["venue_id"], gig["pending_invitation_count"]) == (venue["id"], 1)
+    contacts = demo_office.api(query("/gig-contacts", **{"filter[gig_id]": gig_id}))["data"]
+    assert [(c["contact_id"], c["relationship"]) for c in contacts] == [(client["id"], "Client")]
+
+
+def test_after_adding_a_product_the_page_says_so_and_the_next_is_one_tab_away(demo_office, signed_in):
+    product = booked_product(demo_office)
+    day = (dt.date.today() + dt.timedelta(days=401)).isoformat()
+    gig = demo_office.api("/gigs", method="POST", body={"gig_date": day, "title": "Product focus"})["data"]
+    page = signed_in()
+    page.goto(demo_office.url(f"/gigs/{gig['id']}"))
+    picker = page.get_by_role("combobox", name="Add a product")
+    picker.fill(product)
+    page.get_by_role("option", name=product, exact=True).click()
+    page.get_by_role("button", name=f"Add {product}").click()
+
+    added = page.get_by_role("status").filter(has_text=f"Added {product}")
+    expect(added).to_be_focused()
+    page.keyboard.press("Tab")
+    expect(picker).to_be_focused()
