@@ -43,7 +43,8 @@ def booked_product(office):
     """A product whose usual ensemble calls for roles: its name."""
     offered = office.api("/product-ensembles?limit=200&expand=product")["data"]
     ensembles = {row["ensemble_id"] for row in office.api("/ensemble-roles?limit=200")["data"]}
-    return next(row["product"]["name"] for row in offered if row["ensemble_id"] in ensembles)
+    calling = [row["product"] for row in offered if row["ensemble_id"] in ensembles]
+    return next(product["name"] for product in calling if product["active"])
 
 
 def pick(page, label, typed, option):
