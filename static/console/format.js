@@ -1,18 +1,69 @@
-// Money, dates and times as SPEC §12 shows them: money with its currency (Intl.NumberFormat), dates in the
-// browser's locale, times exactly as the API gives them (the venue's local time, never converted).
+// Money, dates and times in the office's words (SPEC §12.1, GET /office): money in the office's currency and its
+// language's format (`4.500,00 €` or `€4,500.00`), typed either way; dates in the office's date style and
+// language, times of day on the office's clock; a timestamp in the office's zone. A gig's times stay exactly as the
+// API gives them (the venue's local time, never converted). main.js hands the office over once (followOffice) before
+// anything is drawn; every function formats with it unless given another.
 
-import { officeCurrency } from "./me.js";
+export const DEFAULT_OFFICE = Object.freeze({
+  name: "Band Office",
+  time_zone: undefined, // the browser's, until the office says
+  currency: "EUR",
+  language: "en",
+  date_style: "dd/mm/yyyy",
+  clock: "24h",
+});
 
-/** 45000, "EUR" -> "€450.00" (in the browser's locale). */
-export function money(cents, currency) {
+let current = DEFAULT_OFFICE;
+
+/** The office every format follows from now on (main.js, once GET /office has answered). */
+export function followOffice(office) {
+  current = { ...DEFAULT_OFFICE, ...office };
+}
+
+/** The locale whose words and order fit the office: its language, in the region its date style implies
+ * ("en" writing mm/dd/yyyy is "en-US", else "en-GB"). */
+function localeOf(office) {
+  const language = office.language || "en";
+  if (language.includes("-")) return language;
+  if (language === "en") return office.date_style === "mm/dd/yyyy" ? "en-US" : "en-GB";
+  return language;
+}
+
+/** 450000, "EUR" -> "€4,500.00" (English) or "4.500,00 €" (German): in the office's language. */
+export function formatMoney(cents, currency = current.currency, office = current) {
   if (cents === null || cents === undefined) return "";
-  return new Intl.NumberFormat(undefined, { style: "currency", currency }).format(cents / 100);
+  return new Intl.NumberFormat(localeOf(office), { style: "currency", currency: currency || office.currency }).format(cents / 100);
+}
+
+/** Money typed either way ("4500", "4.500,00", "4,500.00", "€ 4500", "4.500 €") -> 450000 cents; null for
+ * nonsense. A separator followed by one or two digits at the end is the decimal one; any other separates
+ * thousands. */
+export function parseMoney(text, office = current) {
+  const bare = String(text ?? "").replace(/[\s\u00a0\u202f']/g, "").replace(/^([-−]?)(?:[A-Za-z]{3}|[^\d.,\-−]{1,3})/, "$1").replace(/(?:[A-Za-z]{3}|[^\d.,]{1,3})$/, "");
+  const match = /^([-−]?)(\d{1,3}(?:([.,])\d{3})*(?:(?!\3)[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)$/.exec(bare);
+  if (!match) return null;
+  const sign = match[1] ? -1 : 1;
+  const decimal = /[.,](\d{1,2})$/.exec(match[2]);
+  const whole = (decimal ? match[2].slice(0, decimal.index) : match[2]).replace(/[.,]/g, "");
+  const fraction = decimal ? decimal[1].padEnd(2, "0") : "00";
+  return sign * (Number(whole) * 100 + Number(fraction));
+}
+
+/** Cents as a person types them in the office's language, without the currency: 450000 -> "4500.00"/"4500,00". */
+export function moneyText(cents, office = current) {
+  if (cents === null || cents === undefined || cents === "") return "";
+  return new Intl.NumberFormat(localeOf(office), { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: false }).format(cents / 100);
+}
+
+/** 45000, "EUR" -> "€450.00": money in the office's format. */
+export function money(cents, currency) {
+  return formatMoney(cents, currency);
 }
 
 /** Any amount in cents, in its record's own currency when it has one (a rate, a price), else in the office's
- * (GET /me's office.currency: a gig role's pay, a gig product's price). */
+ * (a gig role's pay, a gig product's price). */
 export function amount(cents, record) {
-  return money(cents, (record && record.currency) || officeCurrency());
+  return formatMoney(cents, (record && record.currency) || current.currency);
 }
 
 /** A calendar date "2026-11-28" as a local Date (no time zone shift). */
@@ -26,14 +77,31 @@ export function isoDay(day = new Date()) {
   return `${day.getFullYear()}-${String(day.getMonth() + 1).padStart(2, "0")}-${String(day.getDate()).padStart(2, "0")}`;
 }
 
-/** "2026-11-28" -> "Sat, 28 Nov 2026" (the browser's locale decides the order and words). */
+/** "2026-11-28" -> "Sat 28 Nov 2026" in the office's language and order; `options` as Intl's. */
 export function date(iso, options = { weekday: "short", day: "numeric", month: "short", year: "numeric" }) {
-  return iso ? localDate(iso).toLocaleDateString(undefined, options) : "";
+  return iso ? localDate(iso).toLocaleDateString(localeOf(current), options) : "";
 }
 
-/** A timestamp ("2026-11-26T05:51:02Z") in the browser's locale and zone: when something happened. */
+/** "2026-11-28" -> "28.11.2026", "28/11/2026", "11/28/2026" or "2026-11-28": the office's date style. */
+export function numericDate(iso, office = current) {
+  if (!iso) return "";
+  const [year, month, day] = iso.slice(0, 10).split("-");
+  const style = office.date_style || DEFAULT_OFFICE.date_style;
+  return style.replace("yyyy", year).replace("mm", month).replace("dd", day);
+}
+
+/** A Date's time of day on the office's clock ("17:46" or "5:46 PM"), in the office's zone unless `zone` says. */
+export function clockTime(instant, { zone = current.time_zone, office = current } = {}) {
+  return instant.toLocaleTimeString(localeOf(office), { hour: "numeric", minute: "2-digit", hourCycle: office.clock === "12h" ? "h12" : "h23", timeZone: zone });
+}
+
+/** A timestamp ("2026-11-26T05:51:02Z") in the office's zone, date style and clock: when something happened. */
 export function moment(timestamp) {
-  return timestamp ? new Date(timestamp).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" }) : "";
+  if (!timestamp) return "";
+  const instant = new Date(timestamp);
+  const parts = new Intl.DateTimeFormat("en", { timeZone: current.time_zone, year: "numeric", month: "2-digit", day: "2-digit" }).formatToParts(instant);
+  const part = (type) => parts.find((one) => one.type === type).value;
+  return `${numericDate(`${part("year")}-${part("month")}-${part("day")}`)} ${clockTime(instant)}`;
 }
 
 /** "18:30" stays "18:30": a gig's times are the venue's. */
@@ -48,7 +116,7 @@ export function timeRange(start, end) {
 
 /** 2026, 11 -> "November 2026". */
 export function monthName(year, month) {
-  return new Date(year, month - 1, 1).toLocaleDateString(undefined, { month: "long", year: "numeric" });
+  return new Date(year, month - 1, 1).toLocaleDateString(localeOf(current), { month: "long", year: "numeric" });
 }
 
 /** "2026-11" of the browser's today. */

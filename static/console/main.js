@@ -3,7 +3,7 @@
 
 import { api } from "./api.js";
 import { ErrorMessage } from "./components/index.js";
-import { ConsoleProvider, useConsole } from "./context.js";
+import { ConsoleProvider, loadOffice, useConsole } from "./context.js";
 import { html, render, useEffect } from "./lib.js";
 import { loadMe } from "./me.js";
 import { homePath, isCurrent, MENU } from "./menu.js";
@@ -27,10 +27,11 @@ const consoleShows = (path) => path === "/" || Boolean(match(SCREENS, path)) || 
 
 async function start(root) {
   try {
-    const me = await loadMe();
+    const asked = loadMe();
+    const [me, office] = await Promise.all([asked, loadOffice(api, asked)]);
     interceptLinks(consoleShows);
     root.replaceChildren();
-    render(html`<${ConsoleProvider} api=${api} me=${me}><${Console} /></${ConsoleProvider}>`, root);
+    render(html`<${ConsoleProvider} api=${api} me=${me} office=${office}><${Console} /></${ConsoleProvider}>`, root);
   } catch (error) {
     root.replaceChildren();
     render(html`<main id="main"><h1>The band office cannot start</h1><${ErrorMessage} error=${error} /></main>`, root);

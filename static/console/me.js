@@ -4,20 +4,12 @@
 //   canViewAny(me)             -> whether any collection can be read (the Records menu)
 //   doesOfficeWork(me)         -> whether the office's screens are theirs (else their home is My gigs, SPEC §13)
 //   isLinkedToMember(api)      -> a promise: whether a staff member is linked to them (My gigs is theirs then)
-//   officeCurrency()           -> the currency of amounts that carry none of their own (GET /me's office)
 
 import { ApiError, api } from "./api.js";
 
 export async function loadMe() {
   const me = await api.get("/me");
-  office = me.data.office;
   return me.data;
-}
-
-let office = { currency: "EUR" }; // until /me answers: the console renders nothing before it does
-
-export function officeCurrency() {
-  return office.currency;
 }
 
 export function can(me, capability) {
