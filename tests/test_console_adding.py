@@ -112,3 +112,33 @@ def test_after_adding_a_product_the_page_says_so_and_the_next_is_one_tab_away(de
     expect(added).to_be_focused()
     page.keyboard.press("Tab")
     expect(picker).to_be_focused()
+
+
+def test_add_contact_opens_the_new_contact_with_its_heading_focused_and_says_so(demo_office, signed_in):
+    page = signed_in()
+    page.goto(demo_office.url("/people"))
+    page.get_by_role("link", name="Add contact").click()
+    expect(page.get_by_role("heading", level=1, name="Add contact")).to_be_focused()
+    page.get_by_label("First name (required)").fill("Marie")
+    page.get_by_label("Last name").fill("Huber-Lenz")
+    page.get_by_label("E-mail").fill("marie.huber-lenz@example.com")
+    page.get_by_label("Company").fill("Lenz Events")
+    page.get_by_role("button", name="Add the contact").click()
+
+    expect(page.get_by_role("heading", level=1, name="Marie Huber-Lenz")).to_be_focused()
+    expect(page.get_by_role("status").filter(has_text="Added Marie Huber-Lenz")).to_be_visible()
+    contact_id = re.search(r"/people/contacts/([0-9a-f-]{36})$", page.url)[1]
+    made = demo_office.api(f"/contacts/{contact_id}")["data"]
+    assert (made["email"], made["company"]) == ("marie.huber-lenz@example.com", "Lenz Events")
+
+
+def test_a_contact_without_a_first_name_is_refused_at_the_field_and_nothing_is_stored(demo_office, signed_in):
+    before = demo_office.api("/contacts?limit=1")["meta"]["total"]
+    page = signed_in()
+    page.goto(demo_office.url("/people/contacts/new"))
+    page.get_by_label("Company").fill("Nobody GmbH")
+    page.get_by_role("button", name="Add the contact").click()
+
+    expect(page.get_by_label("First name (required)")).to_have_attribute("aria-invalid", "true")
+    expect(page.get_by_label("Company")).to_have_value("Nobody GmbH")
+    assert demo_office.api("/contacts?limit=1")["meta"]["total"] == before
