@@ -291,6 +291,21 @@ class Setting(BaseModel):
     value = TextField()
 
 
+# The office's own settings (SPEC §12.1): one Setting row (OFFICE_KEY) of JSON, written with a new database from
+# these defaults or the BAND_* settings named beside them (service/settings.py), then edited through /office.
+OFFICE_KEY = "office"
+DATE_STYLES = ("dd.mm.yyyy", "dd/mm/yyyy", "mm/dd/yyyy", "yyyy-mm-dd")
+CLOCKS = ("24h", "12h")
+OFFICE_DEFAULTS = {  # field: (default, the setting of service/settings.py that overrides it in a new database)
+    "name": ("Band Office", "OFFICE_NAME"),
+    "time_zone": ("UTC", "TIMEZONE"),
+    "currency": ("EUR", "CURRENCY"),
+    "language": ("en", "LANGUAGE"),
+    "date_style": ("dd.mm.yyyy", "DATE_STYLE"),
+    "clock": ("24h", "CLOCK"),
+}
+
+
 # --- catalog -----------------------------------------------------------------------------------------
 
 
@@ -673,6 +688,7 @@ NOTIFICATION_TYPES = (
     "role_removed",
     "gig_reminder",
     "office_digest",
+    "welcome",
 )
 CHANNEL_STATES = ("pending", "sent", "failed", "skipped")
 

@@ -122,13 +122,13 @@ class WebhookEndpointSchema(RecordSchema):
 
 
 def Currency(**kwargs):
-    """ISO 4217; absent on create means the configured currency (BAND_CURRENCY)."""
+    """ISO 4217; absent on create means the office's currency (/office)."""
     return Pattern(
         r"^[A-Z]{3}$",
         3,
         "Not an ISO 4217 currency code (three capital letters).",
         allow_none=False,
-        metadata={"description": "ISO 4217 code; defaults to the configured currency"},
+        metadata={"description": "ISO 4217 code; defaults to the office's currency"},
         **kwargs,
     )
 

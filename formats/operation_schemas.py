@@ -62,7 +62,7 @@ class TokenInfoSchema(BaseSchema):
 class OfficeSchema(BaseSchema):
     currency = fields.String(
         dump_only=True,
-        metadata={"description": "ISO 4217 currency of amounts that carry none of their own (BAND_CURRENCY)"},
+        metadata={"description": "ISO 4217 currency of amounts that carry none of their own: the office's (/office)"},
     )
 
 

@@ -13,7 +13,9 @@ from routes import (
     events,
     gigs,
     me,
+    musicians,
     notifications,
+    office,
     pay,
     people,
     production,
@@ -30,7 +32,8 @@ RESOURCES = [resource for module in GROUP_MODULES for resource in module.RESOURC
 def register(app):
     api = Blueprint("api", __name__, url_prefix="/v1")
     register_resources(api, *RESOURCES)
-    for module in (*GROUP_MODULES, account, answers, devices, events, me, notifications, service, setup):
+    others = (account, answers, devices, events, me, musicians, notifications, office, service, setup)
+    for module in (*GROUP_MODULES, *others):
         if hasattr(module, "blueprint"):
             api.register_blueprint(module.blueprint)
     app.register_blueprint(api)

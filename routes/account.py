@@ -12,6 +12,7 @@ from auth import digest, expiry, new_secret, public
 from delivery.mail import message, message_id
 from domain.capabilities import CAPABILITIES
 from domain.errors import ApiError, conflict
+from domain.office import current as current_office
 from formats.operation_schemas import (
     ApiKeySchema,
     ConfirmSchema,
@@ -161,7 +162,7 @@ def me():
     c = g.caller
     token = {"id": c.token_id, "kind": c.kind, "expires_at": c.expires_at, "label": c.label}
     can = {capability: capability in c.can for capability in CAPABILITIES}
-    office = {"currency": current_app.config["CURRENCY"]}
+    office = {"currency": current_office().currency}
     person = {"id": c.user_id, "email": c.email, "name": c.name, "roles": c.roles}
     return {"data": {**person, "token": token, "can": can, "office": office}}
 

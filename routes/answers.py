@@ -10,7 +10,7 @@ import events
 from auth import public
 from delivery.notifications.facts import gig_view
 from delivery.notifications.words import moment
-from domain import invitations, pay_policy, signed_links
+from domain import invitations, office, pay_policy, signed_links
 from domain.errors import ApiError
 from domain.postal_addresses import place
 from feeds.calendars import active_member
@@ -41,7 +41,7 @@ def preview():
     limit_rate()
     reject_parameters(request.args)
     invitation, member = invitation_of(load(InvitationTokenSchema(), json_body())["token"])
-    return {"data": invitation_summary(invitation, member, current_app.config)}
+    return {"data": invitation_summary(invitation, member)}
 
 
 @blueprint.post("/invitations/answer")
@@ -100,7 +100,7 @@ def status_told(invitation):
         raise
 
 
-def invitation_summary(invitation, member, config):
+def invitation_summary(invitation, member):
     """What the invited member needs to answer: the gig (date, times, venue), the role, what is played, their pay,
     the office's message, by when to answer (the venue's time, as the mail writes it), and the invitation's state;
     once it is no longer pending, its state and the gig's name, date and times only."""
@@ -120,14 +120,14 @@ def invitation_summary(invitation, member, config):
     product = Product.get_by_id(gig_product.product_id) if gig_product else None
     return {
         **summary,
-        "answer_by": moment(invitation.expires_at, view.zone(config)),
+        "answer_by": moment(invitation.expires_at, view.zone()),
         "message": invitation.message,
         "first_name": member.first_name,
         "venue": place(view.venue),
         "role": Role.get_by_id(gig_role.role_id).name,
         "product": product and {"name": product.name, **times(gig_product)},
         "call_time": gig_role.call_time,
-        "pay": {"amount_cents": pay_policy.offered_pay(gig_role, member.id), "currency": config["CURRENCY"]},
+        "pay": {"amount_cents": pay_policy.offered_pay(gig_role, member.id), "currency": office.current().currency},
     }
 
 

@@ -1,8 +1,6 @@
 """The catalog group: what the band sells, who plays it, and the vocabulary gigs are described with."""
 
-from flask import current_app
-
-from domain import custom_fields, invitations, rules
+from domain import custom_fields, invitations, office, rules
 from domain.errors import invalid
 from models import (
     MODELS_BY_TABLE,
@@ -39,11 +37,11 @@ from schemas import (
 
 
 class Priced(Resource):
-    """A resource with an amount: its currency defaults to the configured one."""
+    """A resource with an amount: its currency defaults to the office's."""
 
     def before_save(self, write):
         if write.record.currency is None:
-            write.record.currency = current_app.config["CURRENCY"]
+            write.record.currency = office.current().currency
 
 
 class Prices(Priced):

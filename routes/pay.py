@@ -1,9 +1,9 @@
 """The pay group: what each role earns (by default, per product, per staff member) and the pay sheets."""
 
-from flask import Blueprint, current_app, request
+from flask import Blueprint, request
 
 import listing
-from domain import payroll
+from domain import office, payroll
 from domain.errors import ApiError
 from formats.operation_schemas import OwnPayLineSchema, PayLineSchema, StaffPaySchema
 from models import Rate, StaffMemberProductRate
@@ -44,8 +44,8 @@ def sheet_answer(lines, page):
 
 
 def with_currency(body):
-    """A pay sheet's answer saying the currency of its amounts (BAND_CURRENCY) in `meta.currency`."""
-    body["meta"]["currency"] = current_app.config["CURRENCY"]
+    """A pay sheet's answer saying the currency of its amounts (the office's) in `meta.currency`."""
+    body["meta"]["currency"] = office.current().currency
     return body
 
 

@@ -4,7 +4,7 @@ Operations: generate a gig's roles, a gig role's candidates, and answering invit
 from flask import Blueprint, current_app, g, request
 
 import listing
-from domain import availability, invitations, pay_policy, rules
+from domain import availability, invitations, office, pay_policy, rules
 from formats.operation_schemas import CandidateSchema
 from models import (
     Gig,
@@ -109,7 +109,7 @@ def candidates(id):
     page = listing.parse_paging(request.args)
     found = availability.candidates(GIG_ROLES.get(id))
     body = page_of(gigs_shown(pay_policy.candidates_shown(found, g.caller.can), g.caller.can), page)
-    body["meta"]["currency"] = current_app.config["CURRENCY"]
+    body["meta"]["currency"] = office.current().currency
     return body
 
 

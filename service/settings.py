@@ -5,6 +5,8 @@ import re
 import zoneinfo
 
 from domain.errors import ConfigError
+from formats.currencies import CURRENCIES
+from models import CLOCKS, DATE_STYLES
 from server.client_addresses import proxy_networks
 
 # name: (default, parser, meaning). A default of None means "derived" (see `load`).
@@ -16,7 +18,15 @@ SETTINGS = {
     "MAIL_URL": ("console:", str, "console:, file:DIR or smtp[s]://user:pass@host:port[?starttls=1]"),
     "MAIL_FROM": ("Band Office <office@localhost>", str, "sender of the sign-in mail"),
     "MAIL_RETRY_SECONDS": ("5,15,30,60,120,300,600", str, "waits between attempts to send a mail; the last repeats"),
-    "CURRENCY": ("EUR", str, "default ISO 4217 currency"),
+    "OFFICE_NAME": ("", str, "a new database's office name (then /office); empty: Band Office"),
+    "CURRENCY": ("", str, "a new database's ISO 4217 currency (then /office); empty: EUR"),
+    "LANGUAGE": ("", str, "a new database's language, BCP 47 (then /office); empty: en"),
+    "DATE_STYLE": (
+        "",
+        str,
+        "a new database's date style (then /office): dd.mm.yyyy (empty), dd/mm/yyyy, mm/dd/yyyy, yyyy-mm-dd",
+    ),
+    "CLOCK": ("", str, "a new database's clock (then /office): 24h (empty) or 12h"),
     "MAX_UPLOAD_MB": (25, int, "attachment size limit"),
     "MAX_JSON_KB": (1024, int, "JSON body size limit"),
     "INVITATION_HOURS": (72, int, "invitation lifetime"),
@@ -27,7 +37,7 @@ SETTINGS = {
     "QUERY_BUDGET_MS": (250, int, "CPU milliseconds one statement of a read may spend before it is stopped (§2.3)"),
     "HEADER_TIMEOUT": (10.0, float, "seconds a request's line and headers may take from their first byte"),
     "BODY_TIMEOUT": (10.0, float, "seconds a request body may fall behind a pace of 8 KB/s before it is dropped"),
-    "TIMEZONE": ("", str, "IANA zone of gigs whose venue names none, in calendar feeds; empty: floating local times"),
+    "TIMEZONE": ("", str, "a new database's IANA time zone (then /office), of gigs whose venue names none; empty: UTC"),
     "WORKER": ("on", str, "on or off: the background worker of serve (expiry, pruning, backups)"),
     "WORKER_INTERVAL": (15.0, float, "seconds between the worker's looks for timed work"),
     "EVENT_DAYS": (365, int, "how long events are kept"),
@@ -95,7 +105,16 @@ def load(overrides=None, environ=None):
     config["UPLOAD_BODY_BYTES"] = config["UPLOAD_BYTES"] + 1024 * 1024  # with room for the multipart framing
     if config["TIMEZONE"] and config["TIMEZONE"] not in zoneinfo.available_timezones():
         raise ConfigError(f"BAND_TIMEZONE={config['TIMEZONE']!r} is not an IANA time zone name")
+    check_office(config)
     return config
+
+
+def check_office(config):
+    """The office's settings a new database starts with (SPEC §12.1), refused at start rather than stored wrong."""
+    choices = {"DATE_STYLE": DATE_STYLES, "CLOCK": CLOCKS, "CURRENCY": CURRENCIES}
+    for name, allowed in choices.items():
+        if config[name] and config[name] not in allowed:
+            raise ConfigError(f"BAND_{name}={config[name]!r}: expected one of " + ", ".join(sorted(allowed)))
 
 
 def check_worker(config):

@@ -91,9 +91,9 @@ def test_staff_member_product_rates_are_unique_per_pair(admin, build):
 
 
 @pytest.mark.parametrize("collection", PRICED)
-def test_currency_defaults_to_the_configured_one(app, admin, build, collection):
+def test_currency_defaults_to_the_offices(app, admin, build, collection):
     assert build(collection)["currency"] == "EUR"
-    app.config["CURRENCY"] = "CHF"
+    assert admin.patch("/office", json={"currency": "CHF"}).status_code == 200
     record = build(collection)
     assert record["currency"] == "CHF"
     assert admin.get(f"/{collection}/{record['id']}").get_json()["data"]["currency"] == "CHF"

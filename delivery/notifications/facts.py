@@ -4,6 +4,7 @@ status, a gig role's role and product, a member's pay for it, who holds the role
 import functools
 from typing import NamedTuple
 
+from domain import office
 from domain.pay_policy import offered_pay
 from models import Gig, GigProduct, GigRole, GigStatus, Product, Role, StaffMember, Venue
 
@@ -17,9 +18,9 @@ class GigView(NamedTuple):
     def cancelled(self):
         return self.status is not None and self.status.kind == "cancelled"
 
-    def zone(self, config):
-        """The time zone its people read times in: the venue's, else the service's (None: the server's)."""
-        return (self.venue.timezone if self.venue else None) or config["TIMEZONE"] or None
+    def zone(self):
+        """The time zone its people read times in: the venue's, else the office's."""
+        return (self.venue.timezone if self.venue else None) or office.current().time_zone
 
 
 class Part(NamedTuple):

@@ -43,7 +43,7 @@ def ids_of(about):
 def invitation_created(happened):
     config = current_app.config
     about = facts.invited(GigRoleInvitation.get_by_id(happened.subject_id))
-    message = messages.invitation(config, about, signed_links.answer_link(config, about.invitation.id))
+    message = messages.invitation(about, signed_links.answer_link(config, about.invitation.id))
     # one held for the same member already: this one goes with it, so that they make one mail
     due_at = queue.held_until("invitation", about.member) or queue.later(config["NOTIFY_DELAY_SECONDS"])
     topic = invitation_topic(happened.subject_id)
@@ -56,7 +56,7 @@ def invitation_updated(happened):
     if held is not None:
         config = current_app.config
         about = facts.invited(GigRoleInvitation.get_by_id(happened.subject_id))
-        message = messages.invitation(config, about, signed_links.answer_link(config, about.invitation.id))
+        message = messages.invitation(about, signed_links.answer_link(config, about.invitation.id))
         queue.rewrite(held, message, held.due_at)
 
 

@@ -8,7 +8,7 @@ import collections
 
 from delivery.notifications.queue import Message
 from delivery.notifications.words import change, day, facts, indented, listing, moment, money, person, short, when
-from domain import postal_addresses
+from domain import office, postal_addresses
 
 SUMMARY_CHARS = 300
 MOST_LINES = 100  # of a digest's lists: a catch-up of thousands still makes a mail one reads
@@ -26,6 +26,18 @@ def one_line(text):
 
 def greeting(member):
     return f"Hello {member.first_name},"
+
+
+def welcome(member, inviter, office_name, link, days):
+    """A new musician's first mail: who added them, and the sign-in link (in the body only: never in a push)."""
+    title = f"Welcome to {office_name}"
+    paragraphs = (
+        greeting(member),
+        f"{inviter} added you to {office_name}: your gigs, invitations and pay are waiting for you there.",
+        f"To sign in, open this link within {days} days (it works once):\n  {link}",
+        "Later, ask for a new link on the sign-in page.",
+    )
+    return message(title, paragraphs, f"{inviter} added you to {office_name}.")
 
 
 def headline(label, gig, role=None):
@@ -49,17 +61,17 @@ def gig_facts(view, part=None, pay=None):
     )
 
 
-def invitation(config, about, link, reminder=False):
+def invitation(about, link, reminder=False):
     """The invitation (or its reminder): the gig, the role, the pay, the office's message and the answer link."""
     gig, role = about.gig.gig, about.part.role
-    expires = moment(about.invitation.expires_at, about.gig.zone(config))
+    expires = moment(about.invitation.expires_at, about.gig.zone())
     if reminder:
         title = headline("Please answer", gig, role)
         opening = f"You have not answered the invitation to {gig.title} as {role} yet. It expires {expires}."
     else:
         title = headline("Invitation", gig, role)
         opening = f"You are invited to {gig.title} as {role}."
-    pay = money(about.pay_cents, config["CURRENCY"])
+    pay = money(about.pay_cents, office.current().currency)
     note = f"Message from the office:\n{indented(about.invitation.message)}" if about.invitation.message else None
     paragraphs = [
         greeting(about.member),

@@ -95,7 +95,7 @@ def reminder_topic(invitation_id):
 def remind_invitations(config, found):
     for invitation in found:
         about = facts.invited(invitation)
-        message = messages.invitation(config, about, signed_links.answer_link(config, invitation.id), reminder=True)
+        message = messages.invitation(about, signed_links.answer_link(config, invitation.id), reminder=True)
         data = queue.ids(about.gig.gig.id, invitation.gig_role_id, invitation.id)
         queue.add("invitation_reminder", message, data, member=about.member, topic=reminder_topic(invitation.id))
 
