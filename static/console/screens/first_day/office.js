@@ -15,9 +15,10 @@ const DATE_STYLES = ["dd.mm.yyyy", "dd/mm/yyyy", "mm/dd/yyyy", "yyyy-mm-dd"];
 const CLOCKS = [["24h", "24-hour (18:30)"], ["12h", "12-hour (6:30 PM)"]];
 const EXAMPLE = { "dd.mm.yyyy": "28.11.2026", "dd/mm/yyyy": "28/11/2026", "mm/dd/yyyy": "11/28/2026", "yyyy-mm-dd": "2026-11-28" };
 
-function zones(guess) {
-  const all = Intl.supportedValuesOf ? Intl.supportedValuesOf("timeZone") : [guess];
-  return all.includes(guess) ? all : [guess, ...all];
+/** Every zone the browser knows, with the office's and this computer's among them. */
+function zones(...ours) {
+  const all = Intl.supportedValuesOf ? Intl.supportedValuesOf("timeZone") : [];
+  return [...new Set([...ours.filter(Boolean), ...all])].sort();
 }
 
 function currencies() {
@@ -36,7 +37,9 @@ function Choice({ id, name, values, setValues, error, options }) {
 function OfficeForm({ office }) {
   const { api } = useConsole();
   const guess = guessedZone();
-  const [values, setValues] = useState({ ...office, time_zone: office.time_zone || guess });
+  // until the office is set up once, its zone is a default nobody chose: this computer's is offered instead
+  const zone = office.first_day.office ? office.time_zone : guess;
+  const [values, setValues] = useState({ ...office, time_zone: zone });
   const { error, busy, run } = useWrite();
   const shared = { values, setValues, error };
   const submit = (event) => {
@@ -48,7 +51,7 @@ function OfficeForm({ office }) {
       done(`Saved: ${saved.name}`);
     });
   };
-  const zoneOptions = zones(guess).map((zone) => [zone, zone === guess ? `${zone} (this computer's)` : zone]);
+  const zoneOptions = zones(office.time_zone, guess).map((zone) => [zone, zone === guess ? `${zone} (this computer's)` : zone]);
   return html`<form class="guided-form" onSubmit=${submit} novalidate>
     <${Field} id="office-name" label="The band's name" help="Shown on mails to musicians and clients." error=${error} field="name">
       <${TextInput} id="office-name" name="name" required maxLength="200" ...${shared} /><//>
