@@ -23,6 +23,7 @@ from demo.gigs import season, write_gig
 from demo.office import Office
 from demo.people import write_contact, write_pay_rates, write_people, write_venue
 from demo.production import write_equipment
+from demo.quiet import write_quiet
 from demo.staffing import settle
 from dialects import dialect
 from domain.errors import ConfigError
@@ -69,6 +70,8 @@ def build(office):
     office.flush()
     write_gigs(office)
     write_pay_rates(office)
+    office.flush()
+    write_quiet(office)
     office.flush()
 
 

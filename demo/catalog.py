@@ -93,6 +93,8 @@ def write_repertoire(office):
 
 
 def write_gig_settings(office):
+    GigStatus.delete().execute()  # the first day's of a new database (migration step 14): the demo has its own
+    GigType.delete().execute()
     for position, (name, kind, color) in enumerate(GIG_STATUSES, 1):
         office.add_named(GigStatus, name, kind=kind, position=position, color=color, is_default=name == DEFAULT_STATUS)
     for name, description in GIG_TYPES.items():

@@ -37,7 +37,7 @@ def test_a_musician_who_does_not_sign_in_gets_roles_and_rates(admin, catalog):
     assert r.status_code == 201, r.get_json()
     member = r.get_json()["data"]
     assert member == admin.get(f"/staff-members/{member['id']}").get_json()["data"]
-    assert (member["first_name"], member["last_name"], member["email"], member["user_id"]) == ("Mia", "Berger", None, None)
+    assert [member[key] for key in ("first_name", "last_name", "email", "user_id")] == ["Mia", "Berger", None, None]
     assert roles_of(admin, member["id"]) == {(catalog["vocals"], True), (catalog["bass"], False)}
     [rate] = admin.get(f"/staff-member-product-rates?filter[staff_member_id]={member['id']}").get_json()["data"]
     assert (rate["product_id"], rate["amount_cents"], rate["currency"]) == (catalog["party"], 45000, "EUR")
@@ -51,7 +51,8 @@ def test_a_musician_who_signs_in_is_welcomed_by_mail_and_its_link_signs_them_in(
     member = r.get_json()["data"]
     assert member["email"] == "tom@example.com" and member["user_id"]
     user = admin.get(f"/users/{member['user_id']}").get_json()["data"]
-    assert (user["email"], user["name"], user["roles"], user["active"]) == ("tom@example.com", "Tom Huber", ["staff"], True)
+    expected = ["tom@example.com", "Tom Huber", ["staff"], True]
+    assert [user[key] for key in ("email", "name", "roles", "active")] == expected
     send_what_is_due(app)
     [mail] = mails(app, "tom@example.com")
     assert mail["Subject"] == "Welcome to Die Hochzeitsband"
