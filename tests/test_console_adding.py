@@ -142,3 +142,61 @@ def test_a_contact_without_a_first_name_is_refused_at_the_field_and_nothing_is_s
     expect(page.get_by_label("First name (required)")).to_have_attribute("aria-invalid", "true")
     expect(page.get_by_label("Company")).to_have_value("Nobody GmbH")
     assert demo_office.api("/contacts?limit=1")["meta"]["total"] == before
+
+
+def staff_total(office):
+    return office.api("/staff-members?limit=1")["meta"]["total"]
+
+
+def test_add_musician_who_can_sign_in_opens_their_page_saying_a_welcome_is_on_its_way(demo_office, signed_in):
+    vocals, keys = demo_office.api("/roles?limit=2&sort=name")["data"]
+    page = signed_in()
+    page.goto(demo_office.url("/people"))
+    page.get_by_role("link", name="Add musician").click()
+    page.get_by_label("First name (required)").fill("Nina")
+    page.get_by_label("Last name (required)").fill("Neu")
+    page.get_by_label("E-mail").fill("nina.neu@example.com")
+    page.get_by_role("checkbox", name=keys["name"], exact=True).check()
+    page.get_by_role("checkbox", name=vocals["name"], exact=True).check()
+    page.get_by_role("button", name="Add the musician").click()
+
+    expect(page.get_by_role("heading", level=1, name="Nina Neu")).to_be_focused()
+    expect(page.get_by_role("status").filter(has_text="Added Nina: a welcome mail with a sign-in link")).to_be_visible()
+    member_id = re.search(r"/people/staff-members/([0-9a-f-]{36})$", page.url)[1]
+    member = demo_office.api(f"/staff-members/{member_id}")["data"]
+    user = demo_office.api(f"/users/{member['user_id']}")["data"]
+    assert (user["email"], user["roles"]) == ("nina.neu@example.com", ["staff"])
+    held = demo_office.api(query("/staff-member-roles", **{"filter[staff_member_id]": member_id}))["data"]
+    assert {(r["role_id"], r["is_primary"]) for r in held} == {(keys["id"], True), (vocals["id"], False)}
+    expect(page.get_by_role("button", name="Let them sign in")).to_have_count(0)
+
+
+def test_a_musician_who_can_sign_in_without_an_e_mail_is_refused_at_the_field_and_nothing_is_stored(
+    demo_office, signed_in
+):
+    before = staff_total(demo_office)
+    page = signed_in()
+    page.goto(demo_office.url("/people/musicians/new"))
+    page.get_by_label("First name (required)").fill("Otto")
+    page.get_by_label("Last name (required)").fill("Ohnemail")
+    page.get_by_role("button", name="Add the musician").click()
+
+    expect(page.get_by_label("E-mail")).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#musician-email-message")).to_contain_text("e-mail")
+    expect(page.get_by_label("First name (required)")).to_have_value("Otto")
+    assert staff_total(demo_office) == before
+
+
+def test_a_staff_member_without_a_sign_in_is_let_sign_in_from_their_page(demo_office, signed_in):
+    body = {"first_name": "Lena", "last_name": "Later", "email": "lena.later@example.com"}
+    member = demo_office.api("/staff-members", method="POST", body=body)["data"]
+    page = signed_in()
+    page.goto(demo_office.url(f"/people/staff-members/{member['id']}"))
+    expect(page.get_by_role("heading", level=1, name="Lena Later")).to_be_visible()
+    page.get_by_role("button", name="Let them sign in").click()
+
+    said = page.get_by_role("status").filter(has_text="Lena can sign in now: a welcome mail")
+    expect(said).to_be_focused()
+    user_id = demo_office.api(f"/staff-members/{member['id']}")["data"]["user_id"]
+    assert demo_office.api(f"/users/{user_id}")["data"]["roles"] == ["staff"]
+    expect(page.get_by_role("button", name="Let them sign in")).to_have_count(0)
