@@ -110,7 +110,7 @@ function emptyWords(agenda) {
 export default function Agenda({ query }) {
   const { me } = useConsole();
   const told = useTold();
-  const { firstDay, hide } = useFirstDay();
+  const firstDay = useFirstDay();
   const agenda = agendaOf(query);
   const title = titleOf(agenda);
   useEffect(() => void (document.title = `${title} · Band Office`), [title]);
@@ -125,6 +125,6 @@ export default function Agenda({ query }) {
     ${told ? html`<${Happened} words=${told} />` : null}
     <${Filters} agenda=${agenda} />
     <${Gigs} key=${JSON.stringify(gigsQuery(agenda))} agenda=${agenda}
-      steps=${firstDay ? html`<${Checklist} firstDay=${firstDay} hide=${hide} />` : null} />
+      steps=${firstDay.office ? html`<${Checklist} office=${firstDay.office} hide=${firstDay.hide} />` : null} />
   </section>`;
 }

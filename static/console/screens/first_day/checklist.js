@@ -20,39 +20,47 @@ export const STEPS = [
 
 const anyOpen = (firstDay) => Boolean(firstDay) && STEPS.some((step) => !firstDay[step.id]);
 
-/** The first_day ticks while a step is open (null when none is, or the list is hidden). */
+/** The office (GET /office, with its first_day ticks) while a step is open (null when none is, or the list is
+ * hidden). */
 export function useFirstDay() {
   const { api, office } = useConsole();
   const [hidden, setHidden] = useState(() => localStorage.getItem(HIDDEN) === "yes");
   const asking = !hidden && anyOpen(office.first_day);
   const found = useLoad(({ signal }) => (asking ? api.get("/office", {}, { signal }) : Promise.resolve(null)), []);
-  const firstDay = found.answer && found.answer.data.first_day;
+  const now = found.answer && found.answer.data;
   const hide = () => {
     localStorage.setItem(HIDDEN, "yes");
     setHidden(true);
   };
-  return { firstDay: !hidden && anyOpen(firstDay) ? firstDay : null, hide };
+  return { office: !hidden && now && anyOpen(now.first_day) ? now : null, hide };
 }
 
-function Step({ step, ticked }) {
+/** What a step is for, or for the office once it is set up, how it is. */
+function words(step, office) {
+  if (step.id === "office" && office.first_day.office) return [office.name, office.time_zone, office.currency].join(" · ");
+  return step.what;
+}
+
+function Step({ step, ticked, office }) {
   const { me } = useConsole();
   return html`<li class=${ticked ? "step done" : "step"}>
     <span class="tick" aria-hidden="true">${ticked ? "✓" : "○"}</span>
     <span class="step-words"><span class="step-title">${step.title}</span>
       <span class="visually-hidden">${ticked ? " (done)" : " (to do)"}</span>
-      <span class="muted">${step.what}</span></span>
+      <span class="muted">${words(step, office)}</span></span>
     ${!ticked && can(me, step.may) ? html`<a class="button" href=${step.path} aria-label=${`${step.action}: ${step.title}`}>${step.action}</a>` : null}
   </li>`;
 }
 
-export function Checklist({ firstDay, hide }) {
+export function Checklist({ office, hide }) {
+  const firstDay = office.first_day;
   const count = STEPS.filter((step) => firstDay[step.id]).length;
   return html`<section class="first-day" aria-labelledby="first-day-heading">
     <header>
       <h2 id="first-day-heading">Welcome to Band Office: five steps to your first gig</h2>
       <p class="muted">${count} of ${STEPS.length} done</p>
     </header>
-    <ol class="first-day-steps">${STEPS.map((step) => html`<${Step} key=${step.id} step=${step} ticked=${firstDay[step.id]} />`)}</ol>
+    <ol class="first-day-steps">${STEPS.map((step) => html`<${Step} key=${step.id} step=${step} ticked=${firstDay[step.id]} office=${office} />`)}</ol>
     <button type="button" class="quiet" onClick=${hide}>Hide these steps</button>
   </section>`;
 }
