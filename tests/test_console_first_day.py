@@ -88,7 +88,7 @@ def set_up_the_office(page):
     expect(page.get_by_label("Time zone")).to_have_value(ZONE)
     expect(page.get_by_label("Time zone").locator("option:checked")).to_have_text(f"{ZONE} (this computer's)")
     page.get_by_label("The band's name").fill("Die Hochzeitsband")
-    page.get_by_label("Currency").select_option("EUR")
+    page.get_by_label("Currency").select_option("CHF")
     page.get_by_label("Dates written as").select_option("dd.mm.yyyy")
     page.get_by_role("button", name="Save the office").click()
     back_on_the_checklist(page, "Saved: Die Hochzeitsband", 1)
@@ -164,11 +164,11 @@ def test_the_first_day_from_the_setup_link_to_a_musician_accepting_on_a_phone(of
 
     token = page.evaluate("JSON.parse(sessionStorage.getItem('band-office.session')).token")
     office_now = api(office, token, "/office")["data"]
-    assert (office_now["name"], office_now["time_zone"], office_now["currency"]) == ("Die Hochzeitsband", ZONE, "EUR")
+    assert (office_now["name"], office_now["time_zone"], office_now["currency"]) == ("Die Hochzeitsband", ZONE, "CHF")
     assert office_now["first_day"] == dict.fromkeys(["office", "product", "ensemble", "musicians", "gig"], True)
-    assert [p["amount_cents"] for p in api(office, token, "/prices")["data"]] == [450000]
-    rates = {r["amount_cents"] for r in api(office, token, "/rates")["data"]}
-    assert rates == {45000, 40000}
+    assert [(p["amount_cents"], p["currency"]) for p in api(office, token, "/prices")["data"]] == [(450000, "CHF")]
+    rates = {(r["amount_cents"], r["currency"]) for r in api(office, token, "/rates")["data"]}
+    assert rates == {(45000, "CHF"), (40000, "CHF")}
 
     phone = contexts(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
     phone.goto(welcome_link(office.outbox, "tom@example.com"))

@@ -37,13 +37,13 @@ async function roleOf(api, catalogue, name) {
   return known || (await api.post("/roles", { name: name.trim() })).data;
 }
 
-async function create(api, office, catalogue, values, rows, playing) {
+async function create(api, catalogue, values, rows, playing) {
   const ensemble = (await api.post("/ensembles", { name: values.name })).data;
   for (const row of rows) {
     const role = await roleOf(api, catalogue, row.name);
     await api.post("/ensemble-roles", { ensemble_id: ensemble.id, role_id: role.id, quantity: Number(row.quantity) });
     if (typeof row.cents !== "number") continue;
-    await api.post("/rates", { role_id: role.id, amount_cents: row.cents, currency: office.currency }).catch((error) => {
+    await api.post("/rates", { role_id: role.id, amount_cents: row.cents }).catch((error) => {
       if (!(error instanceof ApiError && error.status === 409)) throw error;
     });
   }
@@ -54,11 +54,11 @@ async function create(api, office, catalogue, values, rows, playing) {
   return ensemble;
 }
 
-function RoleRows({ rows, setRows, currency }) {
+function RoleRows({ rows, setRows }) {
   const change = (i, name, value) => setRows(rows.map((row, j) => (j === i ? { ...row, [name]: value } : row)));
   return html`<fieldset class="role-rows">
     <legend>The roles it needs</legend>
-    <p class="help" id="roles-help">Each role, how many of it, and what each of them is paid per gig (in ${currency}).</p>
+    <p class="help" id="roles-help">Each role, how many of it, and what each of them is paid per gig.</p>
     ${rows.map(
       (row, i) => html`<div class="role-row" key=${i} role="group" aria-label=${`Role ${i + 1}`}>
         <div class="form-field"><label for=${`role-${i}-name`}>Role</label>
@@ -68,7 +68,7 @@ function RoleRows({ rows, setRows, currency }) {
           <input id=${`role-${i}-quantity`} type="number" min="1" value=${row.quantity}
             onInput=${(event) => change(i, "quantity", event.target.value)} /></div>
         <div class="form-field"><label for=${`role-${i}-pay`}>Pay per gig</label>
-          <${MoneyInput} id=${`role-${i}-pay`} cents=${row.cents} currency=${currency} onChange=${(cents) => change(i, "cents", cents)} /></div>
+          <${MoneyInput} id=${`role-${i}-pay`} cents=${row.cents} onChange=${(cents) => change(i, "cents", cents)} /></div>
       </div>`,
     )}
     <button type="button" class="quiet" onClick=${() => setRows([...rows, { ...EMPTY_ROLE }])}>Add another role</button>
@@ -89,7 +89,7 @@ function Playing({ products, playing, setPlaying }) {
 }
 
 function EnsembleForm({ catalogue }) {
-  const { api, office } = useConsole();
+  const { api } = useConsole();
   const [values, setValues] = useState({ name: "" });
   const [rows, setRows] = useState([{ ...EMPTY_ROLE }, { ...EMPTY_ROLE }]);
   const alone = catalogue.products.filter((product) => !catalogue.offered.some((one) => one.product_id === product.id));
@@ -98,7 +98,7 @@ function EnsembleForm({ catalogue }) {
   const submit = (event) => {
     event.preventDefault();
     run(async () => {
-      const ensemble = await create(api, office, catalogue, values, check(values, rows), playing);
+      const ensemble = await create(api, catalogue, values, check(values, rows), playing);
       done(`Created ${ensemble.name}`);
     });
   };
@@ -107,7 +107,7 @@ function EnsembleForm({ catalogue }) {
     <${Field} id="ensemble-name" label="Name" help="Such as Full band, Trio or Duo." error=${error} field="name">
       <${TextInput} id="ensemble-name" name="name" required maxLength="200" values=${values} setValues=${setValues} error=${error} /><//>
     <datalist id="known-roles">${catalogue.roles.map((role) => html`<option value=${role.name} />`)}</datalist>
-    <${RoleRows} rows=${rows} setRows=${setRows} currency=${office.currency} />
+    <${RoleRows} rows=${rows} setRows=${setRows} />
     ${rolesSaid ? html`<p class="error field-error" role="alert">${rolesSaid}</p>` : null}
     <${Playing} products=${catalogue.products} playing=${playing} setPlaying=${setPlaying} />
     <${StepActions} error=${error} busy=${busy} label="Create the ensemble" />
