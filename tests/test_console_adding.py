@@ -200,3 +200,24 @@ def test_a_staff_member_without_a_sign_in_is_let_sign_in_from_their_page(demo_of
     user_id = demo_office.api(f"/staff-members/{member['id']}")["data"]["user_id"]
     assert demo_office.api(f"/users/{user_id}")["data"]["roles"] == ["staff"]
     expect(page.get_by_role("button", name="Let them sign in")).to_have_count(0)
+
+
+NEW_SCREENS = [
+    ("/first-day/office", "Your office"),
+    ("/first-day/product", "What you sell"),
+    ("/first-day/ensemble", "Who plays it"),
+    ("/people/musicians/new", "Add musician"),
+    ("/people/contacts/new", "Add contact"),
+    ("/gigs/new", "New gig"),
+]
+
+
+@pytest.mark.parametrize("viewport", [console.DESKTOP, {"width": 360, "height": 780}], ids=["desktop", "360"])
+def test_the_new_forms_pass_axe_and_fit_the_screen(demo_office, signed_in, viewport):
+    page = signed_in(viewport=viewport)
+    for path, heading in NEW_SCREENS:
+        page.goto(demo_office.url(path))
+        expect(page.get_by_role("heading", level=1, name=heading)).to_be_visible()
+        expect(page.locator("form .form-field").first).to_be_visible()
+        assert console.serious_accessibility_violations(page) == [], path
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"], path
