@@ -56,9 +56,13 @@ export default function NewGig({ query }) {
       if (picked.client) {
         await api.post("/gig-contacts", { gig_id: gig.id, contact_id: picked.client.id, relationship: "Client", is_primary: true });
       }
-      const roles = await addBooked(api, me, gig, offered || [], chosen);
-      tell(roles > 0 ? `Created, with ${roles} ${roles === 1 ? "role" : "roles"} to fill` : "Created");
-      navigate(roles > 0 ? staffingPath(gig.id) : recordPath("gigs", gig.id));
+      // the gig is made: a refusal of what they booked is said on its page, not by a second gig made on retry
+      const booked = await addBooked(api, me, gig, offered || [], chosen).then(
+        (roles) => ({ roles, words: roles > 0 ? `Created, with ${roles} ${roles === 1 ? "role" : "roles"} to fill` : "Created" }),
+        (failure) => ({ roles: 0, words: `Created, but not all they booked was added: ${failure.message}` }),
+      );
+      tell(booked.words);
+      navigate(booked.roles > 0 ? staffingPath(gig.id) : recordPath("gigs", gig.id));
     });
   };
   return html`<section class="screen new-gig">
