@@ -70,6 +70,9 @@ class MeSchema(MeUserSchema):
     token = fields.Nested(TokenInfoSchema, dump_only=True)
     can = fields.Dict(keys=fields.String(), values=fields.Boolean(), dump_only=True)
     office = fields.Nested(OfficeSchema, dump_only=True, metadata={"description": "what every client shares"})
+    staff_member_id = fields.UUID(
+        dump_only=True, allow_none=True, metadata={"description": "the staff member linked to you (/me/...), or null"}
+    )
 
 
 class ApiKeySchema(BaseSchema):

@@ -22,7 +22,7 @@ from formats.operation_schemas import (
     SessionSchema,
     SignInLinkSchema,
 )
-from models import SignInLink, Token, User, now, timestamp
+from models import SignInLink, StaffMember, Token, User, now, timestamp
 from openapi import operation
 from schemas import load
 from storage import writer
@@ -158,13 +158,15 @@ def signin_page():
 @blueprint.get("/me")
 @operation(response=MeSchema)
 def me():
-    """The caller, their access roles, the token in use, what they may do, and the office's currency."""
+    """The caller, their access roles, the token in use, what they may do, the office's currency, their staff member."""
     c = g.caller
     token = {"id": c.token_id, "kind": c.kind, "expires_at": c.expires_at, "label": c.label}
     can = {capability: capability in c.can for capability in CAPABILITIES}
     office = {"currency": current_office().currency}
     person = {"id": c.user_id, "email": c.email, "name": c.name, "roles": c.roles}
-    return {"data": {**person, "token": token, "can": can, "office": office}}
+    member = StaffMember.select(StaffMember.id).where(StaffMember.user == c.user_id).first()
+    linked = {"staff_member_id": member.id if member else None}
+    return {"data": {**person, "token": token, "can": can, "office": office, **linked}}
 
 
 # --- API keys ---------------------------------------------------------------------------------------------

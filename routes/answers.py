@@ -120,7 +120,7 @@ def invitation_summary(invitation, member):
     product = Product.get_by_id(gig_product.product_id) if gig_product else None
     return {
         **summary,
-        "answer_by": moment(invitation.expires_at, view.zone()),
+        "answer_by": moment(invitation.expires_at, view.zone(), office.current()),
         "message": invitation.message,
         "first_name": member.first_name,
         "venue": place(view.venue),

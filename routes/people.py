@@ -4,7 +4,7 @@ from flask import Blueprint, Response, current_app, request
 
 import events
 from auth import public
-from domain import signed_links
+from domain import office, signed_links
 from domain.errors import not_found
 from feeds import calendars, qr_codes
 from formats.operation_schemas import CalendarUrlSchema
@@ -108,7 +108,7 @@ OFFICE_FEED = calendars.OfficeFeedCopy()
 def calendar(token):
     """An iCalendar feed; its signed address is its only key (calendar apps send no bearer)."""
     subject = signed_links.feed_subject(current_app.config, token) or []
-    timezone = current_app.config["TIMEZONE"]
+    timezone = office.current().time_zone  # of the gigs whose venue names none
     if subject[:1] == ["office"] and subject[1:] == [signed_links.office_feed_version()]:
         body = OFFICE_FEED.get(timezone)
     elif subject[:1] == ["staff"] and len(subject) == 3:

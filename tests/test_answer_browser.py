@@ -44,7 +44,7 @@ def office(tmp_path):
 
 
 # Answer by 02:49 in Vienna (CET), as the mail writes it; 20:49 the evening before in New York
-EXPIRES_AT, ANSWER_BY = "2030-01-15T01:49:00Z", "Tue 15 January 2030, 02:49 CET"
+EXPIRES_AT, ANSWER_BY = "2030-01-15T01:49:00Z", "Tue 15.01.2030, 02:49 CET"
 
 
 def invitations(office, *first_names):

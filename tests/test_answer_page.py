@@ -50,7 +50,7 @@ def test_the_preview_shows_the_gig_role_pay_and_message_and_changes_nothing(offi
         "role_taken": False,
         "expires_at": invitation["expires_at"],
         "gig": {"name": "Anna & Ben", "gig_date": "2027-06-12", "start_time": "18:00", "end_time": "23:30"},
-        "answer_by": "Tue 15 January 2030, 02:49 CET",  # the venue's time, as the mail writes it
+        "answer_by": "Tue 15.01.2030, 02:49 CET",  # the venue's time, as the mail writes it
         "message": "Black tie, please.",
         "first_name": "Sam",
         "venue": {"name": "Schloss Hof", "address": "Schlosshof 1, 2294 Marchegg", "timezone": "Europe/Vienna"},

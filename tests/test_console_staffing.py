@@ -16,6 +16,7 @@ from playwright.sync_api import expect
 
 from tests.support import console
 from tests.support.console import DESKTOP, PHONE, DemoOffice, open_context, serious_accessibility_violations
+from tests.support.served import ServedOffice
 from tests.support.waiting import SLOW_MACHINE_SECONDS, wait_for
 
 pytestmark = pytest.mark.browser
@@ -46,6 +47,7 @@ USES = {
     "pay": 6,
     "double": 7,
     "follow": 8,
+    "invited": 9,
 }
 FOLLOW_MS = 30_000  # SPEC §12: within 30 s
 AMOUNT = re.compile(r"€|\d+\.\d\d")
@@ -213,6 +215,41 @@ def test_a_user_without_pay_view_sees_no_amount_and_no_pay_tab(demo_office, sign
     page.goto(demo_office.url("/staffing?weeks=26"))
     find_someone(page, role_on_board(page))
     assert not AMOUNT.search(page.locator("main").inner_text())
+
+
+def test_a_role_with_pending_invitations_shows_who_was_invited_and_the_time_left_on_its_row(demo_office, signed_in):
+    role, free = role_for(demo_office, "invited", available=2)
+    for member in free[:2]:
+        body = {"gig_role_id": role["id"], "staff_member_id": member["staff_member_id"]}
+        post(demo_office, "/gig-role-invitations", body)
+    page = staffing_tab(signed_in(), demo_office, role["gig_id"])
+    row = page.locator(".gig-role").filter(
+        has=page.get_by_role("button", name=f"Find someone for {role['role']['name']}")
+    )
+    for member in free[:2]:
+        expect(row).to_contain_text(
+            re.compile(re.escape(name_of(member)) + r" \((\d+ days?( \d+ h)?|\d+ h \d+ min) left\)")
+        )
+    expect(row.locator(".role-open")).to_have_count(0)
+    weeks = 26 if role["gig"]["gig_date"] <= (dt.date.today() + dt.timedelta(weeks=26)).isoformat() else None
+    if weeks:
+        page.goto(demo_office.url(f"/staffing?weeks={weeks}"))
+        on_board = page.locator(".board-gig").filter(has_text=role["gig"]["title"]).locator(".gig-role")
+        expect(on_board.filter(has_text=name_of(free[0])).first).to_contain_text("left)")
+
+
+def test_the_board_of_an_office_with_no_gigs_says_so(browser, tmp_path):
+    office = ServedOffice(tmp_path).start()
+    try:
+        context = open_context(browser, office.key, "ops@example.com")
+        page = context.new_page()
+        page.goto(f"{office.service.public_url}/staffing")
+        expect(page.get_by_text("No gigs in the next 8 weeks.")).to_be_visible()
+        expect(page.get_by_text("is filled")).to_have_count(0)
+        context.close()
+        assert context.problems.unexpected() == []
+    finally:
+        office.service.stop()
 
 
 def role_on_board(page):

@@ -15,7 +15,7 @@ def season(admin, build):
     """Two venues, three gigs (one without a venue), singer roles: open on two gigs, filled on one."""
     hof = build("venues", name="Schloss Hof", city="Engelhartstetten", email="events@schlosshof.at")
     keller = build("venues", name="Zum Keller", city="Wien")
-    build("gig-statuses", name="Confirmed", kind="confirmed", is_default=True)
+    build.status("Confirmed", "confirmed", is_default=True)
     singer = build("roles", name="Singer")
     anna = build("staff-members", first_name="Anna", last_name="Müller", email="anna@band.example", notes="drums")
     build("staff-member-roles", staff_member_id=anna["id"], role_id=singer["id"])

@@ -25,7 +25,7 @@ class Office:
 
     def __init__(self, admin, build):
         self.admin = admin
-        build("gig-statuses", name="Confirmed", kind="confirmed", is_default=True)
+        build.status("Confirmed", "confirmed", is_default=True)
         self.singer = build("roles", name="Singer")
         self.members = []
         for first in ("Ann", "Ben", "Cem", "Dora", "Eli"):

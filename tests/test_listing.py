@@ -161,7 +161,7 @@ def test_filter_on_booleans(admin, build):
     r = admin.get("/gig-statuses?filter[is_default]=true")
     assert [s["name"] for s in r.get_json()["data"]] == ["Yes"]
     r = admin.get("/gig-statuses?filter[kind][in]=tentative,cancelled")
-    assert [s["name"] for s in r.get_json()["data"]] == ["Maybe"]
+    assert {s["name"] for s in r.get_json()["data"]} == {"Maybe", "Hold", "Cancelled"}  # two a new database ships
 
 
 BAD_FILTERS = [

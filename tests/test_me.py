@@ -34,6 +34,11 @@ def test_a_user_no_staff_member_is_linked_to_finds_nothing_of_their_own(signed_i
     error_of(office.post("/me/calendar-url/rotate"), 404, "not_found")
 
 
+def test_me_names_the_staff_member_linked_to_the_user_or_none(band, signed_in):
+    assert data(signed_in("office").get("/me"))["staff_member_id"] is None
+    assert data(band.me.get("/me"))["staff_member_id"] == band.sam["id"]
+
+
 @pytest.mark.parametrize("path", [*PARTS[1:4], "/me/pay-sheet"])
 def test_a_bad_parameter_is_400_before_the_missing_member_is_404(signed_in, path):
     error = error_of(signed_in("office").get(f"{path}?bogus=1"), 400, "invalid_query")

@@ -24,7 +24,7 @@ def roles_of(admin, member_id):
     return {(r["role_id"], r["is_primary"]) for r in found}
 
 
-def test_a_musician_who_does_not_sign_in_gets_roles_and_rates(admin, catalog):
+def test_a_musician_who_does_not_sign_in_gets_roles_and_rates(admin, catalog, documented):
     body = {
         "first_name": "Mia",
         "last_name": "Berger",
@@ -35,6 +35,7 @@ def test_a_musician_who_does_not_sign_in_gets_roles_and_rates(admin, catalog):
     }
     r = admin.post("/musicians", json=body)
     assert r.status_code == 201, r.get_json()
+    documented.check("POST", "/musicians", r)
     member = r.get_json()["data"]
     assert member == admin.get(f"/staff-members/{member['id']}").get_json()["data"]
     assert [member[key] for key in ("first_name", "last_name", "email", "user_id")] == ["Mia", "Berger", None, None]
@@ -84,11 +85,12 @@ def test_a_bad_musician_is_refused_at_its_field_and_nothing_is_made(app, admin, 
     assert admin.get("/users?filter[email]=ann@example.com").get_json()["data"] == []
 
 
-def test_an_address_a_user_has_is_refused_and_nothing_is_made(app, admin, catalog):
+def test_an_address_a_user_has_is_refused_and_nothing_is_made(app, admin, catalog, documented):
     make_user("taken@example.com", roles=("viewer",))
     body = {"first_name": "Ann", "last_name": "Lee", "email": "Taken@example.com", "roles": [catalog["bass"]]}
     r = admin.post("/musicians", json={**body, "can_sign_in": True})
     assert error_of(r, 409, "conflict")["details"]["reason"] == "email_in_use"
+    documented.check("POST", "/musicians", r)
     assert staff(admin) == []
     assert admin.get("/staff-member-roles").get_json()["data"] == []
     send_what_is_due(app)
@@ -113,10 +115,11 @@ def test_adding_a_musician_needs_people_edit_and_rates_pay_edit(signed_in, role,
     assert clerk.post("/musicians", json={"first_name": "Ann", "last_name": "Lee"}).status_code == 201
 
 
-def test_letting_a_member_sign_in_later(app, anon, admin, build):
+def test_letting_a_member_sign_in_later(app, anon, admin, build, documented):
     member = build("staff-members", email="Kim@Example.com")
     r = admin.post(f"/staff-members/{member['id']}/sign-in")
     assert r.status_code == 201, r.get_json()
+    documented.check("POST", "/staff-members/{id}/sign-in", r)
     linked = r.get_json()["data"]
     assert linked == admin.get(f"/staff-members/{member['id']}").get_json()["data"] and linked["user_id"]
     send_what_is_due(app)

@@ -4,10 +4,10 @@ a role told so (and no more of its gig)."""
 
 import re
 
-from delivery.notifications.words import day
 from models import Notification
 from tests.support.notified import (
     Office,
+    day,
     from_now,
     in_days,
     kinds_and_members,

@@ -9,7 +9,6 @@ import pytest
 
 from delivery import notifications
 from delivery.notifications import run_timed
-from delivery.notifications.words import day
 from domain import signed_links
 from models import GigRoleInvitation, Notification, Setting
 from routes.staffing import INVITATIONS
@@ -19,6 +18,7 @@ from tests.support.mail import mails
 from tests.support.notified import (
     assert_private,
     config,
+    day,
     from_now,
     in_days,
     make_due,

@@ -8,13 +8,13 @@ import re
 
 from delivery import worker
 from delivery.notifications import run_timed
-from delivery.notifications.words import day
 from models import GigRoleInvitation, Notification, NotificationSetting
 from tests.support.database import connected
 from tests.support.notified import (
     Office,
     assert_private,
     config,
+    day,
     from_now,
     in_days,
     kinds_and_members,

@@ -11,6 +11,8 @@ from storage import migrations
 from tests.support import postgresql
 from tests.support.api import Api, error_of
 from tests.support.database import release_database
+from tests.support.mail import mails, text_of
+from tests.support.notified import Office, send_what_is_due
 from tests.support.users import make_token, make_user
 
 STATUSES = [
@@ -41,10 +43,11 @@ def test_a_new_office_has_the_gig_statuses_and_types_and_a_new_gig_is_an_inquiry
     assert gig["gig_status_id"] == inquiry["id"]
 
 
-def test_anyone_signed_in_reads_the_office_and_its_first_day(signed_in):
+def test_anyone_signed_in_reads_the_office_and_its_first_day(signed_in, documented):
     for role in ("admin", "office", "staff", "viewer"):
         r = signed_in(role).get("/office")
         assert r.status_code == 200, r.get_json()
+        documented.check("GET", "/office", r)
         assert r.get_json() == {
             "data": {
                 "name": "Band Office",
@@ -59,7 +62,7 @@ def test_anyone_signed_in_reads_the_office_and_its_first_day(signed_in):
         }
 
 
-def test_an_admin_changes_the_settings_and_the_office_step_is_ticked(admin, signed_in):
+def test_an_admin_changes_the_settings_and_the_office_step_is_ticked(admin, signed_in, documented):
     change = {
         "name": "Die Hochzeitsband",
         "time_zone": "Europe/Vienna",
@@ -70,6 +73,7 @@ def test_an_admin_changes_the_settings_and_the_office_step_is_ticked(admin, sign
     }
     r = admin.patch("/office", json=change)
     assert r.status_code == 200, r.get_json()
+    documented.check("PATCH", "/office", r)
     saved = r.get_json()["data"]
     assert {key: saved[key] for key in change} == change
     assert saved["first_day"] == {**NOTHING_DONE, "office": True} and saved["updated_at"]
@@ -95,9 +99,10 @@ def test_an_admin_changes_the_settings_and_the_office_step_is_ticked(admin, sign
         ("colour", "red"),
     ],
 )
-def test_a_bad_value_is_refused_at_its_field_and_changes_nothing(admin, field, value):
+def test_a_bad_value_is_refused_at_its_field_and_changes_nothing(admin, documented, field, value):
     before = admin.get("/office").get_json()
     r = admin.patch("/office", json={"name": "Kept out", field: value})
+    documented.check("PATCH", "/office", r)
     assert list(error_of(r, 422, "validation_failed")["details"]) == [field]
     assert admin.get("/office").get_json() == before
 
@@ -196,3 +201,22 @@ def test_the_migration_leaves_an_office_its_own_statuses_and_adds_only_the_types
     admin = office_at_step_13(app, tmp_path, OWN_STATUS.format(true=true))
     assert statuses(admin) == [("Booked", "confirmed", 1, None, True)]
     assert type_names(admin) == TYPES
+
+
+def test_an_invitation_mail_and_its_answer_page_speak_the_offices_zone_style_clock_and_money(app, anon, admin, build):
+    office_settings = {"time_zone": "America/New_York", "date_style": "mm/dd/yyyy", "clock": "12h", "currency": "USD"}
+    assert admin.patch("/office", json=office_settings).status_code == 200
+    office = Office(app, admin, build, gig_date="2029-12-22")
+    office.change_gig(venue_id=office.other_venue["id"])  # a venue without a zone of its own
+    app.config["NOTIFY_DELAY_SECONDS"] = 0.01  # the invitation's message is not held
+    invitation = office.invite(office.alex, expires_at="2030-01-15T01:49:00Z")
+    send_what_is_due(app)
+    [mail] = mails(app, "alex@example.com")
+    text = text_of(mail)
+    answer_by = "Mon 01/14/2030, 8:49 PM EST"  # New York's evening before
+    assert mail["Subject"] == "Invitation: Bass at Müller wedding, Sat 12/22/2029"
+    for fact in (f"Please answer by {answer_by}.", "Sat 12/22/2029, 6:00 PM–11:00 PM", "5:00 PM", "350.00 USD"):
+        assert fact in text, (fact, text)
+    token = signed_links.answer_link(app.config, invitation["id"]).split("#token=")[1]
+    preview = anon.post("/invitations/preview", json={"token": token}).get_json()["data"]
+    assert (preview["answer_by"], preview["pay"]["currency"]) == (answer_by, "USD")

@@ -1,8 +1,9 @@
 """SPEC §12, sign-in and first run in a real browser (Debian's chromium, driven by Playwright) on a served office: the
-mailed link hands the session to the console (this tab's sessionStorage, or localStorage when "Keep me signed in on
-this computer" is ticked) and opens the place the console sent the person from, leaving no token in the address bar
+mailed link hands the session to the console (this tab's sessionStorage, or localStorage when "Stay signed in here"
+is ticked) and opens the place the console sent the person from, leaving no token in the address bar
 or the history; a `next` that is not a path of this site opens `/`. An app installed on a phone's home screen (whose
-storage an iPhone keeps apart from Safari's, where the link opens) signs in with the link pasted. On a database with
+storage an iPhone keeps apart from Safari's, where the link opens) signs in with the link pasted; a link pasted into
+the address bar of the sign-in tab signs in without a reload. On a database with
 no admin, `serve` prints a setup link whose page names the first admin and signs them in, once."""
 
 import json
@@ -99,7 +100,7 @@ def test_the_mailed_link_opens_the_console_where_the_person_was_with_a_session_f
     tab = context.new_page()  # the mail's link opens in a tab of its own
     tab.goto(mailed_signin_link(office.mail, address))
     entries = tab.evaluate("history.length")
-    expect(tab.get_by_label("Keep me signed in on this computer")).not_to_be_checked()
+    expect(tab.get_by_label("Stay signed in here")).not_to_be_checked()
     tab.get_by_role("button", name="Sign in", exact=True).click()
     tab.wait_for_url(f"{office.origin}/gigs?month=2027-06")
     session = stored(tab, "sessionStorage")
@@ -115,7 +116,7 @@ def test_keep_me_signed_in_keeps_the_session_in_local_storage(context, office):
     page = context.new_page()
     page.goto(with_next(ask_for_link(office, address), "/people/staff?sort=name#top"))
     entries = page.evaluate("history.length")
-    page.get_by_label("Keep me signed in on this computer").check()
+    page.get_by_label("Stay signed in here").check()
     page.get_by_role("button", name="Sign in", exact=True).click()
     page.wait_for_url(f"{office.origin}/people/staff?sort=name#top")
     session = stored(page, "localStorage")
@@ -157,7 +158,7 @@ def test_a_programmer_can_still_see_the_token_for_a_client(context, office):
     address = member(office, HOSTILE)
     page = context.new_page()
     page.goto(ask_for_link(office, address))
-    page.get_by_text("Show the token for a client").click()
+    page.get_by_text("For programmers: a session token").click()
     page.get_by_role("button", name="Sign in and show the token").click()
     token = page.locator("#outcome code").inner_text()
     assert me(office.service, token)["email"] == address
@@ -195,8 +196,8 @@ def test_the_app_on_a_phone_signs_in_by_pasting_the_mailed_link(context, office)
     link = mailed_signin_link(office.mail, address)  # long-pressed and copied in the phone's mail
     app.get_by_label(PASTE_FIELD).fill(link)
     app.get_by_role("button", name="Use this link").click()
-    expect(app.get_by_label("Keep me signed in on this computer")).to_be_focused()
-    app.get_by_label("Keep me signed in on this computer").check()
+    expect(app.get_by_label("Stay signed in here")).to_be_focused()
+    app.get_by_label("Stay signed in here").check()
     app.get_by_role("button", name="Sign in", exact=True).click()
     app.wait_for_url(f"{office.origin}/my")
     session = stored(app, "localStorage")
@@ -209,7 +210,7 @@ def test_the_bare_token_pasted_signs_in_too_with_the_keyboard_alone(context, off
     app = signed_out_app(context, office)
     app.get_by_label(PASTE_FIELD).fill(f"  {token}\n")
     app.keyboard.press("Enter")
-    expect(app.get_by_label("Keep me signed in on this computer")).to_be_focused()
+    expect(app.get_by_label("Stay signed in here")).to_be_focused()
     app.keyboard.press("Space")
     app.keyboard.press("Tab")
     app.keyboard.press("Enter")
@@ -260,7 +261,7 @@ def test_serve_on_an_empty_database_prints_a_setup_link_that_names_the_first_adm
         page.goto(link)
         page.get_by_label("Your name").fill(HOSTILE)
         page.get_by_label("Your e-mail address").fill("Ada@Example.com")
-        page.get_by_label("Keep me signed in on this computer").check()
+        page.get_by_label("Stay signed in here").check()
         page.get_by_role("button", name="Create the admin and sign in").click()
         page.wait_for_url(console_home(service.public_url))
         session = stored(page, "localStorage")
@@ -286,3 +287,19 @@ def test_serve_prints_no_setup_link_once_an_admin_exists(tmp_path):
     finally:
         service.stop()
     assert "/setup#token=" not in service.output() and "no admin yet" not in service.output()
+
+
+def test_a_link_pasted_into_the_address_bar_of_the_same_tab_signs_in_without_a_reload(context, office):
+    address = member(office)
+    page = context.new_page()
+    page.goto(f"{office.origin}/signin")
+    page.fill("#email", address)
+    page.get_by_role("button", name="Send me a link").click()
+    expect(page.locator("#outcome")).to_contain_text("on its way")
+    page.evaluate("window.loadedOnce = true")
+    page.goto(mailed_signin_link(office.mail, address))  # only the fragment changes: the same page stays
+    assert page.evaluate("window.loadedOnce") is True
+    expect(page.locator("#outcome")).to_be_empty()
+    page.get_by_role("button", name="Sign in", exact=True).click()
+    page.wait_for_url(console_home(office.origin))
+    assert me(office.service, stored(page, "sessionStorage")["token"])["email"] == address

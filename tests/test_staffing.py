@@ -14,8 +14,8 @@ class Band:
 
     def __init__(self, admin, build):
         self.admin, self.build = admin, build
-        self.confirmed = build("gig-statuses", name="Confirmed", kind="confirmed", is_default=True)
-        self.tentative = build("gig-statuses", name="Hold", kind="tentative")
+        self.confirmed = build.status("Confirmed", "confirmed", is_default=True)
+        self.tentative = build.status("Hold", "tentative")
         self.closed = build("gig-statuses", name="Done", kind="cancelled")
         self.singer = build("roles", name="Singer")
         self.sam = self.member("Sam", "Adams", primary=True)

@@ -7,7 +7,19 @@ mail_html reads to write the mail's HTML alternative."""
 import collections
 
 from delivery.notifications.queue import Message
-from delivery.notifications.words import change, day, facts, indented, listing, moment, money, person, short, when
+from delivery.notifications.words import (
+    change,
+    clock,
+    day,
+    facts,
+    indented,
+    listing,
+    moment,
+    money,
+    person,
+    short,
+    when,
+)
 from domain import office, postal_addresses
 
 SUMMARY_CHARS = 300
@@ -40,19 +52,19 @@ def welcome(member, inviter, office_name, link, days):
     return message(title, paragraphs, f"{inviter} added you to {office_name}.")
 
 
-def headline(label, gig, role=None):
-    """`Invitation: Bass at Müller wedding, Sat 12 June 2027`."""
+def headline(label, gig, style, role=None):
+    """`Invitation: Bass at Müller wedding, Sat 12.06.2027`."""
     what = f"{role} at {short(gig.title)}" if role else short(gig.title)
-    return f"{label}: {what}, {day(gig.gig_date)}"
+    return f"{label}: {what}, {day(gig.gig_date, style)}"
 
 
-def gig_facts(view, part=None, pay=None):
+def gig_facts(view, style, part=None, pay=None):
     gig = view.gig
     call_time = part.gig_role.call_time if part else None
     return facts(
         [
-            ("When", when(gig)),
-            ("Call time", call_time),
+            ("When", when(gig, style)),
+            ("Call time", clock(call_time, style)),
             ("Where", postal_addresses.one_line(view.venue)),
             ("Role", part.role if part else None),
             ("Product", part.product if part else None),
@@ -63,48 +75,48 @@ def gig_facts(view, part=None, pay=None):
 
 def invitation(about, link, reminder=False):
     """The invitation (or its reminder): the gig, the role, the pay, the office's message and the answer link."""
-    gig, role = about.gig.gig, about.part.role
-    expires = moment(about.invitation.expires_at, about.gig.zone())
+    gig, role, style = about.gig.gig, about.part.role, office.current()
+    expires = moment(about.invitation.expires_at, about.gig.zone(), style)
     if reminder:
-        title = headline("Please answer", gig, role)
+        title = headline("Please answer", gig, style, role)
         opening = f"You have not answered the invitation to {gig.title} as {role} yet. It expires {expires}."
     else:
-        title = headline("Invitation", gig, role)
+        title = headline("Invitation", gig, style, role)
         opening = f"You are invited to {gig.title} as {role}."
-    pay = money(about.pay_cents, office.current().currency)
+    pay = money(about.pay_cents, style.currency)
     note = f"Message from the office:\n{indented(about.invitation.message)}" if about.invitation.message else None
     paragraphs = [
         greeting(about.member),
         opening,
-        gig_facts(about.gig, about.part, pay),
+        gig_facts(about.gig, style, about.part, pay),
         note,
         f"Please answer by {expires}. Accept or decline here:\n  {link}",
     ]
-    return message(title, paragraphs, f"{role} at {gig.title}, {when(gig)}. Please answer by {expires}.")
+    return message(title, paragraphs, f"{role} at {gig.title}, {when(gig, style)}. Please answer by {expires}.")
 
 
 def invitation_withdrawn(about, reason):
-    gig, role = about.gig.gig, about.part.role
-    said = f"The invitation to {gig.title} ({day(gig.gig_date)}) as {role} is withdrawn{reason}."
+    gig, role, style = about.gig.gig, about.part.role, office.current()
+    said = f"The invitation to {gig.title} ({day(gig.gig_date, style)}) as {role} is withdrawn{reason}."
     paragraphs = [greeting(about.member), said, "There is nothing more to answer."]
-    return message(headline("Withdrawn", gig, role), paragraphs, said)
+    return message(headline("Withdrawn", gig, style, role), paragraphs, said)
 
 
 def role_removed(view, member, role):
-    gig = view.gig
-    said = f"You are no longer down as {role} at {gig.title} ({day(gig.gig_date)})."
+    gig, style = view.gig, office.current()
+    said = f"You are no longer down as {role} at {gig.title} ({day(gig.gig_date, style)})."
     paragraphs = [greeting(member), said, "If this is news to you, please ask the office."]
-    return message(headline("Taken off", gig, role), paragraphs, said)
+    return message(headline("Taken off", gig, style, role), paragraphs, said)
 
 
-def changed_lines(changes, names):
-    """[(`Date`, `Sat 12 June 2027 → Sun 13 June 2027`), ...] in a fixed order; `names` ({field: function})
+def changed_lines(changes, names, style):
+    """[(`Date`, `Sat 12.06.2027 → Sun 13.06.2027`), ...] in a fixed order; `names` ({field: function})
     says what an id of `venue_id` and of `gig_status_id` is called."""
     lines = []
     for field, label, shown in (
-        ("gig_date", "Date", lambda value: day(value) if value else None),
-        ("start_time", "Starts", lambda value: value),
-        ("end_time", "Ends", lambda value: value),
+        ("gig_date", "Date", lambda value: day(value, style) if value else None),
+        ("start_time", "Starts", lambda value: clock(value, style)),
+        ("end_time", "Ends", lambda value: clock(value, style)),
         ("venue_id", "Venue", names["venue_id"]),
         ("gig_status_id", "Status", names["gig_status_id"]),
     ):
@@ -115,24 +127,24 @@ def changed_lines(changes, names):
 
 def gig_changed(view, holder, changes, names, status_word):
     """`status_word`: `Cancelled` or `Back on` when the status changed so, else None."""
-    gig, roles = view.gig, listing(part.role for part in holder.parts)
-    lines = changed_lines(changes, names)
+    gig, roles, style = view.gig, listing(part.role for part in holder.parts), office.current()
+    lines = changed_lines(changes, names, style)
     news = {"Cancelled": "is cancelled", "Back on": "is back on"}.get(status_word, "has changed")
     paragraphs = [
         greeting(holder.member),
         f"{gig.title}, where you are down as {roles}, {news}:",
         facts(lines),
-        "As it stands now:\n" + gig_facts(view),
+        "As it stands now:\n" + gig_facts(view, style),
     ]
     summary = "; ".join(f"{label}: {said}" for label, said in lines)
-    return message(headline(status_word or "Changed", gig), paragraphs, summary)
+    return message(headline(status_word or "Changed", gig, style), paragraphs, summary)
 
 
 def gig_reminder(view, holder, lineup):
     """The day before: call time, where, and who plays what (`lineup`: the gig's holders)."""
-    gig, roles = view.gig, listing(part.role for part in holder.parts)
+    gig, roles, style = view.gig, listing(part.role for part in holder.parts), office.current()
     call_times = sorted(part.gig_role.call_time for part in holder.parts if part.gig_role.call_time)
-    call = call_times[0] if call_times else gig.start_time
+    call = clock(call_times[0] if call_times else gig.start_time, style)
     who = [
         f"  {person(other.member.first_name, other.member.last_name)}: {listing(p.role for p in other.parts)}"
         for other in lineup
@@ -140,26 +152,26 @@ def gig_reminder(view, holder, lineup):
     paragraphs = [
         greeting(holder.member),
         f"Tomorrow is {gig.title}, where you are down as {roles}.",
-        facts([("Call time", call), ("When", when(gig)), ("Where", postal_addresses.one_line(view.venue))]),
+        facts([("Call time", call), ("When", when(gig, style)), ("Where", postal_addresses.one_line(view.venue))]),
         "Lineup:\n" + "\n".join(who),
     ]
     venue = view.venue.name if view.venue else None
     summary = ", ".join(part for part in (roles, f"call time {call}" if call else None, venue) if part)
-    return message(headline("Tomorrow", gig), paragraphs, summary)
+    return message(headline("Tomorrow", gig, style), paragraphs, summary)
 
 
 def office_digest(answered, open_roles):
     """`answered`: (what: accepted|declined|expired, member name, role, gig title, gig date) since the last
     digest; `open_roles`: (gig date, gig title, [(role, pending invitations)]) of the next 14 days."""
-    counts = collections.Counter(what for what, *_ in answered)
+    counts, style = collections.Counter(what for what, *_ in answered), office.current()
     said = ", ".join(f"{count} {what}" for what, count in counts.items())
     open_count = sum(len(roles) for _, _, roles in open_roles)
     lines = [
-        f"  {what.capitalize():<9}{member}: {role} at {title}, {day(date)}"
+        f"  {what.capitalize():<9}{member}: {role} at {title}, {day(date, style)}"
         for what, member, role, title, date in answered
     ]
     gigs = [
-        f"  {day(date)}, {title}: " + ", ".join(f"{role} ({pending_words(pending)})" for role, pending in roles)
+        f"  {day(date, style)}, {title}: " + ", ".join(f"{role} ({pending_words(pending)})" for role, pending in roles)
         for date, title, roles in open_roles
     ]
     open_part = "No open roles on gigs of the next 14 days."

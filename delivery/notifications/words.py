@@ -1,24 +1,40 @@
-"""How notifications say things (SPEC §9): dates, times, places and money in plain English, and the aligned
-lines of facts a message lists. Plain functions on plain values; no database, no Flask."""
+"""How notifications say things (SPEC §9): dates, times, places and money in plain English, dates and times in the
+office's date style and clock (a `style`: anything with `date_style` and `clock`, as `domain.office.Office`), and the
+aligned lines of facts a message lists. Plain functions on plain values; no database, no Flask."""
 
 import datetime as dt
 import zoneinfo
 
 DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
-MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-          "November", "December")  # fmt: skip
 TITLE_CHARS = 60  # of a gig's title in a subject line: the subject stays readable at a glance
 NOT_SET = "not set"
 
 
-def day(date_text):
-    """`2027-06-12` -> `Sat 12 June 2027` (whatever the server's locale)."""
+DATES = {  # models.DATE_STYLES: how each writes a date
+    "dd.mm.yyyy": "{d:02}.{m:02}.{y:04}",
+    "dd/mm/yyyy": "{d:02}/{m:02}/{y:04}",
+    "mm/dd/yyyy": "{m:02}/{d:02}/{y:04}",
+    "yyyy-mm-dd": "{y:04}-{m:02}-{d:02}",
+}
+
+
+def day(date_text, style):
+    """`2027-06-12` -> `Sat 12.06.2027` in the style's date style (whatever the server's locale)."""
     date = dt.date.fromisoformat(date_text)
-    return f"{DAYS[date.weekday()]} {date.day} {MONTHS[date.month - 1]} {date.year}"
+    return f"{DAYS[date.weekday()]} " + DATES[style.date_style].format(d=date.day, m=date.month, y=date.year)
 
 
-def hours(start, end):
+def clock(time_text, style):
+    """`18:00` -> `18:00` on a 24-hour clock, `6:00 PM` on a 12-hour one; None stays None."""
+    if not time_text or style.clock == "24h":
+        return time_text
+    hour, minute = (int(part) for part in time_text.split(":"))
+    return f"{(hour - 1) % 12 + 1}:{minute:02} {'AM' if hour < 12 else 'PM'}"
+
+
+def hours(start, end, style):
     """The times of a gig: `18:00–23:00`, `from 18:00`, `until 23:00`, or None."""
+    start, end = clock(start, style), clock(end, style)
     if start and end:
         return f"{start}–{end}"
     if start or end:
@@ -26,17 +42,16 @@ def hours(start, end):
     return None
 
 
-def when(gig):
-    """`Sat 12 June 2027, 18:00–23:00`."""
-    return ", ".join(part for part in (day(gig.gig_date), hours(gig.start_time, gig.end_time)) if part)
+def when(gig, style):
+    """`Sat 12.06.2027, 18:00–23:00`."""
+    return ", ".join(part for part in (day(gig.gig_date, style), hours(gig.start_time, gig.end_time, style)) if part)
 
 
-def moment(stamp, zone_name=None):
-    """A stored UTC timestamp as a reader's wall-clock time: `Thu 10 June 2027, 14:03 CEST`, in `zone_name`
-    (the venue's, else the service's) or else the server's own zone."""
-    instant = dt.datetime.fromisoformat(stamp.replace("Z", "+00:00"))
-    local = instant.astimezone(zoneinfo.ZoneInfo(zone_name) if zone_name else None)
-    return f"{day(local.date().isoformat())}, {local:%H:%M} {local.tzname()}"
+def moment(stamp, zone_name, style):
+    """A stored UTC timestamp as a reader's wall-clock time in `zone_name` (the venue's, else the office's):
+    `Thu 10.06.2027, 14:03 CEST`."""
+    local = dt.datetime.fromisoformat(stamp.replace("Z", "+00:00")).astimezone(zoneinfo.ZoneInfo(zone_name))
+    return f"{day(local.date().isoformat(), style)}, {clock(f'{local:%H:%M}', style)} {local.tzname()}"
 
 
 def money(cents, currency):

@@ -3,9 +3,9 @@
 //   can(me, "pay.view")        -> whether to show amounts of pay
 //   canViewAny(me)             -> whether any collection can be read (the Records menu)
 //   doesOfficeWork(me)         -> whether the office's screens are theirs (else their home is My gigs, SPEC §13)
-//   isLinkedToMember(api)      -> a promise: whether a staff member is linked to them (My gigs is theirs then)
+//   isLinkedToMember(me)       -> whether a staff member is linked to them (My gigs is theirs then)
 
-import { ApiError, api } from "./api.js";
+import { api } from "./api.js";
 
 export async function loadMe() {
   const me = await api.get("/me");
@@ -27,13 +27,7 @@ export function doesOfficeWork(me) {
   return Object.entries(me.can || {}).some(([capability, held]) => held && !NOT_OFFICE_WORK.includes(capability));
 }
 
-/** GET /me/staff-member answers 404 when no member is linked; any other failure is not an answer. */
-export function isLinkedToMember(api) {
-  return api.get("/me/staff-member", { fields: "id" }).then(
-    () => true,
-    (error) => {
-      if (error instanceof ApiError && error.status === 404) return false;
-      throw error;
-    },
-  );
+/** GET /me names the linked member: no need to ask /me/staff-member (a 404 when there is none). */
+export function isLinkedToMember(me) {
+  return Boolean(me.staff_member_id);
 }

@@ -13,7 +13,8 @@ export const MENU = [
   { label: "People", path: "/people", key: "p", shown: (me) => can(me, "people.view") },
   { label: "Pay", path: "/pay", shown: (me) => can(me, "pay.view") },
   { label: "Records", path: "/records", shown: (me) => doesOfficeWork(me) && canViewAny(me) },
-  { label: "Admin", path: "/admin", shown: (me) => can(me, "admin.view") },
+  // Admin's own links lead to these record pages: the menu shows Admin, not Records, there
+  { label: "Admin", path: "/admin", also: ["/records/users", "/records/access-roles", "/records/webhook-deliveries"], shown: (me) => can(me, "admin.view") },
   { label: "My gigs", path: MY_HOME, key: "m", shown: (me, ownPages) => ownPages, own: true },
 ];
 
@@ -30,6 +31,9 @@ export function homePath(me) {
   return first ? first.path : null;
 }
 
+const under = (path, prefix) => path === prefix || path.startsWith(`${prefix}/`);
+
 export function isCurrent(entry, path) {
-  return path === entry.path || path.startsWith(`${entry.path}/`);
+  if ((entry.also || []).some((prefix) => under(path, prefix))) return true;
+  return under(path, entry.path) && !MENU.some((other) => other !== entry && (other.also || []).some((prefix) => under(path, prefix)));
 }

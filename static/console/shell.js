@@ -9,7 +9,6 @@ import { ErrorMessage } from "./components/index.js";
 import { useConsole } from "./context.js";
 import { KeysDialog, listenForKeys } from "./keys.js";
 import { html, useEffect, useRef, useState } from "./lib.js";
-import { useLoad } from "./load.js";
 import { doesOfficeWork, isLinkedToMember } from "./me.js";
 import { isCurrent, menuOf } from "./menu.js";
 import { useModule } from "./modules.js";
@@ -72,12 +71,10 @@ function OfflineStrip() {
 }
 
 /** Whether "My gigs" is the user's: always for a user without office work (it is their home), else when a staff
- * member is linked to them (asked once a page load). */
+ * member is linked to them (GET /me says). */
 function useOwnPages() {
-  const { api, me } = useConsole();
-  const officeWork = doesOfficeWork(me);
-  const linked = useLoad(() => (officeWork ? isLinkedToMember(api) : Promise.resolve(true)), [], { keep: "own-pages" });
-  return !officeWork || linked.answer === true;
+  const { me } = useConsole();
+  return !doesOfficeWork(me) || isLinkedToMember(me);
 }
 
 /** The screen `path` names (null while its module loads) and its params; a module that cannot be loaded (the

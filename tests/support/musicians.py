@@ -23,7 +23,7 @@ class Band:
     def __init__(self, admin, build, anon):
         self.admin, self.build = admin, build
         self.venue = build("venues", **SCHLOSS_HOF)
-        self.status = build("gig-statuses", name="Confirmed", kind="confirmed", is_default=True)
+        self.status = build.status("Confirmed", "confirmed", is_default=True)
         self.singer = build("roles", name="Lead vocals", position=1)
         self.drums = build("roles", name="Drums", position=2)
         self.reception = build("products", name="Reception")

@@ -7,6 +7,8 @@ import datetime as dt
 import pytest
 
 from delivery.notifications import sender as notification_sender
+from delivery.notifications import words
+from domain import office
 from models import Notification, timestamp
 from tests.support.records import SCHLOSS_HOF
 from tests.support.users import make_user
@@ -27,7 +29,7 @@ class Office:
 
     def __init__(self, app, admin, build, gig_date=None):
         self.app, self.admin, self.build = app, admin, build
-        self.confirmed = build("gig-statuses", name="Confirmed", kind="confirmed", is_default=True)
+        self.confirmed = build.status("Confirmed", "confirmed", is_default=True)
         self.cancelled = build("gig-statuses", name="Called off", kind="cancelled")
         self.venue = build("venues", **SCHLOSS_HOF)
         self.other_venue = build("venues", name="Stadtsaal")
@@ -134,3 +136,8 @@ def send_what_is_due(app):
 def config(app, **overrides):
     """The app's settings with `overrides`, to call the timed rules with."""
     return {**app.config, **overrides}
+
+
+def day(date_text):
+    """A date as the office's messages write it, in its date style now."""
+    return words.day(date_text, office.current())

@@ -172,3 +172,13 @@ class Builder:
 
     def id(self, collection, **fields):
         return self(collection, **fields)["id"]
+
+    def status(self, name, kind, **fields):
+        """The gig status `name` of `kind` with `fields`: the one a new database ships (SPEC §12.1), made so, or a
+        new one."""
+        shipped = self.api.get("/gig-statuses", query_string={"filter[name]": name}).get_json()["data"]
+        if not shipped:
+            return self("gig-statuses", name=name, kind=kind, **fields)
+        response = self.api.patch(f"/gig-statuses/{shipped[0]['id']}", {"kind": kind, **fields})
+        assert response.status_code == 200, response.get_json()
+        return response.get_json()["data"]

@@ -6,7 +6,7 @@
 
 import { ApiError } from "../api.js";
 import { useConsole } from "../context.js";
-import { money } from "../format.js";
+import { money, moment, timeLeft } from "../format.js";
 import { Happened, namesInWords } from "../happened.js";
 import { html, useState } from "../lib.js";
 import { useLoad, useWrite } from "../load.js";
@@ -168,6 +168,23 @@ export function useOpenRole() {
     toggle: (id) => setOpenRole(openRole === id ? null : id),
     close: () => setOpenRole(null),
   };
+}
+
+/** Pending invitations by their gig role's id: {id: [invitation, ...]}. */
+export function invitationsByRole(invitations) {
+  const found = {};
+  for (const invitation of invitations) (found[invitation.gig_role_id] = found[invitation.gig_role_id] || []).push(invitation);
+  return found;
+}
+
+/** Who was invited to an open role and the time each has left to answer, on the role's row; "open" when nobody. */
+export function Invited({ invitations }) {
+  if (!invitations || invitations.length === 0) return html`<span class="role-open">open</span>`;
+  return html`<span class="role-invited">invited:
+    ${invitations.map((invitation, i) => html`${i > 0 ? ", " : " "}<span class="role-invitee">
+      ${fullName(invitation.staff_member)} <span class="invitation-left" title=${moment(invitation.expires_at)}>(${timeLeft(invitation.expires_at)})</span>
+    </span>`)}
+  </span>`;
 }
 
 /** A gig role's row: its name and call time, `children` (who fills it, or "open"), and for an open role with

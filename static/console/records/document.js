@@ -8,7 +8,7 @@
 //   doc.collections.filter((c) => c.mayView(me))
 //   doc.listOf("/notifications")              // a list that is no collection (no /{id}): its fields and filters
 //
-// A field: {name, label, kind, nullable, readOnly, enum, reference, description, maxLength, itemKind, capability};
+// A field: {name, label, help, money, kind, nullable, readOnly, enum, reference, description, maxLength, itemKind, capability};
 // `capability` is what a person needs to read it (in a create or patch schema: to set it), else null: a field a
 // person cannot use is not shown (`usableBy(me)`, SPEC §12). Its kind is
 // one of text, longtext, email, url, date, time, timestamp, integer, number, boolean, enum, reference, list,
@@ -17,6 +17,7 @@
 import { useConsole } from "../context.js";
 import { useLoad } from "../load.js";
 import { can } from "../me.js";
+import { COLLECTIONS, FIELDS } from "./words.js";
 
 const TIME_PATTERN = "^([01][0-9]|2[0-3]):[0-5][0-9]$";
 const LONG_TEXT = 1000; // longer strings than this are edited in a text area
@@ -30,18 +31,27 @@ export function useDocument() {
 
 const refName = (node) => (node && node.$ref ? node.$ref.split("/").pop() : null);
 
-/** "gig_status_id" -> "Gig status", "amount_cents" -> "Amount (cents)", "is_default" -> "Default". */
 /** A filter of the fields `me` may use: those without a capability of their own, or whose `me` holds. */
 export function usableBy(me) {
   return (field) => !field.capability || can(me, field.capability);
 }
 
-export function labelOf(name) {
-  let words = name.replace(/^is_/, "").replace(/_id$/, "");
-  const cents = words.endsWith("_cents");
-  words = words.replace(/_cents$/, "").replace(/_/g, " ");
-  const label = words.charAt(0).toUpperCase() + words.slice(1);
-  return cents ? `${label} (cents)` : label;
+/** A field's [label, help] in the console's words (records/words.js), else a label made from its name:
+ * "gig_status_id" -> "Gig status", "amount_cents" -> "Amount", "is_default" -> "Default". */
+export function wordsOf(name, collection = "") {
+  const declared = FIELDS[`${collection}.${name}`] || FIELDS[name];
+  if (declared) return declared;
+  const words = name.replace(/^is_/, "").replace(/_id$/, "").replace(/_cents$/, "").replace(/_/g, " ");
+  return [words.charAt(0).toUpperCase() + words.slice(1), ""];
+}
+
+export function labelOf(name, collection = "") {
+  return wordsOf(name, collection)[0];
+}
+
+/** A collection's name and its line ("Products", "What a couple books…"). */
+export function collectionWords(name) {
+  return COLLECTIONS[name] || [labelOf(name.replace(/-/g, "_")), ""];
 }
 
 /** The alternatives of a property without its null, and whether null is one of them. */
@@ -162,13 +172,14 @@ class Document {
       name,
       path,
       group: item.get["x-capability"] ? item.get["x-capability"].split(".")[0] : item.get.tags[0], // the capability's group
-      title: labelOf(name.replace(/-/g, "_")),
+      title: collectionWords(name)[0],
+      line: collectionWords(name)[1],
       summary: item.get.summary,
       viewCapability: item.get["x-capability"] || null,
       editCapability: (item.post || single?.patch || single?.delete || {})["x-capability"] || null,
-      fields: this.fieldsOf(record),
-      createFields: create ? this.fieldsOf(create) : null,
-      patchFields: patch ? this.fieldsOf(patch) : null,
+      fields: this.fieldsOf(record, name),
+      createFields: create ? this.fieldsOf(create, name) : null,
+      patchFields: patch ? this.fieldsOf(patch, name) : null,
       deletable: Boolean(single?.delete),
       sortable: new Set(namesIn(parameters.sort?.schema.pattern)),
       expandable: namesIn(parameters.expand?.schema.pattern),
@@ -184,7 +195,7 @@ class Document {
   }
 
   /** The fields of a schema in its order; embedded records (`expand`) are the references' business. */
-  fieldsOf(schemaName) {
+  fieldsOf(schemaName, collection) {
     const schema = this.schemas[schemaName];
     const properties = schema.properties || {};
     const required = new Set(schema.required || []);
@@ -197,7 +208,9 @@ class Document {
       const reference = name.endsWith("_id") ? this.referenceOf(properties, name, schemaName) : null;
       fields.push({
         name,
-        label: labelOf(name),
+        label: labelOf(name, collection),
+        help: wordsOf(name, collection)[1], // the console's line for a person; `description` is the programmers'
+        money: name.endsWith("_cents"),
         kind: kindOf(resolved, name, reference),
         nullable,
         required: required.has(name),

@@ -2,6 +2,7 @@
 // searchable pickers, native date and time inputs, booleans as checkboxes, lists one item a line. A field is as
 // document.js describes it; a form keeps each value as its control holds it and turns it into JSON with toJson.
 
+import { MoneyInput } from "../components/money_input.js";
 import { ReferencePicker } from "../components/reference_picker.js";
 import { useConsole } from "../context.js";
 import { amount, date, moment } from "../format.js";
@@ -13,6 +14,7 @@ import { recordLabel } from "./label.js";
 /** A stored value as its control holds it: text for inputs, a boolean for a checkbox, lines for a list. */
 export function toControl(field, value) {
   if (field.kind === "boolean") return Boolean(value);
+  if (field.money) return typeof value === "number" ? value : "";
   if (value === null || value === undefined) return "";
   if (field.kind === "list") return value.join("\n");
   return String(value);
@@ -22,6 +24,7 @@ export function toControl(field, value) {
 export function toJson(field, held) {
   if (field.kind === "boolean") return Boolean(held);
   if (field.kind === "list") return String(held).split("\n").map((line) => line.trim()).filter(Boolean);
+  if (field.money && typeof held === "number") return held;
   const text = typeof held === "string" ? held.trim() : held;
   if (text === "" || text === null || text === undefined) return null;
   if (field.kind === "integer" || field.kind === "number") return Number.isNaN(Number(text)) ? text : Number(text);
@@ -32,7 +35,7 @@ const INPUT_TYPES = { date: "date", time: "time", email: "email", url: "url", in
 
 /** The control of `field`, holding `value`; onChange(newValue). `record` (the stored one, read with its references
  * expanded) gives a picker the referenced record's name. */
-export function FieldInput({ field, value, onChange, id, invalid, describedBy, record }) {
+export function FieldInput({ field, value, onChange, id, invalid, describedBy, record, currency }) {
   const common = {
     id,
     "aria-invalid": invalid ? "true" : null,
@@ -42,6 +45,10 @@ export function FieldInput({ field, value, onChange, id, invalid, describedBy, r
   if (field.kind === "reference") {
     return html`<${ReferenceInput} field=${field} value=${value || null} id=${id} chosenRecord=${record && record[field.name.slice(0, -3)]}
       onChange=${(chosen) => onChange(chosen || "")} />`;
+  }
+  if (field.money) {
+    return html`<${MoneyInput} id=${id} cents=${value} currency=${currency} required=${common.required} invalid=${invalid} describedBy=${describedBy}
+      onChange=${(cents) => onChange(cents === null ? "" : cents)} />`;
   }
   if (field.kind === "boolean") {
     return html`<input ...${common} type="checkbox" checked=${Boolean(value)} onChange=${(event) => onChange(event.currentTarget.checked)} />`;
@@ -106,7 +113,7 @@ export function FieldText({ field, record }) {
     case "custom":
       return objectText(value);
   }
-  if (field.name.endsWith("_cents") && typeof value === "number") {
+  if (field.money && typeof value === "number") {
     return amount(value, record);
   }
   return String(value);

@@ -5,7 +5,8 @@
 // What a create answers once and the record never shows again (a webhook's secret) is shown once. Delete asks
 // first; a 409 `resource_in_use` names what still refers to the record, each linked to the list of them.
 //
-//   <${RecordForm} collection=${described} doc=${doc} id=${id or null} basePath="/records/teams" />
+//   <${RecordForm} collection=${described} doc=${doc} id=${id or null} basePath="/records/teams" onRecord=${setRecord} />
+//   onRecord(record): the record as read, and as each save answered (its page's heading is its name)
 
 import { ApiError } from "../api.js";
 import { ErrorMessage, Loading } from "../components/index.js";
@@ -15,7 +16,7 @@ import { html, useEffect, useState } from "../lib.js";
 import { useLoad, useWrite } from "../load.js";
 import { listPath } from "../paths.js";
 import { navigate } from "../router.js";
-import { labelOf, usableBy } from "./document.js";
+import { collectionWords, labelOf, usableBy } from "./document.js";
 import { FieldInput, FieldText, toControl, toJson } from "./fields.js";
 import { recordLabel } from "./label.js";
 import { expansions } from "./list.js";
@@ -85,7 +86,7 @@ function bodyOf(fields, custom, values, original) {
 }
 
 /** {field: [messages]} of a 422 or a 409 already_exists, and the messages no field of the form shows. */
-function fieldErrors(error, shownNames) {
+function fieldErrors(error, shownNames, collectionName) {
   if (!(error instanceof ApiError)) return { atFields: {}, elsewhere: [] };
   let details = {};
   if (error.status === 422 && error.details) details = error.details;
@@ -98,21 +99,21 @@ function fieldErrors(error, shownNames) {
     const list = Array.isArray(messages) ? messages : [String(messages)];
     const shown = shownNames.has(name) ? name : shownNames.has(name.split(".")[0]) ? name.split(".")[0] : null;
     if (shown) atFields[shown] = [...(atFields[shown] || []), ...list];
-    else elsewhere.push(`${labelOf(name)}: ${list.join(" ")}`);
+    else elsewhere.push(`${labelOf(name, collectionName)}: ${list.join(" ")}`);
   }
   return { atFields, elsewhere };
 }
 
-function Field({ field, value, onChange, errors, record }) {
+function Field({ field, value, onChange, errors, record, currency }) {
   const id = `field-${field.name.replace(/[^a-z0-9_]/gi, "-")}`;
   const errorId = `${id}-error`;
   const invalid = Boolean(errors && errors.length);
-  const hint = field.description ? html`<span class="field-hint">${field.description}</span>` : null;
+  const hint = field.help ? html`<span class="field-hint" id=${`${id}-help`}>${field.help}</span>` : null;
   return html`<div class=${`record-field kind-${field.kind}${invalid ? " invalid" : ""}`}>
     ${field.kind === "reference"
       ? null
       : html`<label for=${id}>${field.label}${field.required ? html`<span class="required" aria-hidden="true"> *</span>` : null}</label>`}
-    <${FieldInput} field=${field} value=${value} onChange=${onChange} id=${id} invalid=${invalid} describedBy=${invalid ? errorId : null} record=${record} />
+    <${FieldInput} field=${field} value=${value} onChange=${onChange} id=${id} invalid=${invalid} describedBy=${invalid ? errorId : hint ? `${id}-help` : null} record=${record} currency=${currency} />
     ${invalid ? html`<p class="field-error" id=${errorId}>${errors.join(" ")}</p>` : hint}
   </div>`;
 }
@@ -141,7 +142,7 @@ function InUse({ error, doc, collection, id }) {
       const name = table.replace(/_/g, "-");
       const field = doc.referringField(name, collection.name);
       const href = listPath(name, field ? { [`filter[${field}][eq]`]: id } : {});
-      return html`<li><a href=${href}>${count} ${labelOf(table).toLowerCase()}</a></li>`;
+      return html`<li><a href=${href}>${count} ${collectionWords(name)[0].toLowerCase()}</a></li>`;
     })}</ul>
   </div>`;
 }
@@ -169,8 +170,15 @@ function DeleteButton({ collection, doc, id, basePath, noun }) {
   </div>`;
 }
 
-export function RecordForm({ collection, doc, id, basePath }) {
-  const { api, me } = useConsole();
+const created = new Set(); // ids just made here: their record page says "Created" once
+
+/** Whether the record `id` was just made by this page's form (then forgotten: a reload does not say it again). */
+export function justCreated(id) {
+  return created.delete(id);
+}
+
+export function RecordForm({ collection, doc, id, basePath, onRecord }) {
+  const { api, me, office } = useConsole();
   const [loaded, loadError] = useLoaded(collection, doc, id);
   const creating = !id;
   const usable = usableBy(me);
@@ -190,6 +198,7 @@ export function RecordForm({ collection, doc, id, basePath }) {
   const [extra, setExtra] = useState(null);
   useEffect(() => {
     if (!loaded) return;
+    if (loaded.record && onRecord) onRecord(loaded.record);
     setValues(startingValues(fields, custom, loaded.record));
     setOriginal(loaded.record ? startingValues(fields, custom, loaded.record) : null);
   }, [loaded]);
@@ -198,7 +207,7 @@ export function RecordForm({ collection, doc, id, basePath }) {
   if (extra) return html`<${AnsweredOnce} extra=${extra.values} next=${extra.next} />`;
 
   const shownNames = new Set([...fields, ...custom].map((field) => field.name));
-  const { atFields, elsewhere } = fieldErrors(error, shownNames);
+  const { atFields, elsewhere } = fieldErrors(error, shownNames, collection.name);
   const setValue = (name) => (value) => setValues((now) => ({ ...now, [name]: value }));
   const noun = loaded.record ? `“${recordLabel(loaded.record)}”` : "this record";
 
@@ -212,12 +221,14 @@ export function RecordForm({ collection, doc, id, basePath }) {
         const known = new Set(collection.fields.map((field) => field.name));
         const once = Object.fromEntries(Object.entries(made).filter(([name]) => !known.has(name)));
         const next = `${basePath}/${encodeURIComponent(made.id)}`;
+        created.add(made.id);
         if (Object.keys(once).length > 0) return setExtra({ values: once, next });
         return navigate(next, { replace: true });
       }
       if (Object.keys(body).length === 0) return setSaved("Nothing changed.");
       const changed = (await api.patch(`${collection.path}/${encodeURIComponent(id)}`, body)).data;
       setOriginal(startingValues(fields, custom, changed));
+      if (onRecord) onRecord(changed);
       setError(null);
       setSaved("Saved.");
     } catch (failure) {
@@ -235,7 +246,8 @@ export function RecordForm({ collection, doc, id, basePath }) {
             : error
               ? html`<p class="error" role="alert">${error.message} See the fields marked below.</p>`
               : null}
-          ${fields.map((field) => html`<${Field} field=${field} value=${values[field.name]} onChange=${setValue(field.name)} errors=${atFields[field.name]} record=${loaded.record} />`)}
+          ${fields.map((field) => html`<${Field} field=${field} value=${values[field.name]} onChange=${setValue(field.name)} errors=${atFields[field.name]} record=${loaded.record}
+            currency=${values.currency || (loaded.record && loaded.record.currency) || office.currency} />`)}
           ${custom.length > 0
             ? html`<fieldset class="custom-fields"><legend>Custom fields</legend>
                 ${custom.map((field) => html`<${Field} field=${field} value=${values[field.name]} onChange=${setValue(field.name)} errors=${atFields[field.name]} />`)}

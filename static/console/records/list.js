@@ -7,6 +7,7 @@
 //   <${RecordList} collection=${described} query=${query} basePath="/records/teams" />
 
 import { ErrorMessage, Loading } from "../components/index.js";
+import { MoneyInput } from "../components/money_input.js";
 import { useConsole } from "../context.js";
 import { html, useState } from "../lib.js";
 import { useLoad } from "../load.js";
@@ -109,6 +110,13 @@ function FilterControl({ control, values, setValue }) {
         <option value="">Any</option>
         ${choices.map(([value, words]) => html`<option value=${value}>${words}</option>`)}
       </select></div>`;
+  }
+  if (control.kind === "range" && field.money) {
+    const cents = (key) => (values[key] === undefined || values[key] === "" || Number.isNaN(Number(values[key])) ? values[key] : Number(values[key]));
+    return html`<fieldset class="filter range"><legend>${field.label}</legend>
+      ${keys.map((key, i) => html`<span><label for=${id(key)}>${i === 0 ? "from" : "to"}</label>
+        <${MoneyInput} id=${id(key)} cents=${cents(key)} onChange=${(typed) => setValue(key, typed === null ? "" : String(typed))} /></span>`)}
+    </fieldset>`;
   }
   if (control.kind === "range") {
     const type = RANGE_TYPES[field.kind];

@@ -1,8 +1,8 @@
 // The gig page's Staffing tab (SPEC §12 screen 2): the gig's roles grouped by product, each filled (the member,
-// and their pay with pay.view only: §4.6) or open with "Find someone" (the candidates, invite, allow
+// and their pay with pay.view only: §4.6) or open (who was invited, and the time left) with "Find someone" (the candidates, invite, allow
 // conflicts); the pending invitations with the time left and the office's answers; "Generate roles" (§5.2).
 
-import { RoleRow, useOpenRole } from "../../components/invite.js";
+import { Invited, invitationsByRole, RoleRow, useOpenRole } from "../../components/invite.js";
 import { ErrorMessage, Loading } from "../../components/index.js";
 import { conflictWords } from "../../components/staffing_words.js";
 import { useConsole } from "../../context.js";
@@ -29,11 +29,11 @@ function FilledBy({ role, pay, currency }) {
   </span>`;
 }
 
-function GigRole({ role, pay, currency, opened, onChange }) {
+function GigRole({ role, pay, currency, invited, opened, onChange }) {
   return html`<${RoleRow} role=${role} opened=${opened} onChange=${onChange}>
     ${role.status === "filled"
       ? html`<${FilledBy} role=${role} pay=${pay} currency=${currency} />`
-      : html`<span class="role-open">open</span>`}
+      : html`<${Invited} invitations=${invited[role.id]} />`}
   <//>`;
 }
 
@@ -78,6 +78,7 @@ export default function Staffing({ gig, reload }) {
   };
   const groups = data ? rolesByProduct(data.roles, data.products) : [];
   const pay = data ? payByRole(data.pay) : {};
+  const invited = data ? invitationsByRole(data.invitations) : {};
   const currency = data && data.pay ? data.pay.meta.currency : null;
   const roleNames = data ? Object.fromEntries(data.roles.map((role) => [role.id, role.role ? role.role.name : ""])) : {};
   return html`<section class="gig-staffing" aria-labelledby="staffing-heading">
@@ -99,6 +100,7 @@ export default function Staffing({ gig, reload }) {
                 role=${role}
                 pay=${pay}
                 currency=${currency}
+                invited=${invited}
                 opened=${opened}
                 onChange=${changed}
               />`,

@@ -2,7 +2,7 @@
 // grouped by gig, each with "Find someone" (the candidates and the invite actions of the gig page), and the
 // pending invitations that expire within two days.
 
-import { RoleRow, useOpenRole } from "../../components/invite.js";
+import { Invited, RoleRow, useOpenRole } from "../../components/invite.js";
 import { ErrorMessage, Loading } from "../../components/index.js";
 import { useConsole } from "../../context.js";
 import { date, moment, timeLeft, timeRange } from "../../format.js";
@@ -22,7 +22,7 @@ function gigLink(gig) {
   return staffingPath(gig.id);
 }
 
-function GigGroup({ group, opened, onChange }) {
+function GigGroup({ group, invited, opened, onChange }) {
   const gig = group.gig;
   return html`<li class="board-gig">
     <h2 class="board-gig-title">
@@ -33,7 +33,9 @@ function GigGroup({ group, opened, onChange }) {
     <ul class="gig-roles">
       ${group.roles.map(
         (role) =>
-          html`<${RoleRow} key=${role.id} role=${role} where=${role.gig.title} opened=${opened} onChange=${onChange} />`,
+          html`<${RoleRow} key=${role.id} role=${role} where=${role.gig.title} opened=${opened} onChange=${onChange}>
+            <${Invited} invitations=${invited[role.id]} />
+          <//>`,
       )}
     </ul>
   </li>`;
@@ -48,6 +50,12 @@ function Expiring({ invitation, role }) {
     </span>
     <span class="invitation-left" title=${moment(invitation.expires_at)}>${timeLeft(invitation.expires_at)}</span>
   </li>`;
+}
+
+/** What is true when no role is open: no gig at all, or every role of the gigs filled. */
+function emptyWords(gigs, weeks) {
+  if (gigs === 0) return `No gigs in the next ${weeks} weeks.`;
+  return `Every role of the ${gigs === 1 ? "gig" : `${gigs} gigs`} in the next ${weeks} weeks is filled.`;
 }
 
 function WeeksChoice({ weeks }) {
@@ -71,11 +79,11 @@ function Board({ weeks }) {
     ${data
       ? html`<section aria-labelledby="open-heading">
           <h2 id="open-heading" class="board-heading">Open roles in the next ${weeks} weeks</h2>
-          ${groups.length === 0 ? html`<p>Every role of the next ${weeks} weeks is filled.</p>` : null}
+          ${groups.length === 0 ? html`<p>${emptyWords(data.gigs, weeks)}</p>` : null}
           <ul class="board-gigs">
             ${groups.map(
               (group) =>
-                html`<${GigGroup} key=${group.gig.id} group=${group} opened=${opened} onChange=${found.reload} />`,
+                html`<${GigGroup} key=${group.gig.id} group=${group} invited=${data.invited} opened=${opened} onChange=${found.reload} />`,
             )}
           </ul>
           ${data.total > data.roles.length ? html`<p class="more">${data.roles.length} of ${data.total} open roles shown.</p>` : null}
