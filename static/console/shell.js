@@ -91,7 +91,14 @@ function useScreen(path) {
   return { Screen: module ? module.default : null, params: found.params };
 }
 
-/** After a navigation, the focus goes to the new screen's heading and the tab takes its name. */
+function focusHeading(heading) {
+  heading.setAttribute("tabindex", "-1");
+  heading.focus();
+}
+
+/** After a navigation, the focus goes to the new screen's heading and the tab takes its name. A screen that draws
+ * a heading of its own once loaded ("Gig", then the gig's date and title) takes the focus to the new one, as long
+ * as the focus fell to the page's body with the old one. */
 function useFocusOnHeading(main, path, Screen) {
   const first = useRef(true);
   useEffect(() => {
@@ -99,8 +106,20 @@ function useFocusOnHeading(main, path, Screen) {
     if (!heading) return;
     document.title = `${heading.textContent} · Band Office`;
     if (first.current) return void (first.current = false);
-    heading.setAttribute("tabindex", "-1");
-    heading.focus();
+    focusHeading(heading);
+    const follow = new MutationObserver(() => {
+      const now = main.current && main.current.querySelector("h1");
+      if (now && (document.activeElement === document.body || !document.activeElement)) focusHeading(now);
+    });
+    follow.observe(main.current, { childList: true, subtree: true });
+    const within = main.current;
+    const moved = (event) => event.target.tagName !== "H1" && stop();
+    const stop = () => {
+      follow.disconnect();
+      within.removeEventListener("focusin", moved);
+    };
+    within.addEventListener("focusin", moved);
+    return stop;
   }, [path, Screen]);
 }
 

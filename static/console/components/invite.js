@@ -7,6 +7,7 @@
 import { ApiError } from "../api.js";
 import { useConsole } from "../context.js";
 import { money, moment, timeLeft } from "../format.js";
+import { Happened, namesInWords } from "../happened.js";
 import { html, useState } from "../lib.js";
 import { useLoad, useWrite } from "../load.js";
 import { can } from "../me.js";
@@ -83,12 +84,12 @@ function Refusal({ refusal, gigRole, onPlaced }) {
 
 async function inviteEach(api, gigRole, memberIds, hours, candidates) {
   const refusals = [];
-  let invited = 0;
+  const invited = [];
   for (const memberId of memberIds) {
     const body = { gig_role_id: gigRole.id, staff_member_id: memberId, expires_at: inHours(hours) };
     try {
       await api.post("/gig-role-invitations", body);
-      invited += 1;
+      invited.push(candidates.find((c) => c.staff_member_id === memberId).first_name);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       refusals.push({ candidate: candidates.find((c) => c.staff_member_id === memberId), error });
@@ -119,7 +120,7 @@ function FindSomeone({ gigRole, onChange, label }) {
       setOutcome(result);
       setChosen(new Set());
       found.reload();
-      if (result.invited > 0) onChange({});
+      if (result.invited.length > 0) onChange({});
     });
   const placed = (refusal) => onChange({ placed: refusal });
   if (error) return html`<${ErrorMessage} error=${error} />`;
@@ -148,9 +149,7 @@ function FindSomeone({ gigRole, onChange, label }) {
         Invite${chosen.size > 0 ? ` ${chosen.size}` : ""}
       </button>
     </div>
-    ${outcome && outcome.invited > 0
-      ? html`<p role="status">${outcome.invited === 1 ? "1 invitation sent." : `${outcome.invited} invitations sent.`}</p>`
-      : null}
+    <${Happened} words=${outcome && outcome.invited.length > 0 ? `Invited ${namesInWords(outcome.invited)}` : null} />
     ${outcome && outcome.refusals.length > 0
       ? html`<ul class="refusals">
           ${outcome.refusals.map(

@@ -1,13 +1,16 @@
 // Agenda (SPEC §12, screen 1; the office's home): the gigs of a month as a list or a month grid, or of the next
 // days; filtered by status kind, gig type, a search and open roles. Its state is the URL (agenda/query.js).
-// One GET /gigs a page (each gig with its status, venue and counts); the filter's gig types once a session.
+// One GET /gigs a page (each gig with its status, venue and counts); the filter's gig types once a session; while
+// the office's first steps are open, their checklist (first_day/checklist.js) on an empty agenda.
 
 import { ErrorMessage, Loading } from "../../components/index.js";
 import { useConsole } from "../../context.js";
 import { monthName, shiftMonth } from "../../format.js";
+import { Happened, useTold } from "../../happened.js";
 import { html, useEffect, useState } from "../../lib.js";
 import { useLoad } from "../../load.js";
 import { can } from "../../me.js";
+import { Checklist, useFirstDay } from "../first_day/checklist.js";
 import { Filters } from "./filters.js";
 import { GigList, MonthGrid } from "./gigs.js";
 import { agendaOf, agendaUrl, gigsQuery } from "./query.js";
@@ -79,10 +82,11 @@ function Summary({ gigs, total, loading, more }) {
   </p>`;
 }
 
-function Gigs({ agenda }) {
+/** The agenda's gigs; `steps` (the first day's checklist, while a step is open) where there are none. */
+function Gigs({ agenda, steps }) {
   const { gigs, total, error, loading, more } = useGigs(agenda);
   if (gigs === null) return error ? html`<${ErrorMessage} error=${error} />` : html`<${Loading} />`;
-  if (gigs.length === 0) return html`<p class="empty">No gigs ${agenda.days ? "in these days" : "this month"}${filtered(agenda) ? " match the filters" : ""}.</p>`;
+  if (gigs.length === 0) return html`<p class="empty">${emptyWords(agenda)}</p>${steps}`;
   return html`
     <p class="visually-hidden" role="status">${total} ${total === 1 ? "gig" : "gigs"}</p>
     ${agenda.view === "grid"
@@ -96,8 +100,17 @@ function filtered(agenda) {
   return Boolean(agenda.kind || agenda.type || agenda.q || agenda.open);
 }
 
+/** What is true of an empty agenda: "No gigs in December 2026.", "No gig in the next 30 days has an open role." */
+function emptyWords(agenda) {
+  const when = agenda.days ? `in the next ${agenda.days} days` : `in ${monthLabel(agenda.month)}`;
+  if (agenda.open && !agenda.kind && !agenda.type && !agenda.q) return `No gig ${when} has an open role.`;
+  return `No gigs ${when}${filtered(agenda) ? " match the filters" : ""}.`;
+}
+
 export default function Agenda({ query }) {
   const { me } = useConsole();
+  const told = useTold();
+  const firstDay = useFirstDay();
   const agenda = agendaOf(query);
   const title = titleOf(agenda);
   useEffect(() => void (document.title = `${title} · Band Office`), [title]);
@@ -109,7 +122,9 @@ export default function Agenda({ query }) {
       <${UpcomingLink} agenda=${agenda} />
       ${can(me, "gigs.edit") ? html`<a class="button new-gig-link" href="/gigs/new">New gig</a>` : null}
     </header>
+    ${told ? html`<${Happened} words=${told} />` : null}
     <${Filters} agenda=${agenda} />
-    <${Gigs} key=${JSON.stringify(gigsQuery(agenda))} agenda=${agenda} />
+    <${Gigs} key=${JSON.stringify(gigsQuery(agenda))} agenda=${agenda}
+      steps=${firstDay.office ? html`<${Checklist} office=${firstDay.office} hide=${firstDay.hide} />` : null} />
   </section>`;
 }

@@ -7,6 +7,7 @@ import { ErrorMessage, Loading } from "../../components/index.js";
 import { useConsole } from "../../context.js";
 import { useFollow } from "../../follow.js";
 import { date, timeRange } from "../../format.js";
+import { Happened, useTold } from "../../happened.js";
 import { html } from "../../lib.js";
 import { useLoad } from "../../load.js";
 import { can } from "../../me.js";
@@ -43,12 +44,13 @@ function Counts({ gig }) {
   return html`<p class="gig-counts">${words.join(" · ")}</p>`;
 }
 
-function Header({ gig, reload }) {
+function Header({ gig, reload, told }) {
   const { me } = useConsole();
   const venue = gig.venue ? [gig.venue.name, gig.venue.city].filter(Boolean).join(", ") : "No venue yet";
   return html`<header class="gig-header">
     <a class="back" href=${agendaOf(gig)}>‹ Agenda</a>
     <h1>${date(gig.gig_date)} · ${gig.title}</h1>
+    ${told ? html`<${Happened} words=${told} />` : null}
     <p class="gig-where">${[venue, timeRange(gig.start_time, gig.end_time)].filter(Boolean).join(" · ")}</p>
     <div class="gig-state">
       <${StatusControl} gig=${gig} editable=${can(me, "gigs.edit")} reload=${reload} />
@@ -76,6 +78,7 @@ function OpenTab({ tab, gig, reload }) {
 export default function GigPage({ params, query }) {
   const { me } = useConsole();
   const { gig, error, reload } = useGig(params.id);
+  const told = useTold();
   const tabs = tabsFor(me);
   const tab = tabs.find((one) => one.id === query.tab) || tabs[0];
   if (error) {
@@ -87,7 +90,7 @@ export default function GigPage({ params, query }) {
   }
   if (!gig) return html`<section class="screen gig"><h1>Gig</h1><${Loading} /></section>`;
   return html`<section class="screen gig">
-    <${Header} gig=${gig} reload=${reload} />
+    <${Header} gig=${gig} reload=${reload} told=${told} />
     <${Tabs} tabs=${tabs} current=${tab} id=${gig.id} />
     <div class="gig-tab" id="gig-tab">
       <${OpenTab} key=${tab.id} tab=${tab} gig=${gig} reload=${reload} />

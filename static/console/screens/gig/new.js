@@ -1,16 +1,18 @@
-// New gig (SPEC §12 journey 2): the gig's date and title, its status, type, venue and client, its times; the
-// venue and the client can be made on the spot from their pickers ("New venue…", "New contact…"). Created, the
-// gig's page opens. A 422 keeps what was typed and says why at the field. ?date=2026-12-05 fills the date.
+// New gig (SPEC §12 journey 2): the gig's date and title, its status, type, venue and client, its times, what they
+// booked (booked.js); the venue and the client can be made on the spot from their pickers ("New venue…", "New
+// contact…"). Created, the gig's page opens, at its staffing when roles were made, saying so. A 422 keeps what was typed and says why at the field. ?date=2026-12-05 fills the date.
 
 import { ErrorMessage } from "../../components/index.js";
 import { ReferencePicker } from "../../components/reference_picker.js";
 import { fieldMessage } from "../../components/save_error.js";
 import { useConsole } from "../../context.js";
+import { tell } from "../../happened.js";
 import { html, useState } from "../../lib.js";
 import { useWrite } from "../../load.js";
 import { can } from "../../me.js";
-import { recordPath } from "../../paths.js";
+import { recordPath, staffingPath } from "../../paths.js";
 import { navigate } from "../../router.js";
+import { Booked, addBooked, useOffered } from "./booked.js";
 import { NewContact, NewVenue, contactText, venueText } from "./new_records.js";
 
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
@@ -38,6 +40,8 @@ export default function NewGig({ query }) {
   const [values, setValues] = useState({ gig_date: DATE_RE.test(query.date || "") ? query.date : "", title: "", guest_count: "" });
   const [picked, setPicked] = useState({ venue: null, type: null, client: null });
   const { error, busy, run } = useWrite();
+  const offered = useOffered();
+  const [chosen, setChosen] = useState(new Set());
   if (!can(me, "gigs.edit")) return html`<section class="screen"><h1>New gig</h1><p>You may not add gigs.</p></section>`;
   const set = (name) => (event) => setValues({ ...values, [name]: event.target.value });
   const pick = (name) => (record) => setPicked({ ...picked, [name]: record });
@@ -52,7 +56,13 @@ export default function NewGig({ query }) {
       if (picked.client) {
         await api.post("/gig-contacts", { gig_id: gig.id, contact_id: picked.client.id, relationship: "Client", is_primary: true });
       }
-      navigate(recordPath("gigs", gig.id));
+      // the gig is made: a refusal of what they booked is said on its page, not by a second gig made on retry
+      const booked = await addBooked(api, me, gig, offered || [], chosen).then(
+        (roles) => ({ roles, words: roles > 0 ? `Created, with ${roles} ${roles === 1 ? "role" : "roles"} to fill` : "Created" }),
+        (failure) => ({ roles: 0, words: `Created, but not all they booked was added: ${failure.message}` }),
+      );
+      tell(booked.words);
+      navigate(booked.roles > 0 ? staffingPath(gig.id) : recordPath("gigs", gig.id));
     });
   };
   return html`<section class="screen new-gig">
@@ -79,6 +89,7 @@ export default function NewGig({ query }) {
         ${TIMES.map(([name, label]) => html`<${Field} id=${`new-gig-${name}`} label=${label} error=${error} field=${name}>${input(name, "time")}<//>`)}
         <${Field} id="new-gig-guest_count" label="Guests" error=${error} field="guest_count">${input("guest_count", "number", { min: 0 })}<//>
       </div>
+      <${Booked} offered=${offered} chosen=${chosen} onChange=${setChosen} />
       ${error && error.status !== 422 ? html`<${ErrorMessage} error=${error} />` : null}
       ${error && error.status === 422 ? html`<p class="error" role="alert">Not created yet: see the fields marked above.</p>` : null}
       <div class="actions"><button type="submit" disabled=${busy}>Create the gig</button></div>

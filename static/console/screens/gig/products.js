@@ -7,6 +7,7 @@ import { ReferencePicker } from "../../components/reference_picker.js";
 import { SaveError } from "../../components/save_error.js";
 import { useConsole } from "../../context.js";
 import { money } from "../../format.js";
+import { Happened } from "../../happened.js";
 import { html, useEffect, useState } from "../../lib.js";
 import { useLoad, useWrite } from "../../load.js";
 import { useCurrency } from "./currency.js";
@@ -28,6 +29,7 @@ function AddProduct({ gig, onAdded }) {
   const [product, setProduct] = useState(null);
   const [ensembleId, setEnsembleId] = useState("");
   const { error, run } = useWrite();
+  const [added, setAdded] = useState(null);
   const offered = useOffered(product && product.id);
   useEffect(() => {
     const preferred = offered.find((one) => one.is_default) || offered[0];
@@ -36,10 +38,14 @@ function AddProduct({ gig, onAdded }) {
   const add = () =>
     run(async () => {
       await api.post("/gig-products", { gig_id: gig.id, product_id: product.id, ensemble_id: ensembleId || null });
+      setAdded(`Added ${product.name}`);
       setProduct(null);
       onAdded();
+      // the button that had the focus is gone: it goes to what happened, one Tab before the next product
+      document.getElementById("product-added").focus();
     });
   return html`<div class="add-row" role="group" aria-label="Add a product">
+    <${Happened} words=${added} id="product-added" />
     <${ReferencePicker} id="add-product" label="Add a product" collection="products" value=${product}
       query=${{ "filter[active]": "true" }} sort="position" onChange=${setProduct} />
     ${product && offered.length > 0

@@ -4,6 +4,7 @@
 import { ErrorMessage, Loading } from "../../components/index.js";
 import { useConsole } from "../../context.js";
 import { useFollow } from "../../follow.js";
+import { Happened, useTold } from "../../happened.js";
 import { html } from "../../lib.js";
 import { useLoad } from "../../load.js";
 import { fullName } from "./index.js";
@@ -20,6 +21,7 @@ const FIELDS = [
 
 export default function Contact({ params }) {
   const { api } = useConsole();
+  const told = useTold();
   const path = `/contacts/${encodeURIComponent(params.id)}`;
   const found = useLoad(() => api.get(path), [params.id]);
   useFollow({ subject_collection: "contacts", subject_id: params.id }, () => found.reload(), [params.id]);
@@ -30,6 +32,7 @@ export default function Contact({ params }) {
       <h1>${contact ? fullName(contact) : error ? "Contact not found" : "Contact"}</h1>
       ${contact && contact.company ? html`<span class="muted">${contact.company}</span>` : null}
     </header>
+    ${told ? html`<${Happened} words=${told} />` : null}
     <p class="back"><a href="/people">All people</a></p>
     <${ErrorMessage} error=${error} />
     ${!contact && !error ? html`<${Loading} />` : null}

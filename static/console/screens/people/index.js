@@ -6,6 +6,7 @@ import { Pager, withQuery } from "../../components/paging.js";
 import { useConsole } from "../../context.js";
 import { html, useState } from "../../lib.js";
 import { useLoad } from "../../load.js";
+import { can } from "../../me.js";
 import { recordPath } from "../../paths.js";
 import { navigate } from "../../router.js";
 
@@ -86,12 +87,22 @@ function ListSection({ title, id, state, collection, columns, query, parameter, 
   </section>`;
 }
 
+function AddLinks() {
+  const { me } = useConsole();
+  if (!can(me, "people.edit")) return null;
+  return html`<p class="actions add-people">
+    <a class="button" href="/people/musicians/new">Add musician</a>
+    <a class="button" href="/people/contacts/new">Add contact</a>
+  </p>`;
+}
+
 export default function People({ query }) {
   const q = query.q || "";
   const staff = useList("staff-members", STAFF_FIELDS, q, offsetOf(query.staff));
   const contacts = useList("contacts", CONTACT_FIELDS, q, offsetOf(query.contacts));
   return html`<section class="screen people">
     <header class="screen-header"><h1>People</h1><${SearchForm} key=${q} q=${q} query=${query} /></header>
+    <${AddLinks} />
     <${ListSection} title="Staff members" id="staff-members-heading" state=${staff} collection="staff-members"
       columns=${STAFF_COLUMNS} query=${query} parameter="staff" none=${q ? "No staff member matches." : "No staff members yet."} />
     <${ListSection} title="Contacts" id="contacts-heading" state=${contacts} collection="contacts"

@@ -6,12 +6,14 @@ import { ErrorMessage, Loading } from "../../components/index.js";
 import { useConsole } from "../../context.js";
 import { useFollow } from "../../follow.js";
 import { date, isoDay, timeRange } from "../../format.js";
+import { Happened, useTold } from "../../happened.js";
 import { html } from "../../lib.js";
 import { useLoad } from "../../load.js";
 import { can } from "../../me.js";
 import { recordPath } from "../../paths.js";
 import { fullName } from "./index.js";
 import { PersonFields } from "./person_fields.js";
+import { SignInLater } from "./sign_in_later.js";
 import { Blockouts } from "./staff_member_blockouts.js";
 import { CalendarLink, PayRates } from "./staff_member_more.js";
 
@@ -67,6 +69,7 @@ function UpcomingGigs({ gigRoles }) {
 
 export default function StaffMember({ params }) {
   const { api, me } = useConsole();
+  const told = useTold();
   const found = useLoad(async () => {
     const [member, roles, gigRoles] = await load(api, params.id);
     return { member: member.data, roles, gigRoles };
@@ -83,12 +86,14 @@ export default function StaffMember({ params }) {
       <h1>${member ? fullName(member) : error ? "Staff member not found" : "Staff member"}</h1>
       ${member && !member.active ? html`<span class="badge">inactive</span>` : null}
     </header>
+    ${told ? html`<${Happened} words=${told} />` : null}
     <p class="back no-print"><a href="/people">All people</a></p>
     <${ErrorMessage} error=${error} />
     ${!loaded && !error ? html`<${Loading} />` : null}
     ${loaded
       ? html`<section aria-labelledby="details-heading"><h2 id="details-heading">Details</h2>
             <${PersonFields} fields=${FIELDS} record=${member} path=${path} onSaved=${onSaved} /></section>
+          <${SignInLater} member=${member} onSaved=${onSaved} />
           <section aria-labelledby="roles-heading"><h2 id="roles-heading">Roles</h2><${Roles} roles=${loaded.roles} /></section>
           <section aria-labelledby="upcoming-heading"><h2 id="upcoming-heading">Upcoming gigs</h2>
             <${UpcomingGigs} gigRoles=${loaded.gigRoles} /></section>
