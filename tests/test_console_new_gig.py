@@ -1,0 +1,78 @@
+"""Issue 34 in Chromium against the served demo office, as a new office manager met them: the New gig form's
+pickers take Enter as a person means it (the first match, or a new venue of what was typed, never "None"), an open
+list never covers the next field, the focus returns to the picker after a venue is made in it."""
+
+import datetime as dt
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.support import console
+
+demo_office, browser, signed_in = console.demo_office, console.browser, console.signed_in
+pytestmark = pytest.mark.browser
+
+COVERED_MS = 10_000  # a click on a covered field waits for it in vain; a free one lands at once
+
+
+def new_gig(page, office, title):
+    page.goto(office.url("/agenda"))
+    page.get_by_role("link", name="New gig").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("New gig")
+    page.get_by_label("Date (required)").fill((dt.date.today() + dt.timedelta(days=300)).isoformat())
+    page.get_by_label("Title (required)").fill(title)
+    return page.get_by_role("combobox", name="Venue")
+
+
+def create_the_gig(page, office):
+    page.get_by_role("button", name="Create the gig").click()
+    expect(page).to_have_url(re.compile(r"/gigs/[0-9a-f-]{36}$"))
+    return office.api(f"/gigs/{page.url.rsplit('/', 1)[1]}?expand=venue")["data"]
+
+
+def test_enter_on_a_new_venue_name_offers_to_make_it_and_the_focus_returns_to_the_venue(demo_office, signed_in):
+    page = signed_in()
+    venue = new_gig(page, demo_office, "Ball at the Sacher")
+    venue.fill("Hotel Sacher")
+    expect(page.get_by_role("option", name="New venue… Hotel Sacher")).to_be_visible()
+    venue.press("Enter")
+    expect(page.get_by_label("Name (required)")).to_have_value("Hotel Sacher")
+    page.get_by_label("City").fill("Wien")
+    page.get_by_role("button", name="Create", exact=True).click()
+    expect(venue).to_have_value("Hotel Sacher, Wien")
+    expect(venue).to_be_focused()
+    assert create_the_gig(page, demo_office)["venue"]["name"] == "Hotel Sacher"
+
+
+def test_enter_picks_the_first_match(demo_office, signed_in):
+    known = demo_office.api("/venues?limit=1&sort=name")["data"][0]
+    page = signed_in()
+    venue = new_gig(page, demo_office, "Ball at a known place")
+    venue.fill(known["name"])
+    venue.press("Enter")  # at once, as a fast typist does: before the matches arrive
+    expect(venue).to_have_value(f"{known['name']}, {known['city']}")
+    assert create_the_gig(page, demo_office)["venue_id"] == known["id"]
+
+
+def test_what_was_typed_and_not_picked_is_not_shown_as_if_saved(demo_office, signed_in):
+    page = signed_in()
+    venue = new_gig(page, demo_office, "Ball with no venue yet")
+    venue.click()
+    expect(page.get_by_role("option", name="None")).to_be_visible()  # a list long enough to scroll
+    venue.fill("Palais Nowhere")
+    venue.press("Tab")
+    expect(page.get_by_role("listbox", name="Venue")).to_be_hidden()
+    expect(venue).to_have_value("")
+    assert create_the_gig(page, demo_office)["venue_id"] is None
+
+
+def test_an_open_venue_list_leaves_the_client_field_free(demo_office, signed_in):
+    page = signed_in()
+    venue = new_gig(page, demo_office, "Ball with a client")
+    venue.click()
+    expect(page.get_by_role("listbox", name="Venue")).to_be_visible()
+    page.get_by_role("combobox", name="Client").click(timeout=COVERED_MS)
+    expect(page.get_by_role("combobox", name="Client")).to_be_focused()
+    expect(page.get_by_role("listbox", name="Venue")).to_be_hidden()
+    expect(venue).to_have_value("")
