@@ -76,3 +76,24 @@ def test_an_open_venue_list_leaves_the_client_field_free(demo_office, signed_in)
     expect(page.get_by_role("combobox", name="Client")).to_be_focused()
     expect(page.get_by_role("listbox", name="Venue")).to_be_hidden()
     expect(venue).to_have_value("")
+
+
+def test_an_empty_gig_says_what_to_enter_and_the_focus_moves_to_the_date(demo_office, signed_in):
+    page = signed_in()
+    page.goto(demo_office.url("/gigs/new"))
+    page.get_by_role("button", name="Create the gig").click()
+    expect(page.locator("#new-gig-gig_date-message")).to_have_text("Enter the date")
+    expect(page.locator("#new-gig-title-message")).to_have_text("Enter a title")
+    expect(page.get_by_label("Date (required)")).to_be_focused()
+
+
+def test_a_refused_price_on_the_first_day_takes_the_focus_to_the_price(demo_office, signed_in):
+    page = signed_in()
+    page.goto(demo_office.url("/first-day/product"))
+    page.get_by_label("Name").fill("Late-night set")
+    page.get_by_label("Price").fill("lots")
+    page.get_by_label("Price").press("Tab")  # left, the box says it is no amount
+    expect(page.get_by_text("Not an amount")).to_be_visible()
+    page.get_by_role("button", name="Create it").click()
+    expect(page.get_by_label("Price")).to_be_focused()
+    expect(page.get_by_label("Price")).to_have_attribute("aria-invalid", "true")
