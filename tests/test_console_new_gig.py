@@ -97,3 +97,17 @@ def test_a_refused_price_on_the_first_day_takes_the_focus_to_the_price(demo_offi
     page.get_by_role("button", name="Create it").click()
     expect(page.get_by_label("Price")).to_be_focused()
     expect(page.get_by_label("Price")).to_have_attribute("aria-invalid", "true")
+
+
+def test_after_invite_the_focus_is_on_the_line_that_says_who_was_invited(demo_office, signed_in):
+    page = signed_in()
+    page.goto(demo_office.url("/staffing?weeks=26"))
+    page.get_by_role("button", name=re.compile(r"^Find someone for ")).first.click()
+    candidates = page.get_by_role("group", name=re.compile(r"^Candidates for "))
+    free = candidates.locator(".candidate:not(.unavailable)").first
+    who = free.locator(".candidate-name").inner_text()
+    free.get_by_role("checkbox").check()
+    candidates.get_by_role("button", name="Invite 1").click()
+    said = candidates.get_by_role("status")
+    expect(said).to_have_text(f"Invited {who.split()[0]}")
+    expect(said).to_be_focused()
