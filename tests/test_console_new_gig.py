@@ -111,3 +111,13 @@ def test_after_invite_the_focus_is_on_the_line_that_says_who_was_invited(demo_of
     said = candidates.get_by_role("status")
     expect(said).to_have_text(f"Invited {who.split()[0]}")
     expect(said).to_be_focused()
+
+
+def test_the_menu_and_the_tab_say_the_office_s_name(demo_office, signed_in):
+    demo_office.api("/office", method="PATCH", body={"name": "Hofer Hochzeitsband"})
+    page = signed_in()
+    page.goto(demo_office.url("/agenda"))
+    expect(page.get_by_role("navigation", name="Main menu").locator(".brand")).to_have_text("Hofer Hochzeitsband")
+    expect(page).to_have_title(re.compile(r" · Hofer Hochzeitsband$"))
+    page.get_by_role("link", name="New gig").click()
+    expect(page).to_have_title("New gig · Hofer Hochzeitsband")
