@@ -121,3 +121,13 @@ def test_the_menu_and_the_tab_say_the_office_s_name(demo_office, signed_in):
     expect(page).to_have_title(re.compile(r" · Hofer Hochzeitsband$"))
     page.get_by_role("link", name="New gig").click()
     expect(page).to_have_title("New gig · Hofer Hochzeitsband")
+
+
+def test_a_candidate_s_main_role_is_called_main_as_on_their_page(demo_office, signed_in):
+    page = signed_in()
+    page.goto(demo_office.url("/staffing?weeks=26"))
+    page.get_by_role("button", name=re.compile(r"^Find someone for ")).first.click()
+    candidates = page.get_by_role("group", name=re.compile(r"^Candidates for "))
+    expect(candidates.locator(".candidate").first).to_be_visible()
+    expect(candidates.locator(".candidate .tag").filter(has_text="main").first).to_be_visible()
+    expect(candidates.get_by_text("primary", exact=True)).to_have_count(0)

@@ -41,7 +41,7 @@ function Candidate({ candidate, checked, onToggle, currency }) {
     <input type="checkbox" id=${id} checked=${checked} onChange=${() => onToggle(candidate.staff_member_id)} />
     <label for=${id}>
       <span class="candidate-name">${fullName(candidate)}</span>
-      ${candidate.is_primary ? html`<span class="tag">primary</span>` : null}
+      ${candidate.is_primary ? html`<span class="tag">main</span>` : null}
     </label>
     <span class="candidate-availability">${candidate.available ? "available" : `unavailable: ${words.join(", ")}`}</span>
     ${showPay ? html`<span class="candidate-pay">${money(candidate.amount_cents, currency)}</span>` : null}
