@@ -131,3 +131,17 @@ def test_a_candidate_s_main_role_is_called_main_as_on_their_page(demo_office, si
     expect(candidates.locator(".candidate").first).to_be_visible()
     expect(candidates.locator(".candidate .tag").filter(has_text="main").first).to_be_visible()
     expect(candidates.get_by_text("primary", exact=True)).to_have_count(0)
+
+
+def test_the_history_s_times_speak_the_office_s_language_not_the_browser_s(demo_office, browser):
+    gig = demo_office.api("/gigs?limit=1&sort=-gig_date")["data"][0]
+    demo_office.api(f"/gigs/{gig['id']}", method="PATCH", body={"title": "Ball in the office's words"})
+    key = demo_office.keys["admin@band.example"]
+    context = console.open_context(browser, token=key, email="admin@band.example", locale="de-DE")
+    try:
+        page = context.new_page()
+        page.goto(demo_office.url(f"/gigs/{gig['id']}?tab=history"))
+        when = page.locator(".history-list li time").first
+        expect(when).to_have_text(re.compile(r"now|seconds? ago|minutes? ago"))  # the office writes English
+    finally:
+        context.close()

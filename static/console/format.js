@@ -25,6 +25,11 @@ export function officeName(office = current) {
   return office.name || DEFAULT_OFFICE.name;
 }
 
+/** "2 hours ago" in the office's language, not the browser's. */
+export function relativeTime() {
+  return new Intl.RelativeTimeFormat(localeOf(current), { numeric: "auto" });
+}
+
 /** A tab's title: what the page shows, then the office's name ("November 2026 · Hofer Band"). */
 export function pageTitle(words) {
   return `${words} · ${officeName()}`;
