@@ -75,7 +75,8 @@ def request_link():
     # The outbox composes the mail after the answer either way, and writes it out as every mailer does (its thread
     # then runs beside the next requests alike), but sends a known address's alone: nothing tells the two apart.
     name, address = (user.name, user.email) if not reason else STAND_IN
-    mail = (lifecycle.signin_url(), lifecycle.public_url(), current_app.config["MAIL_FROM"], name, address, token)
+    sender = (current_app.config["MAIL_FROM"], current_office().name)
+    mail = (lifecycle.signin_url(), lifecycle.public_url(), sender, name, address, token)
     outbox, send = current_app.extensions["outbox"], current_app.extensions["mailer"]
     job = lambda: outbox.send(signin_mail(*mail), send, window_seconds=LINK_MINUTES * 60)
     writer.after_commit(lambda: outbox.put(lambda: signin_mail(*mail).as_bytes() if reason else job()))
@@ -83,12 +84,13 @@ def request_link():
 
 
 def signin_mail(signin_url, public_url, sender, name, address, token):
-    link = signin_url.replace("{token}", token)
+    """`sender`: the mail's From and the office's name, which the mail says."""
+    (mail_from, office_name), link = sender, signin_url.replace("{token}", token)
     text = (
-        f"Hello {name},\n\nto sign in to Band Office, open this link within {LINK_MINUTES} minutes:\n\n"
+        f"Hello {name},\n\nto sign in to {office_name}, open this link within {LINK_MINUTES} minutes:\n\n"
         f"{link}\n\nIt works once. If you did not ask for it, ignore this mail.\n"
     )
-    return message(sender, address, "Your Band Office sign-in link", text, message_id(public_url))
+    return message(mail_from, address, f"Your {office_name} sign-in link", text, message_id(public_url))
 
 
 def recent_link(user_id):

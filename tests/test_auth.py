@@ -297,6 +297,18 @@ def test_signin_page_posts_the_token_only_on_a_click(anon):
     assert ".submit(" not in page and "http://" not in page and "https://" not in page
 
 
+def test_the_signin_page_and_its_mail_say_the_offices_name(app, anon, ada):
+    admin = anon.with_token(make_token(make_user(roles=("admin",))))
+    assert admin.patch("/office", json={"name": "Hofer Hochzeitsband"}).status_code == 200
+    page = anon.get("/signin").get_data(as_text=True)
+    assert "<title>Sign in · Hofer Hochzeitsband</title>" in page and ">Hofer Hochzeitsband</a>" in page
+    request_link(anon, ada.email)
+    [msg] = mails(app, "ada@example.com")
+    assert msg["Subject"] == "Your Hofer Hochzeitsband sign-in link"
+    assert "to sign in to Hofer Hochzeitsband, open this link" in text_of(msg)
+    assert "Band Office" not in text_of(msg)
+
+
 def test_me_names_the_offices_currency_for_amounts_without_their_own(app, anon, ada, documented):
     admin = anon.with_token(make_token(make_user(roles=("admin",))))
     assert admin.patch("/office", json={"currency": "CHF"}).status_code == 200

@@ -1,7 +1,7 @@
 """SPEC §12, screen 1: the agenda, the office's home, in Debian's Chromium on the served demo office. Journey 1
 (sign in from the mailed link, then this month's gigs with their open-role badges); the list and the month grid;
-filters by status kind, type and search kept in the URL (back restores the one before); the next 30 days with open
-roles in one click; badges equal to the API's counts and linked to the gig's staffing; one API call a month;
+filters by the office's statuses, type and search kept in the URL (back restores the one before); the next 30 days
+with open roles in one click; badges equal to the API's counts and linked to the gig's staffing; one API call a month;
 axe at a desktop's and a phone's width; hostile titles shown as text; month navigation and the toggle by keyboard.
 """
 
@@ -139,22 +139,24 @@ def test_filters_change_the_url_and_back_restores_the_one_before(demo_office, si
     page = signed_in()
     page.goto(demo_office.url(f"/agenda?month={month}"))
     expect(page.locator(".gig-row")).to_have_count(len(gigs_of(demo_office, month)))
-    page.get_by_label("Status").select_option("confirmed")
-    expect(page).to_have_url(re.compile(r"kind=confirmed"))
-    confirmed = gigs_of(demo_office, month, **{"filter[gig_status.kind]": "confirmed"})
+    statuses = demo_office.api("/gig-statuses?sort=position")["data"]
+    shown = page.get_by_label("Status").locator("option")
+    expect(shown).to_have_text(["Any status", *[status["name"] for status in statuses]])  # the office's own words
+    status = next(status["id"] for status in statuses if status["kind"] == "confirmed")
+    page.get_by_label("Status").select_option(label="Confirmed")
+    expect(page).to_have_url(re.compile(rf"status={status}"))
+    confirmed = gigs_of(demo_office, month, **{"filter[gig_status_id]": status})
     expect(page.locator(".gig-row .gig-title")).to_have_text([gig["title"] for gig in confirmed])
     wedding = demo_office.api("/gig-types?filter[name]=Wedding")["data"][0]["id"]
     page.get_by_label("Type").select_option(label="Wedding")
-    expect(page).to_have_url(re.compile(rf"kind=confirmed&type={wedding}"))
-    weddings = gigs_of(demo_office, month, **{"filter[gig_status.kind]": "confirmed", "filter[gig_type_id]": wedding})
+    expect(page).to_have_url(re.compile(rf"status={status}&type={wedding}"))
+    weddings = gigs_of(demo_office, month, **{"filter[gig_status_id]": status, "filter[gig_type_id]": wedding})
     expect(page.locator(".gig-row .gig-title")).to_have_text([gig["title"] for gig in weddings])
     word = confirmed[0]["title"].split()[0].strip("'&")
     page.get_by_label("Find").fill(word)
     page.get_by_label("Find").press("Enter")
     expect(page).to_have_url(re.compile(rf"q={urllib.parse.quote_plus(word)}"))
-    found = gigs_of(
-        demo_office, month, q=word, **{"filter[gig_status.kind]": "confirmed", "filter[gig_type_id]": wedding}
-    )
+    found = gigs_of(demo_office, month, q=word, **{"filter[gig_status_id]": status, "filter[gig_type_id]": wedding})
     expect(page.locator(".gig-row .gig-title, .empty")).to_have_text([g["title"] for g in found] or [re.compile("No")])
     page.go_back()
     expect(page.get_by_label("Find")).to_have_value("")
@@ -163,10 +165,8 @@ def test_filters_change_the_url_and_back_restores_the_one_before(demo_office, si
     expect(page.get_by_label("Type")).to_have_value("")
     expect(page.locator(".gig-row .gig-title")).to_have_text([gig["title"] for gig in confirmed])
     page.get_by_label("Open roles only").check()
-    expect(page).to_have_url(re.compile(r"kind=confirmed&open=1"))
-    open_ones = gigs_of(
-        demo_office, month, **{"filter[gig_status.kind]": "confirmed", "filter[open_role_count][gt]": 0}
-    )
+    expect(page).to_have_url(re.compile(rf"status={status}&open=1"))
+    open_ones = gigs_of(demo_office, month, **{"filter[gig_status_id]": status, "filter[open_role_count][gt]": 0})
     expect(page.locator(".gig-row .gig-title, .empty")).to_have_text(
         [g["title"] for g in open_ones] or [re.compile("No")]
     )

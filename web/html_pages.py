@@ -1,9 +1,11 @@
 """The service's own small HTML pages (/answer, /setup, /signin) as answers: each runs its inline script and style
-under a nonce of its own Content-Security-Policy, and is never cached."""
+under a nonce of its own Content-Security-Policy, and is never cached; each says the office's name."""
 
 import secrets
 
 from flask import render_template
+
+from domain import office
 
 
 def page_with_nonce(template, **context):
@@ -13,4 +15,4 @@ def page_with_nonce(template, **context):
         "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
     )
     headers = {"Content-Security-Policy": policy, "Cache-Control": "no-store", "Referrer-Policy": "no-referrer"}
-    return render_template(template, nonce=nonce, **context), headers
+    return render_template(template, nonce=nonce, office_name=office.current().name, **context), headers

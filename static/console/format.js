@@ -20,6 +20,21 @@ export function followOffice(office) {
   current = { ...DEFAULT_OFFICE, ...office };
 }
 
+/** The office's name (the console's until the office names itself). */
+export function officeName(office = current) {
+  return office.name || DEFAULT_OFFICE.name;
+}
+
+/** "2 hours ago" in the office's language, not the browser's. */
+export function relativeTime() {
+  return new Intl.RelativeTimeFormat(localeOf(current), { numeric: "auto" });
+}
+
+/** A tab's title: what the page shows, then the office's name ("November 2026 · Hofer Band"). */
+export function pageTitle(words) {
+  return `${words} · ${officeName()}`;
+}
+
 /** The locale whose words and order fit the office: its language, in the region its date style implies
  * ("en" writing mm/dd/yyyy is "en-US", else "en-GB"). */
 function localeOf(office) {

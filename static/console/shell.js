@@ -7,7 +7,7 @@
 import { onRetrying } from "./api.js";
 import { ErrorMessage } from "./components/index.js";
 import { useConsole } from "./context.js";
-import { clockTime, date, isoDay } from "./format.js";
+import { clockTime, date, isoDay, officeName, pageTitle } from "./format.js";
 import { KeysDialog, listenForKeys } from "./keys.js";
 import { html, useEffect, useRef, useState } from "./lib.js";
 import { doesOfficeWork, isLinkedToMember } from "./me.js";
@@ -23,13 +23,13 @@ import { Search } from "./search.js";
 import { forgetSession } from "./session.js";
 
 function Menu({ ownPages, path, open }) {
-  const { me } = useConsole();
+  const { me, office } = useConsole();
   const entries = menuOf(me, ownPages);
   const link = (entry) => html`<li class=${entry.own ? "own" : null}>
     <a href=${entry.path} aria-current=${isCurrent(entry, path) ? "page" : null}>${entry.label}</a>
   </li>`;
   return html`<nav id="menu" class=${open ? "menu open" : "menu"} aria-label="Main menu">
-    <a class="brand" href="/">Band Office</a>
+    <a class="brand" href="/">${officeName(office)}</a>
     <ul>${entries.map(link)}</ul>
   </nav>`;
 }
@@ -104,7 +104,7 @@ function useFocusOnHeading(main, path, Screen) {
   useEffect(() => {
     const heading = Screen && main.current.querySelector("h1");
     if (!heading) return;
-    document.title = `${heading.textContent} · Band Office`;
+    document.title = pageTitle(heading.textContent);
     if (first.current) return void (first.current = false);
     focusHeading(heading);
     const follow = new MutationObserver(() => {
@@ -124,7 +124,7 @@ function useFocusOnHeading(main, path, Screen) {
 }
 
 export function Shell({ location }) {
-  const { me } = useConsole();
+  const { me, office } = useConsole();
   const [menuOpen, setMenuOpen] = useState(false);
   const [keysOpen, setKeysOpen] = useState(false);
   const main = useRef(null);
@@ -146,7 +146,7 @@ export function Shell({ location }) {
       <header class="topbar">
         <button type="button" class="menu-button quiet" aria-controls="menu" aria-expanded=${menuOpen ? "true" : "false"}
           onClick=${() => setMenuOpen(!menuOpen)}>Menu</button>
-        <a class="brand" href="/">Band Office</a>
+        <a class="brand" href="/">${officeName(office)}</a>
         <${Search} inputRef=${searchBox} />
         <${UserMenu} />
       </header>

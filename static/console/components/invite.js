@@ -8,7 +8,7 @@ import { ApiError } from "../api.js";
 import { useConsole } from "../context.js";
 import { money, moment, timeLeft } from "../format.js";
 import { Happened, namesInWords } from "../happened.js";
-import { html, useState } from "../lib.js";
+import { html, useEffect, useRef, useState } from "../lib.js";
 import { useLoad, useWrite } from "../load.js";
 import { can } from "../me.js";
 import { recordPath } from "../paths.js";
@@ -41,7 +41,7 @@ function Candidate({ candidate, checked, onToggle, currency }) {
     <input type="checkbox" id=${id} checked=${checked} onChange=${() => onToggle(candidate.staff_member_id)} />
     <label for=${id}>
       <span class="candidate-name">${fullName(candidate)}</span>
-      ${candidate.is_primary ? html`<span class="tag">primary</span>` : null}
+      ${candidate.is_primary ? html`<span class="tag">main</span>` : null}
     </label>
     <span class="candidate-availability">${candidate.available ? "available" : `unavailable: ${words.join(", ")}`}</span>
     ${showPay ? html`<span class="candidate-pay">${money(candidate.amount_cents, currency)}</span>` : null}
@@ -108,6 +108,15 @@ function FindSomeone({ gigRole, onChange, label }) {
   const [outcome, setOutcome] = useState(null);
   const answer = found.answer;
   const error = failure || found.error;
+  const saidId = `invited-${gigRole.id}`;
+  // the Invite button goes disabled under the focus: it moves to the line that says who was invited, once shown
+  const toSay = useRef(false);
+  useEffect(() => {
+    const said = toSay.current && document.getElementById(saidId);
+    if (!said) return;
+    toSay.current = false;
+    said.focus();
+  });
   const toggle = (memberId) => {
     const next = new Set(chosen);
     next.has(memberId) ? next.delete(memberId) : next.add(memberId);
@@ -118,6 +127,7 @@ function FindSomeone({ gigRole, onChange, label }) {
       setOutcome(null);
       const result = await inviteEach(api, gigRole, [...chosen], hours, answer.data);
       setOutcome(result);
+      toSay.current = result.invited.length > 0;
       setChosen(new Set());
       found.reload();
       if (result.invited.length > 0) onChange({});
@@ -149,7 +159,7 @@ function FindSomeone({ gigRole, onChange, label }) {
         Invite${chosen.size > 0 ? ` ${chosen.size}` : ""}
       </button>
     </div>
-    <${Happened} words=${outcome && outcome.invited.length > 0 ? `Invited ${namesInWords(outcome.invited)}` : null} />
+    <${Happened} id=${saidId} words=${outcome && outcome.invited.length > 0 ? `Invited ${namesInWords(outcome.invited)}` : null} />
     ${outcome && outcome.refusals.length > 0
       ? html`<ul class="refusals">
           ${outcome.refusals.map(

@@ -1,6 +1,7 @@
 // A searchable picker for a reference (venue_id, gig_status_id, product_id…): a combobox that asks the referenced
 // collection with `q` as the person types (all of it, by `sort`, before they type), keyboard usable (arrows,
-// Enter picks, Esc closes), and optionally a last option "New venue…" that opens a small form to create one.
+// Enter picks, Esc closes), and optionally a last option "New venue… <typed>" that opens a small form to create one.
+// While something is typed, "None" is not offered; what is typed and not picked goes when the focus leaves.
 //
 //   <${ReferencePicker} id="venue" label="Venue" collection="venues" value=${venue}
 //     text=${(venue) => venue.name} onChange=${(venue) => save({venue_id: venue ? venue.id : null})}
@@ -22,7 +23,7 @@ const SHOWN = 10;
 
 function useOptions(collection, text, open, query, sort) {
   const { api } = useConsole();
-  const [found, setFound] = useState({ records: [], error: null });
+  const [found, setFound] = useState({ records: [], error: null, q: null });
   const q = searchable(text);
   useEffect(() => {
     if (!open) return;
@@ -30,8 +31,8 @@ function useOptions(collection, text, open, query, sort) {
     const ask = { ...query, limit: SHOWN, ...(q ? { q } : { sort }) };
     const timer = setTimeout(() => {
       api.get(`/${collection}`, ask, { signal: aborter.signal }).then(
-        ({ data }) => setFound({ records: data, error: null }),
-        (error) => error.name !== "AbortError" && setFound({ records: [], error }),
+        ({ data }) => setFound({ records: data, error: null, q }),
+        (error) => error.name !== "AbortError" && setFound({ records: [], error, q }),
       );
     }, q ? DEBOUNCE_MS : 0);
     return () => {
@@ -39,7 +40,7 @@ function useOptions(collection, text, open, query, sort) {
       aborter.abort();
     };
   }, [collection, q, open]);
-  return found;
+  return { ...found, settled: found.q === q };
 }
 
 export function ReferencePicker(props) {
@@ -52,42 +53,67 @@ export function ReferencePicker(props) {
   const [creating, setCreating] = useState(null);
   const input = useRef(null);
   const box = useRef(null);
-  const { records, error } = useOptions(collection, typed === shownText ? "" : typed, open, props.query, props.sort || "name");
+  const quiet = useRef(false);
+  const [entered, setEntered] = useState(false);
+  const { records, error, settled } = useOptions(collection, typed === shownText ? "" : typed, open, props.query, props.sort || "name");
   // Both at once, not a frame later (when a useEffect runs): a late reset would wipe what is typed meanwhile,
   // a late focus would take it into this box.
   useLayoutEffect(() => setTyped(shownText), [shownText]);
   useLayoutEffect(() => autoFocus && input.current && input.current.focus(), []);
   // keyed: an option keeps its element as results arrive, so a click aimed at "New venue…" never lands on the
   // venue that took its place
+  // while something is typed, Enter picks the first match or makes what was typed, never "None"
+  const searching = typed !== shownText && typed.trim() !== "";
   const options = [
-    ...(optional ? [{ kind: "none", label: "None" }] : []),
+    ...(optional && !searching ? [{ kind: "none", label: "None" }] : []),
     ...records.map((record) => ({ kind: "record", record, label: text(record) })),
-    ...(create ? [{ kind: "create", label: create.label }] : []),
+    ...(create ? [{ kind: "create", label: searching ? `${create.label} ${typed.trim()}` : create.label }] : []),
   ];
   const pick = (option) => {
     setOpen(false);
     if (option.kind === "create") return setCreating(typed === shownText ? "" : typed);
     onChange(option.kind === "none" ? null : option.record);
   };
+  // back from the small form, the focus returns to the box without opening its list over the next field
+  const back = () => {
+    quiet.current = true;
+    if (input.current) input.current.focus();
+    quiet.current = false;
+  };
+  // the box shows what is saved: what was typed and not picked goes when the focus leaves
+  const leave = () => {
+    setOpen(false);
+    setTyped(shownText);
+    setEntered(false);
+  };
+  // an Enter pressed before the matches of what was typed arrived picks among them once they have
+  useEffect(() => {
+    if (!entered || !settled) return;
+    setEntered(false);
+    if (options[active]) pick(options[active]);
+  }, [entered, settled]);
   const onKeyDown = (event) => {
     if (event.key === "ArrowDown" || event.key === "ArrowUp") {
       event.preventDefault();
       if (!open) return setOpen(true);
       const step = event.key === "ArrowDown" ? 1 : -1;
       setActive((now) => (now + step + options.length) % Math.max(options.length, 1));
-    } else if (event.key === "Enter" && open && options[active]) {
+    } else if (event.key === "Enter" && open && (options[active] || !settled)) {
       event.preventDefault();
-      pick(options[active]);
+      if (settled) pick(options[active]);
+      else setEntered(true);
     } else if (event.key === "Escape") {
       event.preventDefault();
       event.stopPropagation();
       if (open) setOpen(false);
       else if (onCancel) onCancel();
       setTyped(shownText);
+      setEntered(false);
     }
   };
   const listId = `${id}-options`;
   const optionId = (i) => `${id}-option-${i}`;
+  // the list is no stop for Tab (Chromium stops at a scrolling box): Tab leaves the picker
   // an option is picked on mousedown, which keeps the focus in the box: a blur is the focus leaving the picker
   return html`<div class="picker" ref=${box}>
     <label for=${id} class=${props.hideLabel ? "visually-hidden" : ""}>${label}</label>
@@ -95,19 +121,19 @@ export function ReferencePicker(props) {
       aria-expanded=${open ? "true" : "false"} aria-controls=${listId}
       aria-activedescendant=${open && options[active] ? optionId(active) : undefined}
       value=${typed} placeholder="Type to search…"
-      onInput=${(event) => { setTyped(event.target.value); setActive(0); setOpen(true); }}
-      onFocus=${() => setOpen(true)} onClick=${() => setOpen(true)}
-      onBlur=${(event) => !box.current.contains(event.relatedTarget) && setOpen(false)}
+      onInput=${(event) => { setTyped(event.target.value); setActive(0); setOpen(true); setEntered(false); }}
+      onFocus=${() => !quiet.current && setOpen(true)} onClick=${() => setOpen(true)}
+      onBlur=${(event) => !box.current.contains(event.relatedTarget) && leave()}
       onKeyDown=${onKeyDown} />
-    ${open && options.length > 0 ? html`<ul id=${listId} role="listbox" aria-label=${label} class="picker-options">
+    ${open && options.length > 0 ? html`<ul id=${listId} role="listbox" aria-label=${label} class="picker-options" tabindex="-1">
       ${options.map((option, i) => html`<li key=${option.kind === "record" ? option.record.id : option.kind} id=${optionId(i)} role="option" aria-selected=${i === active ? "true" : "false"}
         class=${`picker-option ${option.kind}`} onMouseDown=${(event) => { event.preventDefault(); pick(option); }}>${option.label}</li>`)}
     </ul>` : null}
     ${open && error ? html`<p class="error">${error.message}</p>` : null}
     ${creating !== null && create
       ? html`<${create.Form} text=${creating}
-          onCreated=${(record) => { setCreating(null); onChange(record); }}
-          onCancel=${() => { setCreating(null); input.current && input.current.focus(); }} />`
+          onCreated=${(record) => { setCreating(null); onChange(record); back(); }}
+          onCancel=${() => { setCreating(null); back(); }} />`
       : null}
   </div>`;
 }

@@ -2,8 +2,9 @@
 // at its field (the caller shows details[field]), anything else by its message.
 
 import { date } from "../format.js";
-import { html } from "../lib.js";
+import { html, useEffect, useRef } from "../lib.js";
 import { recordPath } from "../paths.js";
+import { fieldWords } from "../records/words.js";
 
 /** The path and words of the record a 409's details name (a gig role or equipment on another gig, a blockout). */
 export function clashOf(details) {
@@ -30,9 +31,20 @@ export function SaveError({ error, id }) {
   </p>`;
 }
 
-/** What a 422 says about `field` ("title", "custom_fields.dress_code"), or null. */
+/** What a 422 says about `field` ("title", "custom_fields.dress_code"), in words, or null. */
 export function fieldMessage(error, field) {
   if (!error || error.status !== 422 || !error.details) return null;
   const said = error.details[field];
-  return said === undefined ? null : String(said);
+  if (said === undefined) return null;
+  return fieldWords(field, Array.isArray(said) ? said.join(" ") : String(said));
+}
+
+/** A form's ref: after a refusal, the focus moves to the form's first field marked invalid. */
+export function useFocusOnInvalid(error) {
+  const form = useRef(null);
+  useEffect(() => {
+    const invalid = error && error.status === 422 && form.current && form.current.querySelector('[aria-invalid="true"]');
+    if (invalid) invalid.focus();
+  }, [error]);
+  return form;
 }

@@ -167,3 +167,21 @@ export const FIELDS = {
   "users.name": ["Name", ""],
   "users.active": ["May sign in", ""],
 };
+
+/** What a required field left empty asks for, instead of the API's "Missing data for required field.". */
+const ASKED = {
+  gig_date: "Enter the date",
+  title: "Enter a title",
+  name: "Enter a name",
+  first_name: "Enter a first name",
+  last_name: "Enter a last name",
+  email: "Enter an e-mail address",
+  amount_cents: "Enter a price",
+};
+const MISSING = "Missing data for required field.";
+
+/** A 422's message for `field` in a person's words. */
+export function fieldWords(field, said) {
+  if (said !== MISSING) return said;
+  return ASKED[field.split(".").pop()] || "Fill this in";
+}

@@ -1,4 +1,4 @@
-// The agenda's filters: status kind, gig type, a search and "open roles only", each a change of the URL (so back
+// The agenda's filters: the office's own statuses by their names, gig type, a search and "open roles only", each a change of the URL (so back
 // restores the one before). The gig types are asked for once a session, and only of a user who may read them.
 
 import { useConsole } from "../../context.js";
@@ -6,15 +6,8 @@ import { html, useEffect, useState } from "../../lib.js";
 import { useLoad } from "../../load.js";
 import { can } from "../../me.js";
 import { navigate } from "../../router.js";
-import { KINDS, agendaUrl } from "./query.js";
-
-const KIND_NAMES = {
-  inquiry: "Inquiry",
-  tentative: "Tentative",
-  confirmed: "Confirmed",
-  completed: "Completed",
-  cancelled: "Cancelled",
-};
+import { useStatuses } from "../gig/status.js";
+import { agendaUrl } from "./query.js";
 
 const NONE = [];
 
@@ -58,9 +51,10 @@ function Search({ agenda }) {
 
 export function Filters({ agenda }) {
   const types = useGigTypes();
+  const statuses = useStatuses().list;
   return html`<div class="agenda-filters">
-    <${Choice} label="Status" value=${agenda.kind} onChange=${(kind) => change(agenda, { kind })}
-      options=${[["", "Any status"], ...KINDS.map((kind) => [kind, KIND_NAMES[kind]])]} />
+    <${Choice} label="Status" value=${agenda.status} onChange=${(status) => change(agenda, { status, kind: "" })}
+      options=${[["", "Any status"], ...statuses.map((status) => [status.id, status.name])]} />
     ${types.length > 0 || agenda.type
       ? html`<${Choice} label="Type" value=${agenda.type} onChange=${(type) => change(agenda, { type })}
           options=${[["", "Any type"], ...types.map((type) => [type.id, type.name])]} />`

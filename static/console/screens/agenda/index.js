@@ -5,7 +5,7 @@
 
 import { ErrorMessage, Loading } from "../../components/index.js";
 import { useConsole } from "../../context.js";
-import { monthName, shiftMonth } from "../../format.js";
+import { monthName, pageTitle, shiftMonth } from "../../format.js";
 import { Happened, useTold } from "../../happened.js";
 import { html, useEffect, useState } from "../../lib.js";
 import { useLoad } from "../../load.js";
@@ -113,7 +113,7 @@ export default function Agenda({ query }) {
   const firstDay = useFirstDay();
   const agenda = agendaOf(query);
   const title = titleOf(agenda);
-  useEffect(() => void (document.title = `${title} · Band Office`), [title]);
+  useEffect(() => void (document.title = pageTitle(title)), [title]);
   return html`<section class=${`screen agenda view-${agenda.view}`}>
     <header class="screen-header">
       <h1>${title}</h1>

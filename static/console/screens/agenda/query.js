@@ -1,7 +1,8 @@
 // The agenda's state is its URL (SPEC §12: every screen has its URL): which gigs it shows and how, read from the
 // query string and written back into it, and the one GET /gigs that asks for them.
 //
-//   /agenda?month=2026-11&view=grid&kind=confirmed&type=<gig type id>&q=hofer&open=1
+//   /agenda?month=2026-11&view=grid&status=<gig status id>&type=<gig type id>&q=hofer&open=1
+//   /agenda?kind=confirmed          every status of a kind (a link's, the filter offers the statuses)
 //   /agenda?days=30&open=1          the next 30 days from today (with open roles only)
 
 import { isoDay, monthBounds, thisMonth } from "../../format.js";
@@ -31,6 +32,7 @@ export function agendaOf(query) {
     days,
     view: query.view === "grid" && !days ? "grid" : "list",
     kind: KINDS.includes(query.kind) ? query.kind : "",
+    status: query.status || "",
     type: query.type || "",
     q: (query.q || "").slice(0, 200),
     open: query.open === "1",
@@ -45,6 +47,7 @@ export function agendaUrl(agenda, changes = {}) {
   else if (next.month !== thisMonth()) params.set("month", next.month);
   if (next.view === "grid" && !next.days) params.set("view", "grid");
   if (next.kind) params.set("kind", next.kind);
+  if (next.status) params.set("status", next.status);
   if (next.type) params.set("type", next.type);
   if (next.q) params.set("q", next.q);
   if (next.open) params.set("open", "1");
@@ -68,6 +71,7 @@ export function gigsQuery(agenda, offset = 0) {
     "filter[gig_date][gte]": first,
     "filter[gig_date][lte]": last,
     "filter[gig_status.kind]": agenda.kind || null,
+    "filter[gig_status_id]": agenda.status || null,
     "filter[gig_type_id]": agenda.type || null,
     "filter[open_role_count][gt]": agenda.open ? 0 : null,
     q: agenda.q || null,

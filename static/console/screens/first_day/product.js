@@ -6,7 +6,7 @@
 import { ApiError } from "../../api.js";
 import { Field, TextInput, describedBy, typed } from "../../components/guided_field.js";
 import { MoneyInput } from "../../components/money_input.js";
-import { fieldMessage } from "../../components/save_error.js";
+import { fieldMessage, useFocusOnInvalid } from "../../components/save_error.js";
 import { useConsole } from "../../context.js";
 import { html, useState } from "../../lib.js";
 import { useWrite } from "../../load.js";
@@ -30,6 +30,7 @@ export default function ProductStep() {
   const [values, setValues] = useState({ name: "", description: "" });
   const [cents, setCents] = useState(null);
   const { error, busy, run } = useWrite();
+  const form = useFocusOnInvalid(error);
   const shared = { values, setValues, error };
   const submit = (event) => {
     event.preventDefault();
@@ -41,7 +42,7 @@ export default function ProductStep() {
   };
   const priceSaid = fieldMessage(error, "amount_cents");
   return html`<${StepScreen} title="What you sell" intro="Something a client books, such as a reception or a ceremony, and what it costs them.">
-    <form class="guided-form" onSubmit=${submit} novalidate>
+    <form class="guided-form" ref=${form} onSubmit=${submit} novalidate>
       <${Field} id="product-name" label="Name" help="As a client reads it, such as Reception or Ceremony." error=${error} field="name">
         <${TextInput} id="product-name" name="name" required maxLength="200" ...${shared} /><//>
       <${Field} id="product-price" label="Price" help="What the client pays for it, typed as 4500 or 4.500,00." error=${error} field="amount_cents">

@@ -3,7 +3,7 @@
 // reads null in the event (SPEC §4.6): to a viewer without pay.view a pay change is said with "(amounts hidden)",
 // never guessed; to one with it, a null amount is "nothing".
 
-import { date, money } from "../../format.js";
+import { date, money, relativeTime } from "../../format.js";
 
 const FIELDS = {
   title: "the title",
@@ -126,7 +126,7 @@ export function eventWords(event, context) {
 /** "2 hours ago", "yesterday", "in 3 days" for a timestamp, from `now`. */
 export function ago(timestamp, now = Date.now()) {
   const seconds = (new Date(timestamp).getTime() - now) / 1000;
-  const format = new Intl.RelativeTimeFormat(undefined, { numeric: "auto" });
+  const format = relativeTime();
   const steps = [["second", 60], ["minute", 60], ["hour", 24], ["day", 30], ["month", 12], ["year", Infinity]];
   let value = seconds;
   for (const [unit, size] of steps) {

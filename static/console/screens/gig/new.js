@@ -4,7 +4,7 @@
 
 import { ErrorMessage } from "../../components/index.js";
 import { ReferencePicker } from "../../components/reference_picker.js";
-import { fieldMessage } from "../../components/save_error.js";
+import { fieldMessage, useFocusOnInvalid } from "../../components/save_error.js";
 import { useConsole } from "../../context.js";
 import { tell } from "../../happened.js";
 import { html, useState } from "../../lib.js";
@@ -40,6 +40,7 @@ export default function NewGig({ query }) {
   const [values, setValues] = useState({ gig_date: DATE_RE.test(query.date || "") ? query.date : "", title: "", guest_count: "" });
   const [picked, setPicked] = useState({ venue: null, type: null, client: null });
   const { error, busy, run } = useWrite();
+  const form = useFocusOnInvalid(error);
   const offered = useOffered();
   const [chosen, setChosen] = useState(new Set());
   if (!can(me, "gigs.edit")) return html`<section class="screen"><h1>New gig</h1><p>You may not add gigs.</p></section>`;
@@ -67,7 +68,7 @@ export default function NewGig({ query }) {
   };
   return html`<section class="screen new-gig">
     <header class="screen-header"><h1>New gig</h1><a href="/agenda">Back to the agenda</a></header>
-    <form class="gig-form" onSubmit=${submit} novalidate>
+    <form class="gig-form" ref=${form} onSubmit=${submit} novalidate>
       <${Field} id="new-gig-gig_date" label="Date (required)" error=${error} field="gig_date">${input("gig_date", "date", { required: true })}<//>
       <${Field} id="new-gig-title" label="Title (required)" error=${error} field="title">${input("title", "text", { required: true, maxLength: 200 })}<//>
       <div class="form-field">

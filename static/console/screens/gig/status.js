@@ -8,8 +8,8 @@ import { html, useState } from "../../lib.js";
 import { useLoad, useWrite } from "../../load.js";
 
 const NOT_LIVE = ["completed", "cancelled"];
-/** The office's statuses, asked once a page load. */
-function useStatuses() {
+/** The office's statuses in their order, asked once a page load (the agenda's filter offers them too). */
+export function useStatuses() {
   const { api } = useConsole();
   const found = useLoad(() => api.get("/gig-statuses", { sort: "position", limit: 100, fields: "id,name,kind,position" }), [], {
     keep: "gig-statuses",

@@ -4,6 +4,7 @@
 
 import { ErrorMessage, Loading } from "../../components/index.js";
 import { useConsole } from "../../context.js";
+import { pageTitle } from "../../format.js";
 import { html, useEffect, useState } from "../../lib.js";
 import { useLoad } from "../../load.js";
 import { myInvitationPath } from "../../paths.js";
@@ -55,7 +56,7 @@ export default function MyGig({ params }) {
   const found = useLoad(() => api.get("/me/gigs", { "filter[id]": params.id }), [params.id]);
   const gig = found.answer && found.answer.data[0];
   useEffect(() => {
-    if (gig) document.title = `${gig.title} · Band Office`;
+    if (gig) document.title = pageTitle(gig.title);
   }, [gig && gig.id]);
   const onAnswered = (said) => {
     setOutcome(said);

@@ -4,6 +4,7 @@
 
 import { ErrorMessage, Loading } from "../../components/index.js";
 import { useConsole } from "../../context.js";
+import { pageTitle } from "../../format.js";
 import { html, useEffect, useState } from "../../lib.js";
 import { useLoad } from "../../load.js";
 import { myGigPath } from "../../paths.js";
@@ -40,7 +41,7 @@ export default function MyInvitation({ params }) {
   const found = useLoad(() => api.get("/me/invitations", { "filter[id]": params.id }), [params.id]);
   const invitation = found.answer && found.answer.data[0];
   useEffect(() => {
-    if (invitation) document.title = `Invitation: ${invitation.gig.title} · Band Office`;
+    if (invitation) document.title = pageTitle(`Invitation: ${invitation.gig.title}`);
   }, [invitation && invitation.id]);
   const onAnswered = (said) => {
     setOutcome(said);
