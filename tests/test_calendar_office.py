@@ -95,7 +95,7 @@ def add_gigs(admin, build, member, first, count):
 
 def test_a_feed_costs_the_same_queries_whatever_the_number_of_gigs(admin, anon, build, member, monkeypatch):
     staff, office = feeds.staff_url(admin, member["id"]), feeds.office_url(admin)
-    executed = count_queries(monkeypatch, this_thread=True)
+    executed = count_queries(monkeypatch)
     counts = {}
     for first, count in ((1, 2), (3, 10)):
         add_gigs(admin, build, member, first, count)
@@ -116,7 +116,7 @@ def test_a_poll_after_a_change_gets_the_copy_at_once_and_the_change_soon(admin, 
     for url in urls:
         feeds.fetch_until(anon, url, lambda calendar: len(feeds.events(calendar)) == 20)
     gig = admin.get(f"/gigs?filter[gig_date]={feeds.day(7).isoformat()}").get_json()["data"][0]
-    executed = count_queries(monkeypatch, this_thread=True)
+    executed = count_queries(monkeypatch)
     for n, url in enumerate(urls):
         title = f"Moved {n}"
         assert admin.patch(f"/gigs/{gig['id']}", json={"title": title}).status_code == 200

@@ -17,16 +17,16 @@ def release_database():
         db.close_all()
 
 
-def count_queries(monkeypatch, this_thread=False):
-    """The statements run from now on, but for the caller's lookup: remembered for a moment, it is no
-    endpoint's cost. `this_thread`: those of the test's thread alone, where the test client answers (not the
-    server's own threads')."""
+def count_queries(monkeypatch):
+    """The statements the test's thread runs from now on (where the test client answers; not the server's own
+    threads', such as the calendar feeds' copies, which run beside any test), but for the caller's lookup:
+    remembered for a moment, it is no endpoint's cost."""
     executed = []
     original = db.execute_sql
     caller = threading.current_thread()
 
     def counting(sql, params=None, *args, **kwargs):
-        if sql != access.CALLER_SQL and (not this_thread or threading.current_thread() is caller):
+        if sql != access.CALLER_SQL and threading.current_thread() is caller:
             executed.append(sql)
         return original(sql, params, *args, **kwargs)
 

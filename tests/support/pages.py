@@ -23,6 +23,17 @@ class Elements(HTMLParser):
     def find(self, tag, **wanted):
         return [attrs for name, attrs in self.tags if name == tag and wanted.items() <= attrs.items()]
 
+    def load_from_elsewhere(self):
+        """The tags that load something (a source, a form's action) or run inline code (an on… handler), and links
+        anywhere but to a page of this site (the app's name leads home): none, on a page that loads nothing."""
+        return [
+            (tag, attrs)
+            for tag, attrs in self.tags
+            if {"src", "action"} & attrs.keys()
+            or any(name.startswith("on") for name in attrs)
+            or ("href" in attrs and not (tag == "a" and attrs["href"].startswith("/") and attrs["href"][1:2] != "/"))
+        ]
+
 
 def csp_directives(header):
     """`default-src 'none'; script-src 'sha256-…'` -> {"default-src": ["'none'"], "script-src": [...]}."""
