@@ -84,8 +84,9 @@ class FeedCopies:
             self.wake.wait(LOOK_SECONDS)
             self.wake.clear()
 
-    def stop(self, timeout=10):
-        """End the thread, once its current build is made (a test's database is then let go)."""
+    def stop(self, timeout=60):
+        """End the thread, once its current build is made: its database may be let go after (a test's is dropped,
+        its connections closed), which must not happen under a statement still running on it."""
         self.stopping.set()
         self.wake.set()
         if self.thread is not None:

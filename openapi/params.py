@@ -80,13 +80,15 @@ def sort_param(columns):
     return query_param("sort", {"type": "string", "pattern": pattern}, description)
 
 
+NO_NUL = "^[^\\u0000]+$"  # no text holds U+0000 (SPEC §2.3): a filter value with it is 400
+
 # A filter's value as the query string carries it: text, whose pattern or format says what the field's kind
 # reads (SPEC §2.1: ASCII digits, `true`/`false`). Text, not an integer or a boolean: inside the `filter` object
 # nothing would tell a fuzzer that the text `"5"` reaches the service as the same `5`.
 KIND_SCHEMAS = {
     "id": {"type": "string", "format": "uuid"},
     "ref": {"type": "string", "format": "uuid"},
-    "str": {"type": "string", "minLength": 1, "maxLength": MAX_FILTER_CHARS},
+    "str": {"type": "string", "minLength": 1, "maxLength": MAX_FILTER_CHARS, "pattern": NO_NUL},
     "enum": {"type": "string"},
     "int": {"type": "string", "pattern": "^-?[0-9]{1,15}$"},  # within the service's ±(2**53 - 1)
     "number": {"type": "string", "pattern": "^-?[0-9]{1,16}([.][0-9]{1,16})?$"},
@@ -181,7 +183,7 @@ def search_param(searched):
         f"Words separated by spaces (each at least {MIN_WORD} characters, at most {MAX_WORDS} words), all of which "
         f"must begin a word of {', '.join(searched)}; case and accents aside."
     )
-    word = f"[^ ]{{{MIN_WORD},}}"
+    word = f"[^ \\u0000]{{{MIN_WORD},}}"
     pattern = f"^ *{word}( +{word}){{0,{MAX_WORDS - 1}}} *$"
     return query_param("q", {"type": "string", "maxLength": MAX_FILTER_CHARS, "pattern": pattern}, description)
 
@@ -195,8 +197,8 @@ def filter_schema(column, operator):
     if column.choices:
         value["enum"] = list(column.choices)
     if operator in ("in", "nin"):
-        if "pattern" not in value and "format" not in value and "enum" not in value:
-            value["pattern"] = "^[^,]+$"  # the service reads a comma as between two values
+        if value.get("pattern", NO_NUL) == NO_NUL and "format" not in value and "enum" not in value:
+            value["pattern"] = "^[^,\\u0000]+$"  # the service reads a comma as between two values
         listed = {"type": "array", "items": value, "minItems": 1, "maxItems": MAX_IN_VALUES}
         return {"anyOf": [value, listed]}
     return value

@@ -72,6 +72,7 @@ def test_the_document_does_not_offer_them(anon):
 
 
 def test_a_page_lies_at_most_ten_thousand_rows_from_an_end_of_its_list(agency, signed_in):
+    agency.config["QUERY_BUDGET_MS"] = 60_000  # what is refused here is the page's place, whatever a busy machine takes
     viewer = signed_in("viewer")
     total = GIGS * ROLES_PER_GIG
     middle = "/gig-roles?limit=200&sort=gig.title,role.name&offset=10001"
