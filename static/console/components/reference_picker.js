@@ -69,6 +69,8 @@ export function ReferencePicker(props) {
     ...records.map((record) => ({ kind: "record", record, label: text(record) })),
     ...(create ? [{ kind: "create", label: searching ? `${create.label} ${typed.trim()}` : create.label }] : []),
   ];
+  // the option chosen, within the list: matches that arrive after an arrow key may be fewer than were shown
+  const chosen = Math.min(active, Math.max(options.length - 1, 0));
   const pick = (option) => {
     setOpen(false);
     if (option.kind === "create") return setCreating(typed === shownText ? "" : typed);
@@ -90,17 +92,17 @@ export function ReferencePicker(props) {
   useEffect(() => {
     if (!entered || !settled) return;
     setEntered(false);
-    if (options[active]) pick(options[active]);
+    if (options[chosen]) pick(options[chosen]);
   }, [entered, settled]);
   const onKeyDown = (event) => {
     if (event.key === "ArrowDown" || event.key === "ArrowUp") {
       event.preventDefault();
       if (!open) return setOpen(true);
       const step = event.key === "ArrowDown" ? 1 : -1;
-      setActive((now) => (now + step + options.length) % Math.max(options.length, 1));
-    } else if (event.key === "Enter" && open && (options[active] || !settled)) {
+      setActive((chosen + step + options.length) % Math.max(options.length, 1));
+    } else if (event.key === "Enter" && open && (options[chosen] || !settled)) {
       event.preventDefault();
-      if (settled) pick(options[active]);
+      if (settled) pick(options[chosen]);
       else setEntered(true);
     } else if (event.key === "Escape") {
       event.preventDefault();
@@ -119,14 +121,14 @@ export function ReferencePicker(props) {
     <label for=${id} class=${props.hideLabel ? "visually-hidden" : ""}>${label}</label>
     <input id=${id} ref=${input} type="text" role="combobox" autocomplete="off" aria-autocomplete="list"
       aria-expanded=${open ? "true" : "false"} aria-controls=${listId}
-      aria-activedescendant=${open && options[active] ? optionId(active) : undefined}
+      aria-activedescendant=${open && options[chosen] ? optionId(chosen) : undefined}
       value=${typed} placeholder="Type to search…"
       onInput=${(event) => { setTyped(event.target.value); setActive(0); setOpen(true); setEntered(false); }}
       onFocus=${() => !quiet.current && setOpen(true)} onClick=${() => setOpen(true)}
       onBlur=${(event) => !box.current.contains(event.relatedTarget) && leave()}
       onKeyDown=${onKeyDown} />
     ${open && options.length > 0 ? html`<ul id=${listId} role="listbox" aria-label=${label} class="picker-options" tabindex="-1">
-      ${options.map((option, i) => html`<li key=${option.kind === "record" ? option.record.id : option.kind} id=${optionId(i)} role="option" aria-selected=${i === active ? "true" : "false"}
+      ${options.map((option, i) => html`<li key=${option.kind === "record" ? option.record.id : option.kind} id=${optionId(i)} role="option" aria-selected=${i === chosen ? "true" : "false"}
         class=${`picker-option ${option.kind}`} onMouseDown=${(event) => { event.preventDefault(); pick(option); }}>${option.label}</li>`)}
     </ul>` : null}
     ${open && error ? html`<p class="error">${error.message}</p>` : null}
