@@ -51,14 +51,20 @@ class NotificationDesktop:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,  # it says that it could not raise its open-files limit: not ours to care
         )
-        wait_for(socket.exists, SLOW_MACHINE_SECONDS)
-        self.connection = open_dbus_connection(bus=self.address)
+        # the socket's file is there a moment before the daemon listens on it: until then a connection is refused
+        self.connection = wait_for(self.connected, SLOW_MACHINE_SECONDS)
         self.connection.send_and_get_reply(message_bus.RequestName(NAME, 4))  # 4: do not queue for the name
         self.shown = []
         self.taps = queue.Queue()  # sent from the serving thread: the connection is not shared between threads
         self.stopping = threading.Event()
         self.thread = threading.Thread(target=self.serve, daemon=True)
         self.thread.start()
+
+    def connected(self):
+        try:
+            return open_dbus_connection(bus=self.address)
+        except (FileNotFoundError, ConnectionRefusedError):
+            return None
 
     def serve(self):
         while not self.stopping.is_set():
