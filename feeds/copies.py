@@ -11,6 +11,7 @@ import datetime as dt
 import logging
 import threading
 import time
+import weakref
 
 from dialects import dialect
 from feeds import calendars
@@ -37,6 +38,16 @@ class Copy:
         self.ready.set()
 
 
+_EVERY = weakref.WeakSet()  # the FeedCopies of every app of this process (see `stop_every_thread`)
+
+
+def stop_every_thread():
+    """Every app's feeds thread ended (each once its build is made): before a process lets its database go, as a
+    test does after each test (closing its connections, even one a thread is running a statement on)."""
+    for copies in list(_EVERY):
+        copies.stop()
+
+
 class FeedCopies:
     """The copies of the feeds polled on one database, and the thread that makes them (started by the first poll;
     it ends when stopped or when the database is another: an app configured afresh)."""
@@ -50,6 +61,7 @@ class FeedCopies:
         self.made_of = None  # what the feeds' tables held then, and the day
         self.wake, self.stopping = threading.Event(), threading.Event()
         self.thread = None
+        _EVERY.add(self)
 
     def body(self, subject, settings):
         """The feed's newest copy (bytes); its first is waited for FIRST_COPY_SECONDS at most (None: not made yet).

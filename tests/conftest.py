@@ -58,7 +58,6 @@ def app(shared_app, template_db, tmp_path):
     configure(shared_app, settings)
     yield shared_app
     shared_app.extensions["outbox"].close()
-    shared_app.extensions["feeds"].stop()
     release_database()
 
 

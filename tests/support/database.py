@@ -6,12 +6,15 @@ import sqlite3
 import threading
 
 from dialects import access, dialect
+from feeds.copies import stop_every_thread
 from models import db
 from tests.support.postgresql import archive_rows, on_postgresql
 
 
 def release_database():
-    """This process's connections to the database closed: a PostgreSQL database can then be copied or dropped."""
+    """This process's connections to the database closed: a PostgreSQL database can then be copied or dropped.
+    Every app's feeds thread ends first: closing all a pool's connections closes one a thread is running on too."""
+    stop_every_thread()
     db.close()
     if on_postgresql():
         db.close_all()
