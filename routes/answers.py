@@ -118,16 +118,17 @@ def invitation_summary(invitation, member):
         return summary
     gig_product = GigProduct.get_or_none(GigProduct.id == gig_role.gig_product_id)
     product = Product.get_by_id(gig_product.product_id) if gig_product else None
+    settings = office.current()
     return {
         **summary,
-        "answer_by": moment(invitation.expires_at, view.zone(), office.current()),
+        "answer_by": moment(invitation.expires_at, view.zone(settings), settings),
         "message": invitation.message,
         "first_name": member.first_name,
         "venue": place(view.venue),
         "role": Role.get_by_id(gig_role.role_id).name,
         "product": product and {"name": product.name, **times(gig_product)},
         "call_time": gig_role.call_time,
-        "pay": {"amount_cents": pay_policy.offered_pay(gig_role, member.id), "currency": office.current().currency},
+        "pay": {"amount_cents": pay_policy.offered_pay(gig_role, member.id), "currency": settings.currency},
     }
 
 

@@ -13,6 +13,7 @@ import pytest
 from app import configure
 from tests.support.api import error_of
 from tests.support.database import connected
+from tests.support.gateways import gateway_fixtures
 from tests.support.push_servers import Answer, SilentServer, UnifiedPushServer, free_port
 from tests.support.queued import call_as, devices_of, later, mail_off, person, queue, reading, register_device, stored
 from tests.support.receiver import Receiver
@@ -105,12 +106,7 @@ def offices(tmp_path):
         yield start
 
 
-@pytest.fixture
-def servers():
-    started = []
-    yield started
-    for server in started:
-        server.close()
+servers = gateway_fixtures()[0]  # the push servers a test started, closed after it
 
 
 def started(servers, server):

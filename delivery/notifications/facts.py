@@ -18,9 +18,9 @@ class GigView(NamedTuple):
     def cancelled(self):
         return self.status is not None and self.status.kind == "cancelled"
 
-    def zone(self):
-        """The time zone its people read times in: the venue's, else the office's."""
-        return (self.venue.timezone if self.venue else None) or office.current().time_zone
+    def zone(self, settings=None):
+        """The time zone its people read times in: the venue's, else the office's (`settings`, when read already)."""
+        return (self.venue.timezone if self.venue else None) or (settings or office.current()).time_zone
 
 
 class Part(NamedTuple):
