@@ -6,7 +6,11 @@ import shutil
 from html.parser import HTMLParser
 
 import pytest
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import expect, sync_playwright
+
+# How long an `expect` may wait for what it expects: a deadline, not a wait (what is there already passes at once);
+# on a busy CI machine (a suite's workers on two cores) a page's request can take seconds where alone it takes ms.
+expect.set_options(timeout=15_000)
 
 
 class Elements(HTMLParser):
