@@ -36,6 +36,22 @@ class Service:
             [sys.executable, "app.py", *args], cwd=PROJECT, env=self.env, capture_output=True, text=True, timeout=60
         )
 
+    def run_all(self, *commands):
+        """Run commands of app.py (each a list of its arguments) to their end in one process: their outputs, or an
+        AssertionError saying what the first that failed said."""
+        done = subprocess.run(
+            [sys.executable, "-m", "tests.support.commands", json.dumps(commands)],
+            cwd=PROJECT,
+            env=self.env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert done.returncode == 0, done.stdout + done.stderr
+        results = json.loads(done.stdout.splitlines()[-1])
+        assert all(result["exit_code"] == 0 for result in results), results
+        return [result["output"] for result in results]
+
     def start(self, *options):
         self.log = open(self.log_path, "w")  # noqa: SIM115 (closed by stop)
         command = [sys.executable, "app.py", "serve", "--port", "0", "--threads", "4", *options]
@@ -110,8 +126,11 @@ class ServedOffice:
 
     def __init__(self, tmp_path, **env):
         self.service = Service(tmp_path, **{**FAST, **LOOPBACK_PUSH, **env})
-        self.service.run("create-user", "ops@example.com", "--name", "Ops", "--role", "admin")
-        self.key = self.service.run("create-api-key", "ops@example.com", "--label", "tests").stdout.strip()
+        _, key = self.service.run_all(
+            ["create-user", "ops@example.com", "--name", "Ops", "--role", "admin"],
+            ["create-api-key", "ops@example.com", "--label", "tests"],
+        )
+        self.key = key.strip()
         self.db = self.service.env["BAND_DB"]  # its location: a SQLite file or a postgresql:// URL
 
     def start(self):
