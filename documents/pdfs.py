@@ -1,0 +1,83 @@
+"""The three documents as PDF/A-3b bytes: HTML from the Jinja2 templates of `templates/` (autoescaped: a client's
+name is text whatever it holds), laid out by WeasyPrint with `templates/document.css`. Nothing outside the
+document is fetched: the logo and the QR code are `data:` URIs, and any other address is refused."""
+
+import base64
+import functools
+from pathlib import Path
+
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
+from weasyprint import CSS, HTML, URLFetcher
+
+from . import e_invoice, giro_code
+from .words import Words
+
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+ENVIRONMENT = Environment(
+    loader=FileSystemLoader(TEMPLATES), autoescape=True, undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True
+)
+PDF_VARIANT = "pdf/a-3b"
+
+
+@functools.cache
+def style():
+    return CSS(filename=str(TEMPLATES / "document.css"))
+
+
+def data_uri(image):
+    kind = "image/png" if image.startswith(b"\x89PNG") else "image/svg+xml"
+    return f"data:{kind};base64,{base64.b64encode(image).decode('ascii')}"
+
+
+def grouped(iban):
+    return " ".join(iban[start : start + 4] for start in range(0, len(iban), 4))
+
+
+def render(template, document, heading, words, **context):
+    """The PDF of `document` through `template`; `heading` is its title ("Invoice", "Quote", …)."""
+    office = document.office
+    title = f"{heading} {document.number}" if document.number else f"{heading} ({words('draft')})"
+    html = ENVIRONMENT.get_template(template).render(
+        w=words,
+        document=document,
+        office=office,
+        client=document.client,
+        draft=document.draft,
+        heading=heading,
+        title=title,
+        logo=data_uri(office.logo) if office.logo else None,
+        **context,
+    )
+    fetcher = URLFetcher(allowed_protocols={"data"})
+    return HTML(string=html, url_fetcher=fetcher).write_pdf(stylesheets=[style()], pdf_variant=PDF_VARIANT), title
+
+
+def quote_pdf(quote):
+    """A quote (`documents.Quote`) as PDF bytes."""
+    words = Words(quote.language)
+    return render("quote.html", quote, words("quote"), words, footer_text="")[0]
+
+
+def contract_pdf(contract):
+    """A contract (`documents.Contract`) as PDF bytes; once signed, its last page is the signature record."""
+    words = Words(contract.language)
+    return render("contract.html", contract, words("contract"), words, footer_text="")[0]
+
+
+def invoice_pdf(invoice):
+    """An invoice or credit note (`documents.Invoice`) as PDF bytes: the bank details and the EPC QR code while an
+    amount is open, and, for an issued one with `e_invoice`, its Factur-X XML inside."""
+    words = Words(invoice.language)
+    code = giro_code.png_data_uri(invoice) if giro_code.payable(invoice) else None
+    pdf, title = render(
+        "invoice.html",
+        invoice,
+        words(invoice.kind),
+        words,
+        footer_text=invoice.office.invoice_footer,
+        giro_code=code,
+        iban=grouped(invoice.office.iban),
+    )
+    if invoice.e_invoice and not invoice.draft:
+        return e_invoice.embedded(pdf, invoice, title)
+    return pdf
