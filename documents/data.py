@@ -70,9 +70,10 @@ class Line:
 
 @dataclass(frozen=True)
 class RateTotal:
-    """A document's net total at one tax rate and the tax on it, as the record's totals computed them."""
+    """A document's net total at one tax rate and the tax on it, as the record's totals computed them (the rates of
+    `domain.sales.money.totals(lines)` have these fields too, and serve as they are)."""
 
-    rate_bp: int
+    tax_rate_bp: int
     net_cents: int
     tax_cents: int
 
@@ -86,7 +87,7 @@ class _Priced:
     number: str | None  # None: a draft
     issued_on: date  # the day it was sent or issued; a draft's, the day it is shown
     lines: tuple[Line, ...]
-    rates: tuple[RateTotal, ...]  # one per tax rate of the lines
+    rates: tuple[RateTotal, ...]  # one per tax rate of the lines, in the order they are printed
     currency: str = "EUR"
     language: str = "en"
     subject: str = ""  # what it is for, in a line: "Wedding of Anna and Ben, 14 June 2026, Schloss Elmau"
@@ -110,7 +111,7 @@ class _Priced:
     @property
     def untaxed(self):
         """Every rate 0: the office's `tax_note` (an exemption) is printed."""
-        return all(rate.rate_bp == 0 for rate in self.rates)
+        return all(rate.tax_rate_bp == 0 for rate in self.rates)
 
 
 @dataclass(frozen=True)

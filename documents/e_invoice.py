@@ -46,9 +46,9 @@ def breakdown(invoice, sign):
         {
             "BT-116": amount(rate.net_cents, sign),
             "BT-117": amount(rate.tax_cents, sign),
-            "BT-118": category(rate.rate_bp),
-            "BT-119": rate_percent(rate.rate_bp),
-            **({} if rate.rate_bp else exempt),
+            "BT-118": category(rate.tax_rate_bp),
+            "BT-119": rate_percent(rate.tax_rate_bp),
+            **({} if rate.tax_rate_bp else exempt),
         }
         for rate in invoice.rates
     ]

@@ -7,7 +7,7 @@ import dataclasses
 import io
 import re
 import threading
-from datetime import UTC, date, datetime
+from datetime import date
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import facturx
@@ -16,85 +16,8 @@ import zxingcpp
 from lxml import etree
 from pypdf import PdfReader
 
-from documents import (
-    Contract,
-    Invoice,
-    Letterhead,
-    Line,
-    Party,
-    Quote,
-    RateTotal,
-    Signature,
-    contract_pdf,
-    invoice_pdf,
-    quote_pdf,
-    text_sha256,
-)
-
-OFFICE = Letterhead(
-    name="The Swing Kings GbR",
-    address_lines=("Hauptstraße 5",),
-    postal_code="80331",
-    city="München",
-    country="DE",
-    email="office@swingkings.example",
-    vat_id="DE123456789",
-    iban="DE89370400440532013000",
-    bic="COBADEFFXXX",
-    bank_name="Commerzbank",
-    tax_note="No VAT is charged: small business under § 19 UStG.",
-    invoice_footer="Thank you for booking us!",
-)
-COUPLE = Party(name="Anna Schmidt", address_lines=("Ring 1",), postal_code="10115", city="Berlin", country="DE")
-COMPANY = dataclasses.replace(COUPLE, company="Acme Events GmbH", vat_id="DE987654321")
-LINES = (
-    Line("Ceremony: string trio, 14:00-15:00", 90000, 1, 1900),
-    Line("Reception: six-piece band, 19:00-01:00", 350000, 1, 1900),
-    Line("Travel, per km", 50, 120, 700),
-)
-RATES = (RateTotal(1900, 440000, 83600), RateTotal(700, 6000, 420))  # gross 530 020
-INVOICE = Invoice(
-    office=OFFICE,
-    client=COUPLE,
-    number="2026-0007",
-    issued_on=date(2026, 5, 1),
-    lines=LINES,
-    rates=RATES,
-    kind="deposit",
-    service_date=date(2026, 6, 14),
-    due_date=date(2026, 5, 15),
-    paid_cents=20,
-)
-QUOTE = Quote(
-    office=OFFICE,
-    client=COUPLE,
-    number="Q-2026-0003",
-    issued_on=date(2026, 3, 1),
-    lines=LINES,
-    rates=RATES,
-    valid_until=date(2026, 3, 15),
-    terms="A deposit of 30 % is due on signing.",
-)
-SIGNED = Signature(
-    name="Anna Schmidt",
-    signed_at=datetime(2026, 3, 21, 9, 30, 5, tzinfo=UTC),
-    zone="Europe/Berlin",
-    ip="203.0.113.9",
-    user_agent="Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X)",
-)
-CONTRACT = Contract(
-    office=OFFICE,
-    client=COUPLE,
-    number="C-2026-0002",
-    issued_on=date(2026, 3, 20),
-    body="1. The band plays on 14 June 2026.\n2. The client pays the deposit.",
-)
-UNTAXED = dataclasses.replace(
-    INVOICE,
-    lines=(Line("Reception", 350000, 1, 0),),
-    rates=(RateTotal(0, 350000, 0),),
-    paid_cents=0,
-)
+from documents import Line, RateTotal, contract_pdf, invoice_pdf, quote_pdf, text_sha256
+from tests.support.documents import COMPANY, CONTRACT, COUPLE, INVOICE, LINES, OFFICE, QUOTE, SIGNED, UNTAXED
 
 
 def reader(pdf):
