@@ -5,10 +5,14 @@ operations that send and issue documents call it."""
 
 import dataclasses
 import io
+import json
 import re
+import subprocess
+import sys
 import threading
 from datetime import date
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 import facturx
 import pytest
@@ -289,3 +293,31 @@ def test_a_png_logo_is_drawn_in_the_letterhead():
     pdf = invoice_pdf(dataclasses.replace(INVOICE, office=dataclasses.replace(OFFICE, logo=png.getvalue())))
     sizes = sorted(image.image.size for page in reader(pdf).pages for image in page.images)
     assert (40, 20) in sizes
+
+
+MEMORY = """
+import json, sys
+sys.path.insert(0, {project!r})
+from documents import invoice_pdf
+from tests.support.documents import E_INVOICE
+
+def resident_mb():
+    status = dict(line.split(":", 1) for line in open("/proc/self/status"))
+    return {{key: int(status[key].split()[0]) / 1024 for key in ("VmRSS", "VmHWM")}}
+
+before = resident_mb()
+for _ in range(15):
+    invoice_pdf(E_INVOICE)
+warm = resident_mb()
+for _ in range(40):
+    invoice_pdf(E_INVOICE)
+print(json.dumps([before, warm, resident_mb()]))
+"""
+
+
+def test_an_invoice_costs_at_most_40_mb_more_and_renders_leave_nothing_behind():
+    script = MEMORY.format(project=str(Path(__file__).resolve().parent.parent))
+    answer = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=110, check=True)
+    before, warm, after = json.loads(answer.stdout)
+    assert warm["VmHWM"] - before["VmHWM"] <= 40  # SPEC §15, the first renders included
+    assert after["VmRSS"] - warm["VmRSS"] <= 4  # 40 renders more; each kept 0.3 MB while every one loaded the fonts
