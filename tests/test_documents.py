@@ -298,6 +298,7 @@ def test_a_png_logo_is_drawn_in_the_letterhead():
 MEMORY = """
 import json, sys
 sys.path.insert(0, {project!r})
+import documents.pdfs  # WeasyPrint and the rest, loaded once by a process (scripts/document_cost.py: ~50 MB)
 from documents import invoice_pdf
 from tests.support.documents import E_INVOICE
 
