@@ -42,7 +42,7 @@ def contract_pdf(contract):
 
 def invoice_pdf(invoice):
     """An invoice or credit note (`Invoice`) as PDF bytes: bank details and the EPC QR code while an amount is open;
-    for an issued one with `e_invoice`, its Factur-X XML inside."""
+    for an issued one to a company or with `e_invoice`, its Factur-X XML inside."""
     from . import pdfs
 
     return pdfs.invoice_pdf(invoice)

@@ -130,11 +130,17 @@ class Invoice(_Priced):
     paid_cents: int = 0
     credits_number: str = ""  # a credit note's: the invoice it credits
     credits_issued_on: date | None = None
-    e_invoice: bool = False  # a company client, or asked: the Factur-X XML inside
+    e_invoice: bool = False  # asked for its Factur-X XML (a company client gets it unasked)
 
     @property
     def open_cents(self):
         return self.gross_cents - self.paid_cents
+
+    @property
+    def carries_xml(self):
+        """SPEC §15: an issued invoice to a company, or one that asked, carries its Factur-X XML; a draft none (a
+        machine would book it)."""
+        return not self.draft and (self.e_invoice or bool(self.client.company))
 
 
 @dataclass(frozen=True)

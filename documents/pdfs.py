@@ -79,7 +79,7 @@ def contract_pdf(contract):
 
 def invoice_pdf(invoice):
     """An invoice or credit note (`documents.Invoice`) as PDF bytes: the bank details and the EPC QR code while an
-    amount is open, and, for an issued one with `e_invoice`, its Factur-X XML inside."""
+    amount is open, and, for an issued one to a company or with `e_invoice`, its Factur-X XML inside."""
     words = Words(invoice.language)
     code = giro_code.png_data_uri(invoice) if giro_code.payable(invoice) else None
     pdf, title = render(
@@ -91,6 +91,6 @@ def invoice_pdf(invoice):
         giro_code=code,
         iban=grouped(invoice.office.iban),
     )
-    if invoice.e_invoice and not invoice.draft:
+    if invoice.carries_xml:
         return e_invoice.embedded(pdf, invoice, title)
     return pdf

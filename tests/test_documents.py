@@ -41,6 +41,14 @@ def xmp(pdf):
     return reader(pdf).xmp_metadata.rdf_root.toxml()
 
 
+RAM = {"ram": "urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100"}
+
+
+def factur_x(pdf):
+    """The Factur-X XML inside the PDF, parsed."""
+    return etree.fromstring(reader(pdf).attachments["factur-x.xml"][0])
+
+
 def epc_payload(pdf):
     """The text of the one QR code among the PDF's images, read by zxing-cpp."""
     found = [
@@ -115,19 +123,19 @@ def test_no_code_where_there_is_nothing_to_pay_in_euros_to_an_account(invoice):
 
 
 def test_a_company_s_invoice_carries_factur_x_xml_that_passes_the_en_16931_schema():
-    pdf = invoice_pdf(dataclasses.replace(INVOICE, client=COMPANY, e_invoice=True))
+    pdf = invoice_pdf(dataclasses.replace(INVOICE, client=COMPANY))
     attachments = reader(pdf).attachments
     assert list(attachments) == ["factur-x.xml"]
     xml = attachments["factur-x.xml"][0]
+    assert facturx.get_facturx_xml_from_pdf(io.BytesIO(pdf), check_xsd=True) == ("factur-x.xml", xml)
     assert facturx.xml_check_xsd(xml, flavor="factur-x", level="en16931")
-    assert facturx.get_level(etree.fromstring(xml)) == "en16931"
-    found = etree.fromstring(xml)
-    ram = {"ram": "urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100"}
-    assert found.findtext(".//ram:IBANID", namespaces=ram) == OFFICE.iban
-    assert found.findtext(".//ram:BuyerTradeParty/ram:Name", namespaces=ram) == "Acme Events GmbH"
-    assert found.findtext(".//ram:GrandTotalAmount", namespaces=ram) == "5300.20"
-    assert found.findtext(".//ram:DuePayableAmount", namespaces=ram) == "5300.00"
-    assert [node.text for node in found.iterfind(".//ram:ApplicableTradeTax/ram:CalculatedAmount", ram)] == [
+    found = factur_x(pdf)
+    assert facturx.get_level(found) == "en16931"
+    assert found.findtext(".//ram:IBANID", namespaces=RAM) == OFFICE.iban
+    assert found.findtext(".//ram:BuyerTradeParty/ram:Name", namespaces=RAM) == "Acme Events GmbH"
+    assert found.findtext(".//ram:GrandTotalAmount", namespaces=RAM) == "5300.20"
+    assert found.findtext(".//ram:DuePayableAmount", namespaces=RAM) == "5300.00"
+    assert [node.text for node in found.iterfind(".//ram:ApplicableTradeTax/ram:CalculatedAmount", RAM)] == [
         "836.00",
         "4.20",
     ]
@@ -137,7 +145,6 @@ def test_a_company_s_invoice_carries_factur_x_xml_that_passes_the_en_16931_schem
 def test_a_credit_note_s_xml_refers_to_the_invoice_it_credits_with_its_amounts_positive():
     credit = dataclasses.replace(
         INVOICE,
-        client=COMPANY,
         e_invoice=True,
         kind="credit_note",
         number="2026-0009",
@@ -150,11 +157,10 @@ def test_a_credit_note_s_xml_refers_to_the_invoice_it_credits_with_its_amounts_p
     pdf = invoice_pdf(credit)
     assert "Credit note 2026-0009" in text(pdf)
     assert "Credits invoice 2026-0007 of May 1, 2026" in text(pdf)
-    xml = etree.fromstring(reader(pdf).attachments["factur-x.xml"][0])
-    ram = {"ram": "urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100"}
-    assert xml.findtext(".//ram:TypeCode", namespaces=ram) == "381"
-    assert xml.findtext(".//ram:InvoiceReferencedDocument/ram:IssuerAssignedID", namespaces=ram) == "2026-0007"
-    assert xml.findtext(".//ram:GrandTotalAmount", namespaces=ram) == "4165.00"
+    xml = factur_x(pdf)
+    assert xml.findtext(".//ram:TypeCode", namespaces=RAM) == "381"
+    assert xml.findtext(".//ram:InvoiceReferencedDocument/ram:IssuerAssignedID", namespaces=RAM) == "2026-0007"
+    assert xml.findtext(".//ram:GrandTotalAmount", namespaces=RAM) == "4165.00"
 
 
 @pytest.mark.parametrize(
@@ -166,13 +172,19 @@ def test_an_invoice_to_a_couple_or_a_draft_has_no_attachment(invoice):
     assert reader(invoice_pdf(invoice)).attachments == {}
 
 
+def test_a_couple_s_invoice_that_asked_for_it_carries_the_xml_addressed_to_them():
+    pdf = invoice_pdf(dataclasses.replace(INVOICE, e_invoice=True))
+    xml = factur_x(pdf)
+    assert xml.findtext(".//ram:BuyerTradeParty/ram:Name", namespaces=RAM) == "Anna Schmidt"
+
+
 @pytest.mark.parametrize(
     "make",
     [
         lambda: quote_pdf(QUOTE),
         lambda: contract_pdf(dataclasses.replace(CONTRACT, signature=SIGNED)),
         lambda: invoice_pdf(INVOICE),
-        lambda: invoice_pdf(dataclasses.replace(INVOICE, client=COMPANY, e_invoice=True)),
+        lambda: invoice_pdf(dataclasses.replace(INVOICE, client=COMPANY)),
     ],
     ids=["quote", "signed contract", "invoice", "e-invoice"],
 )

@@ -87,6 +87,4 @@ def logo_png():
     return out.getvalue()
 
 
-E_INVOICE = dataclasses.replace(
-    INVOICE, client=COMPANY, e_invoice=True, office=dataclasses.replace(OFFICE, logo=logo_png())
-)
+E_INVOICE = dataclasses.replace(INVOICE, client=COMPANY, office=dataclasses.replace(OFFICE, logo=logo_png()))
