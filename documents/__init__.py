@@ -42,7 +42,8 @@ def contract_pdf(contract):
 
 def invoice_pdf(invoice):
     """An invoice or credit note (`Invoice`) as PDF bytes: bank details and the EPC QR code while an amount is open;
-    for an issued one to a company or with `e_invoice`, its Factur-X XML inside."""
+    for an issued one to a company or with `e_invoice`, its Factur-X XML inside (ValueError when the office lacks what
+    that needs: `invoice.e_invoice_gaps` names it first)."""
     from . import pdfs
 
     return pdfs.invoice_pdf(invoice)

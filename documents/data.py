@@ -53,6 +53,11 @@ class Letterhead:
     invoice_footer: str = ""
     logo: bytes | None = None
 
+    @property
+    def country_code(self):
+        """Its country, or its bank account's (an IBAN begins with its country's code)."""
+        return self.country or self.iban[:2]
+
 
 @dataclass(frozen=True)
 class Line:
@@ -141,6 +146,13 @@ class Invoice(_Priced):
         """SPEC §15: an issued invoice to a company, or one that asked, carries its Factur-X XML; a draft none (a
         machine would book it)."""
         return not self.draft and (self.e_invoice or bool(self.client.company))
+
+    @property
+    def e_invoice_gaps(self):
+        """The fields of `/office` its Factur-X XML needs that the office has not filled in (EN 16931: the seller's
+        country, BR-08; its VAT id where tax is charged, BR-S-02): the caller refuses to issue it, naming them."""
+        lacking = {"country": not self.office.country_code, "vat_id": not self.office.vat_id and not self.untaxed}
+        return [field for field, missing in lacking.items() if missing]
 
 
 @dataclass(frozen=True)

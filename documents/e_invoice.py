@@ -28,15 +28,21 @@ def category(basis_points):
     return "S" if basis_points else "E"
 
 
-def party(who, name, vat_id):
-    address = {"country_code": who.country or "DE", "city": who.city, "postcode": who.postal_code}
+def party(who, name, vat_id, country):
+    address = {"country_code": who.country or country, "city": who.city, "postcode": who.postal_code}
     lines = dict(zip(("addr_l1", "addr_l2", "addr_l3"), who.address_lines))
     return {"name": name, **({"vat_identifier": vat_id} if vat_id else {}), **address, **lines}
 
 
 def seller(office):
     legal = {"legal_identifier": office.company_register} if office.company_register else {}
-    return {**party(office, office.name, office.vat_id), **legal}
+    return {**party(office, office.name, office.vat_id, office.country_code), **legal}
+
+
+def buyer(invoice):
+    """The client; one without a country lives in the office's (a couple at home, most often)."""
+    client = invoice.client
+    return party(client, client.legal_name, client.vat_id, invoice.office.country_code)
 
 
 def breakdown(invoice, sign):
@@ -104,7 +110,7 @@ def terms(invoice):
         **preceding(invoice),
         **payment(invoice),
         "BG-4": seller(invoice.office),
-        "BG-7": party(invoice.client, invoice.client.legal_name, invoice.client.vat_id),
+        "BG-7": buyer(invoice),
         "BG-23": breakdown(invoice, sign),
         "BG-25": lines(invoice, sign),
         "BT-106": amount(invoice.net_cents, sign),
@@ -117,7 +123,10 @@ def terms(invoice):
 
 
 def xml_of(invoice):
-    """The invoice's Factur-X XML (UTF-8 bytes), checked against the EN 16931 schema (raises if it fails)."""
+    """The invoice's Factur-X XML (UTF-8 bytes), checked against the EN 16931 schema (raises if it fails, and
+    ValueError if the office lacks what `Invoice.e_invoice_gaps` names)."""
+    if missing := invoice.e_invoice_gaps:
+        raise ValueError(f"an e-invoice needs the office's {' and '.join(missing)}")
     return generate_cii_xml(terms(invoice), level=LEVEL, check_xsd=True, check_schematron=False)
 
 

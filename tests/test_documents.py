@@ -334,3 +334,16 @@ def test_an_invoice_costs_at_most_40_mb_more_and_renders_leave_nothing_behind():
     before, warm, after = json.loads(answer.stdout)
     assert warm["VmHWM"] - before["VmHWM"] <= 40  # SPEC §15, the first renders included
     assert after["VmRSS"] - warm["VmRSS"] <= 4  # 40 renders more; each kept 0.3 MB while every one loaded the fonts
+
+
+def test_an_e_invoice_takes_the_office_s_country_from_its_iban_and_names_what_it_lacks():
+    abroad = dataclasses.replace(COUPLE, country="")
+    from_iban = dataclasses.replace(INVOICE, client=abroad, office=dataclasses.replace(OFFICE, country=""))
+    xml = factur_x(invoice_pdf(dataclasses.replace(from_iban, e_invoice=True)))
+    assert [node.text for node in xml.iterfind(".//ram:CountryID", RAM)] == ["DE", "DE"]
+    bare = dataclasses.replace(from_iban, office=dataclasses.replace(from_iban.office, iban="", vat_id=""))
+    assert bare.e_invoice_gaps == ["country", "vat_id"]
+    assert dataclasses.replace(bare, rates=UNTAXED.rates).e_invoice_gaps == ["country"]
+    with pytest.raises(ValueError, match="an e-invoice needs the office's country and vat_id"):
+        invoice_pdf(dataclasses.replace(bare, e_invoice=True))
+    assert invoice_pdf(bare).startswith(b"%PDF")  # without the XML, nothing is missing
