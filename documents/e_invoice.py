@@ -130,9 +130,10 @@ def xml_of(invoice):
     return generate_cii_xml(terms(invoice), level=LEVEL, check_xsd=True, check_schematron=False)
 
 
-def embedded(pdf, invoice, title):
-    """`pdf` (PDF/A-3b bytes) with the invoice's XML inside as `factur-x.xml` and the XMP metadata declaring it."""
+def embedded(pdf, xml, invoice, title, language):
+    """`pdf` (PDF/A-3b bytes) with `xml` (the invoice's, from `xml_of`) inside as `factur-x.xml` and the XMP metadata
+    declaring it."""
     metadata = {"author": invoice.office.name, "title": title, "subject": title, "keywords": "Factur-X, Invoice"}
     return facturx.generate_from_binary(
-        pdf, xml_of(invoice), flavor="factur-x", level=LEVEL, check_xsd=False, pdf_metadata=metadata
+        pdf, xml, flavor="factur-x", level=LEVEL, check_xsd=False, pdf_metadata=metadata, lang=language
     )

@@ -19,9 +19,9 @@ ENVIRONMENT = Environment(
     loader=FileSystemLoader(TEMPLATES), autoescape=True, undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True
 )
 PDF_VARIANT = "pdf/a-3b"
-# One render at a time: the fonts' configuration (Pango's font map) is shared, and made once, as loading the system's
-# fonts for each document took a third of a render's time and grew the process by 0.3 MB a render; and two renders
-# at once would need twice the memory.
+# The fonts' configuration (Pango's font map) is made once and shared: made for each document (WeasyPrint's default),
+# loading the system's fonts took a third of a render's time and left 0.3 MB behind each time. One render at a time:
+# WeasyPrint does not say that a shared font map may serve two at once, and two would need twice the memory.
 TURN = threading.Lock()
 
 
@@ -61,8 +61,8 @@ def render(template, document, heading, words, **context):
     )
     fetcher = URLFetcher(allowed_protocols={"data"})
     with TURN:
-        document = HTML(string=html, url_fetcher=fetcher)
-        return document.write_pdf(stylesheets=[style()], font_config=fonts(), pdf_variant=PDF_VARIANT), title
+        laid_out = HTML(string=html, url_fetcher=fetcher)
+        return laid_out.write_pdf(stylesheets=[style()], font_config=fonts(), pdf_variant=PDF_VARIANT), title
 
 
 def quote_pdf(quote):
@@ -81,6 +81,7 @@ def invoice_pdf(invoice):
     """An invoice or credit note (`documents.Invoice`) as PDF bytes: the bank details and the EPC QR code while an
     amount is open, and, for an issued one to a company or with `e_invoice`, its Factur-X XML inside."""
     words = Words(invoice.language)
+    xml = e_invoice.xml_of(invoice) if invoice.carries_xml else None
     code = giro_code.png_data_uri(invoice) if giro_code.payable(invoice) else None
     pdf, title = render(
         "invoice.html",
@@ -91,6 +92,4 @@ def invoice_pdf(invoice):
         giro_code=code,
         iban=grouped(invoice.office.iban),
     )
-    if invoice.carries_xml:
-        return e_invoice.embedded(pdf, invoice, title)
-    return pdf
+    return e_invoice.embedded(pdf, xml, invoice, title, words.tag) if xml else pdf
