@@ -124,6 +124,11 @@ class Quote(_Priced):
     valid_until: date | None = None
     intro: str = ""
     terms: str = ""
+    # the payment schedule it offers (SPEC §15): a deposit of this share, due this many days after signing; the rest
+    # due this many days before the gig
+    deposit_percent: int = 0
+    deposit_due_days: int = 14
+    balance_due_days: int = 14
 
 
 @dataclass(frozen=True)

@@ -63,6 +63,9 @@ LABELS = {
         "note": "Note",
         "digest": "SHA-256 of the contract's text",
         "register": "Register",
+        "schedule": "Payment: a deposit of {percent} is due {deposit_days} days after signing, the rest {balance_days} "
+        "days before the day of the event.",
+        "schedule_whole": "Payment: the total is due {balance_days} days before the day of the event.",
     },
     "de": {
         "quote": "Angebot",
@@ -118,6 +121,9 @@ LABELS = {
         "note": "Notiz",
         "digest": "SHA-256 des Vertragstexts",
         "register": "Register",
+        "schedule": "Zahlung: eine Anzahlung von {percent} ist {deposit_days} Tage nach Unterzeichnung fällig, "
+        "der Rest {balance_days} Tage vor dem Veranstaltungstag.",
+        "schedule_whole": "Zahlung: der Gesamtbetrag ist {balance_days} Tage vor dem Veranstaltungstag fällig.",
     },
 }
 

@@ -90,6 +90,21 @@ def test_an_invoice_shows_what_eu_vat_rules_ask_and_the_bank_details():
     assert OFFICE.tax_note not in shown
 
 
+def test_a_quote_shows_its_lines_totals_validity_and_payment_schedule():
+    shown = text(quote_pdf(QUOTE))
+    for expected in (
+        "Quote Q-2026-0003",
+        "Valid until March 15, 2026",
+        "Ceremony: string trio, 14:00-15:00",
+        "Total €5,300.20",
+        "Payment: a deposit of 30 % is due 14 days after signing, the rest 14 days before the day of the event.",
+        QUOTE.terms,
+    ):
+        assert expected in shown
+    whole = text(quote_pdf(dataclasses.replace(QUOTE, deposit_percent=0, balance_due_days=21)))
+    assert "Payment: the total is due 21 days before the day of the event." in whole
+
+
 def test_with_every_rate_zero_the_office_s_tax_note_is_printed():
     shown = text(invoice_pdf(UNTAXED))
     assert OFFICE.tax_note in shown

@@ -52,6 +52,7 @@ QUOTE = Quote(
     lines=LINES,
     rates=RATES,
     valid_until=date(2026, 3, 15),
+    deposit_percent=30,
     terms="A deposit of 30 % is due on signing.",
 )
 SIGNED = Signature(
