@@ -61,13 +61,15 @@ def breakdown(invoice, sign):
 
 
 def lines(invoice, sign):
+    """BG-25, one entry per line. A discount (a negative price) is written as a negative quantity at a positive price:
+    EN 16931 has no negative prices (BR-27)."""
     return [
         {
             "BT-126": str(index),
-            "BT-129": str(line.quantity),
+            "BT-129": str(line.quantity if sign * line.unit_price_cents >= 0 else -line.quantity),
             "BT-130": PIECE,
             "BT-131": amount(line.net_cents, sign),
-            "BT-146": amount(line.unit_price_cents, sign),
+            "BT-146": amount(abs(line.unit_price_cents)),
             "BT-151": category(line.tax_rate_bp),
             "BT-152": rate_percent(line.tax_rate_bp),
             "BT-153": line.description[:300],

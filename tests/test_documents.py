@@ -157,6 +157,24 @@ def test_a_company_s_invoice_carries_factur_x_xml_that_passes_the_en_16931_schem
     assert "urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#" in xmp(pdf)
 
 
+def test_a_discount_line_is_a_negative_quantity_at_a_positive_price_in_the_xml():
+    discounted = dataclasses.replace(
+        INVOICE,
+        client=COMPANY,
+        lines=(Line("Reception", 350000, 1, 1900), Line("Loyalty discount", -50000, 1, 1900)),
+        rates=(RateTotal(1900, 300000, 57000),),
+        paid_cents=0,
+    )
+    pdf = invoice_pdf(discounted)
+    assert "Loyalty discount 1 -€500.00 19 % -€500.00" in text(pdf)
+    xml = factur_x(pdf)
+    quantities = [node.text for node in xml.iterfind(".//ram:BilledQuantity", RAM)]
+    prices = [node.text for node in xml.iterfind(".//ram:NetPriceProductTradePrice/ram:ChargeAmount", RAM)]
+    nets = [node.text for node in xml.iterfind(".//ram:LineTotalAmount", RAM)]
+    assert (quantities, prices, nets[:2]) == (["1", "-1"], ["3500.00", "500.00"], ["3500.00", "-500.00"])
+    assert facturx.xml_check_xsd(etree.tostring(xml), flavor="factur-x", level="en16931")
+
+
 def test_a_credit_note_s_xml_refers_to_the_invoice_it_credits_with_its_amounts_positive():
     credit = dataclasses.replace(
         INVOICE,
