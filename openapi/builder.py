@@ -14,12 +14,12 @@ from openapi.error_answers import READ, WRITE, ErrorSchema, error_answer, name_r
 from openapi.params import (
     FILTERS,
     fields_param,
+    flag_params,
     list_params,
     paging_params,
     path_param,
     query_param,
     record_params,
-    write_params,
 )
 from openapi.shapes import (
     CUSTOM_FIELDS,
@@ -238,7 +238,7 @@ class Builder:
         self.expandable[schema_class.__name__.removesuffix("Schema")] = references
         if method == "GET" and not single:
             collection = resource.name.replace("-", " ")
-            params = list_params(resource.columns, references, resource.searched)
+            params = list_params(resource.columns, references, resource.searched) + flag_params(resource.list_flags)
             return self.op(f"List {collection}", resource, params, 200, self.envelope(list_of, record), READ)
         if method == "GET":
             params = record_params(resource.columns, references)
@@ -249,7 +249,8 @@ class Builder:
             )
         if method == "POST":
             created = self.envelope(one, self.answer(resource.created) if resource.created else record)
-            result = self.op(f"Create {a_record}", resource, write_params(resource), 201, created, (*WRITE, 409))
+            writes = flag_params(resource.write_flags)
+            result = self.op(f"Create {a_record}", resource, writes, 201, created, (*WRITE, 409))
             result["responses"]["201"]["headers"] = {
                 "Location": {"schema": {"type": "string"}, "description": "the new record's path"}
             }
@@ -258,7 +259,8 @@ class Builder:
             return result
         patch = self.request(schema_class, "Patch", partial=True, exclude=resource.schema.create_only)
         changed = self.envelope(one, record)
-        result = self.op(f"Change {a_record}", resource, write_params(resource), 200, changed, (*WRITE, 404, 409))
+        writes = flag_params(resource.write_flags)
+        result = self.op(f"Change {a_record}", resource, writes, 200, changed, (*WRITE, 404, 409))
         result["requestBody"] = {"required": True, "content": json_content(patch)}
         return result
 
