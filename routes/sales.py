@@ -54,8 +54,9 @@ class Document(Resource):
         if not write.creating:
             records.editable(write.record, self.noun)
 
-    def before_delete(self, record):
-        records.editable(record, self.noun)
+    def delete(self, record):
+        records.editable(record, self.noun)  # before the lines that keep it: a sent document is not to be deleted
+        super().delete(record)
 
     def reckon(self, document):
         """{field: value} of what the service keeps of `document` (its totals) as its lines and payments say."""

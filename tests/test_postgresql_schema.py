@@ -143,6 +143,7 @@ def postgresql_shape(connection):
     for name, table, definition in connection.execute(index_sql):
         parts = re.search(r"USING \w+ \((.*)\)", definition)[1]
         parts = re.sub(r"COALESCE\((\w+), ''::character varying\)", r"coalesce(\1, '')", parts)
+        parts = re.sub(r"\(\((\w+)\)::text = ('\w+')::text$", r"(\1 = \2", parts)  # a partial index's condition
         indexes[name] = (table, definition.startswith("CREATE UNIQUE"), index_parts(parts))
     triggers = {}
     trigger_sql = """SELECT pg_get_triggerdef(t.oid) FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
