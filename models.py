@@ -821,7 +821,7 @@ class Quote(Record):
 
 
 class QuoteLine(Record):
-    quote = ref(Quote)
+    quote = ref(Quote, on_delete="CASCADE")  # a draft's parts, deleted with it
     description = CharField(max_length=300)
     quantity = IntegerField(default=1)
     unit_price_cents = IntegerField()
@@ -875,7 +875,7 @@ class Invoice(Record):
 
 
 class InvoiceLine(Record):
-    invoice = ref(Invoice)
+    invoice = ref(Invoice, on_delete="CASCADE")  # a draft's parts, deleted with it
     description = CharField(max_length=300)
     quantity = IntegerField(default=1)
     unit_price_cents = IntegerField()

@@ -45,7 +45,10 @@ def addressed(document, changes):
 
 
 class Document(Resource):
-    """A quote, contract or invoice: it changes, and is deleted, only while it is a draft (409 `not_editable`)."""
+    """A quote, contract or invoice: it changes, and is deleted, only while it is a draft (409 `not_editable`); its
+    lines (`Lines` sets them) are its own parts, deleted with it (each with its event)."""
+
+    lines = None
 
     def __init__(self, model, schema):
         super().__init__(model, schema, SALES)
@@ -54,9 +57,10 @@ class Document(Resource):
         if not write.creating:
             records.editable(write.record, self.noun)
 
-    def delete(self, record):
-        records.editable(record, self.noun)  # before the lines that keep it: a sent document is not to be deleted
-        super().delete(record)
+    def before_delete(self, record):
+        records.editable(record, self.noun)
+        if self.lines:
+            self.lines.delete_of(record)
 
     def reckon(self, document):
         """{field: value} of what the service keeps of `document` (its totals) as its lines and payments say."""
@@ -112,12 +116,24 @@ class Lines(Resource):
         super().__init__(model, schema, SALES)
         self.document = document  # the resource of the documents the lines belong to
         self.parent = f"{document.model._meta.name}_id"  # quote_id, invoice_id
+        document.lines = self
 
     def document_of(self, line):
         return self.document.get(getattr(line, self.parent))
 
     def gig_of(self, line):
         return self.document_of(line).gig_id
+
+    def gigs_of(self, record_ids):
+        gig_id = self.document_of(self.model.get_by_id(record_ids[0])).gig_id if record_ids else None
+        return dict.fromkeys(record_ids, gig_id)
+
+    def delete_of(self, document):
+        """Delete the lines of `document` (a draft being deleted), each with its event."""
+        parent = getattr(self.model, self.parent)
+        line_ids = [line_id for (line_id,) in self.model.select(self.model.id).where(parent == document.id).tuples()]
+        self.record_events("deleted", line_ids)
+        self.model.delete().where(parent == document.id).execute()
 
     def before_save(self, write):
         line, document = write.record, self.document_of(write.record)

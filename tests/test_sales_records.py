@@ -328,3 +328,21 @@ def test_nothing_of_money_in_reaches_a_caller_without_sales_view(admin, build, s
         "payment.created",
     } <= types
     assert signed_in("viewer").get(f"/quotes/{quote['id']}").get_json()["data"]["net_cents"] == 868686868
+
+
+def test_a_draft_goes_with_its_lines_and_a_document_another_record_keeps_stays(admin, gig, invoice):
+    quote = admin.create("quotes", {"gig_id": gig["id"]})
+    lines = [line(admin, "quote", quote["id"], 1, 1000, 2000)["id"] for _ in range(2)]
+    admin.create("contracts", {"gig_id": gig["id"], "quote_id": quote["id"]})
+    assert error_of(admin.delete(f"/quotes/{quote['id']}"), 409, "resource_in_use")["details"] == {
+        "referenced_by": {"contracts": 1}
+    }
+    draft = admin.create("quotes", {"gig_id": gig["id"]})
+    gone = [line(admin, "quote", draft["id"], 1, 1000, 2000)["id"] for _ in range(2)]
+    assert admin.delete(f"/quotes/{draft['id']}").status_code == 204
+    assert {row["id"] for row in admin.get("/quote-lines").get_json()["data"]} == set(lines)
+    deleted = admin.get(f"/gigs/{gig['id']}/history?filter[type]=quote_line.deleted").get_json()["data"]
+    assert sorted(event["subject"]["id"] for event in deleted) == sorted(gone)
+    pay(admin, invoice["id"], 1000)
+    r = admin.delete(f"/invoices/{invoice['id']}")
+    assert error_of(r, 409, "resource_in_use")["details"] == {"referenced_by": {"payments": 1}}

@@ -64,7 +64,7 @@ CREATE TABLE "quote_lines" (
   "tax_rate_bp" BIGINT NOT NULL,
   "gig_product_id" VARCHAR(36) COLLATE "C",
   "position" BIGINT,
-  FOREIGN KEY ("quote_id") REFERENCES "quotes" ("id") ON DELETE RESTRICT,
+  FOREIGN KEY ("quote_id") REFERENCES "quotes" ("id") ON DELETE CASCADE,
   FOREIGN KEY ("gig_product_id") REFERENCES "gig_products" ("id") ON DELETE RESTRICT
 );
 CREATE INDEX "quoteline_quote_id" ON "quote_lines" ("quote_id");
@@ -158,7 +158,7 @@ CREATE TABLE "invoice_lines" (
   "tax_rate_bp" BIGINT NOT NULL,
   "gig_product_id" VARCHAR(36) COLLATE "C",
   "position" BIGINT,
-  FOREIGN KEY ("invoice_id") REFERENCES "invoices" ("id") ON DELETE RESTRICT,
+  FOREIGN KEY ("invoice_id") REFERENCES "invoices" ("id") ON DELETE CASCADE,
   FOREIGN KEY ("gig_product_id") REFERENCES "gig_products" ("id") ON DELETE RESTRICT
 );
 CREATE INDEX "invoiceline_invoice_id" ON "invoice_lines" ("invoice_id");

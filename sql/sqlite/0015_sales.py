@@ -79,7 +79,7 @@ CREATE TABLE "quote_lines" (
   "tax_rate_bp" INTEGER NOT NULL,
   "gig_product_id" VARCHAR(36),
   "position" INTEGER,
-  FOREIGN KEY ("quote_id") REFERENCES "quotes" ("id") ON DELETE RESTRICT,
+  FOREIGN KEY ("quote_id") REFERENCES "quotes" ("id") ON DELETE CASCADE,
   FOREIGN KEY ("gig_product_id") REFERENCES "gig_products" ("id") ON DELETE RESTRICT
 );
 CREATE INDEX "quoteline_quote_id" ON "quote_lines" ("quote_id");
@@ -173,7 +173,7 @@ CREATE TABLE "invoice_lines" (
   "tax_rate_bp" INTEGER NOT NULL,
   "gig_product_id" VARCHAR(36),
   "position" INTEGER,
-  FOREIGN KEY ("invoice_id") REFERENCES "invoices" ("id") ON DELETE RESTRICT,
+  FOREIGN KEY ("invoice_id") REFERENCES "invoices" ("id") ON DELETE CASCADE,
   FOREIGN KEY ("gig_product_id") REFERENCES "gig_products" ("id") ON DELETE RESTRICT
 );
 CREATE INDEX "invoiceline_invoice_id" ON "invoice_lines" ("invoice_id");
