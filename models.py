@@ -258,6 +258,8 @@ class WebhookEndpoint(Record):
     previous_secret = CharField(max_length=60, null=True)  # still signing until previous_secret_until
     previous_secret_until = TimestampField(null=True)
     failing_since = TimestampField(null=True)  # the first failed attempt since the last success
+    # sent money in (SPEC §15), as a caller with sales.view reads it; a column added later, so with its default
+    include_sales = BooleanField(default=False, constraints=[SQL("DEFAULT 0")])
 
 
 DELIVERY_STATUSES = ("pending", "succeeded", "failed")

@@ -125,6 +125,10 @@ class WebhookEndpointSchema(RecordSchema):
         metadata={"description": "the events sent: exact types (`gig.updated`), `<record>.*` or `*`"},
     )
     include_pay = Bool(load_default=False, metadata={"description": "false: pay amounts in the payload read null"})
+    include_sales = Bool(
+        load_default=False,
+        metadata={"description": "false: no event of money in (quotes, contracts, invoices, payments) is sent"},
+    )
     is_active = Bool(load_default=True)
     disabled_reason = Str(dump_only=True, metadata={"description": "why the service disabled it, if it did"})
     secret_prefix = Str(

@@ -53,7 +53,8 @@ none. Reading needs the `<group>.view` capability of the resource's group (the t
 `x-capability` (`catalog.view`); one without it is open to any signed-in user (or decides by the record, as
 answering one's own invitation does). A property private to another group is marked the same way: a gig
 role's `pay_cents` reads null without `x-capability` `pay.view` and is set only with `pay.edit` (its mark in
-request bodies). A user linked to a staff member finds their own work under
+request bodies). Money in (the `sales` group: quotes, contracts, invoices, payments) is read with `sales.view` alone,
+in lists, reads and events. A user linked to a staff member finds their own work under
 `/me` (the tag `me`: their gigs, invitations, pay, blockouts and calendar feed) whatever their capabilities.
 
 Lists take `limit` (1..200, default 50), `offset`, `sort` (comma list, `-field` descending; `id` is always

@@ -346,3 +346,21 @@ def test_a_draft_goes_with_its_lines_and_a_document_another_record_keeps_stays(a
     pay(admin, invoice["id"], 1000)
     r = admin.delete(f"/invoices/{invoice['id']}")
     assert error_of(r, 409, "resource_in_use")["details"] == {"referenced_by": {"payments": 1}}
+
+
+def test_a_webhook_endpoint_is_sent_money_in_only_when_it_includes_sales(admin, gig):
+    def endpoint(**fields):
+        body = {"url": "http://127.0.0.1:9/hook", "event_types": ["*"], **fields}
+        return admin.create("webhook-endpoints", body)["id"]
+
+    without, with_sales = endpoint(), endpoint(include_sales=True)
+    quote = admin.create("quotes", {"gig_id": gig["id"]})
+    line(admin, "quote", quote["id"], 1, 1000, 2000)
+    admin.patch(f"/gigs/{gig['id']}", json={"title": "Anna & Ben, the wedding"})
+
+    def sent_to(endpoint_id):
+        query = f"/webhook-deliveries?filter[endpoint_id]={endpoint_id}&limit=200"
+        return sorted(delivery["event_type"] for delivery in admin.get(query).get_json()["data"])
+
+    assert sent_to(without) == ["gig.updated"]
+    assert sent_to(with_sales) == ["gig.updated", "quote.created", "quote.updated", "quote_line.created"]

@@ -182,6 +182,29 @@ CREATE UNIQUE INDEX "payment_amount_cents_id" ON "payments" ("amount_cents", "id
 CREATE UNIQUE INDEX "payment_received_on_id" ON "payments" ("received_on", "id");
 CREATE UNIQUE INDEX "payment_method_id" ON "payments" ("method", "id");
 CREATE UNIQUE INDEX "payment_reference_id" ON "payments" ("reference", "id");
+
+-- A webhook endpoint is sent money in (the sales group's events) only when it says so (`include_sales`): as a caller
+-- without sales.view, it reads none of it otherwise.
+ALTER TABLE "webhook_endpoints" ADD COLUMN "include_sales" BOOLEAN NOT NULL DEFAULT FALSE;
+CREATE OR REPLACE FUNCTION "event_queues_webhook_deliveries"() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  "queued" BIGINT;
+  "kinds" TEXT[] := ARRAY[NEW."type", left(NEW."type", strpos(NEW."type", '.')) || '*', '*'];
+BEGIN
+  INSERT INTO "webhook_deliveries" ("id", "created_at", "updated_at", "endpoint_id", "event_id", "event_type",
+    "status", "attempts", "next_attempt_at", "one_more")
+  SELECT gen_random_uuid()::text, NEW."occurred_at", NEW."occurred_at", e."id", NEW."id", NEW."type", 'pending', 0,
+         NEW."occurred_at", false
+    FROM "webhook_endpoints" e
+   WHERE e."is_active" AND (NEW."subject_group" <> 'sales' OR e."include_sales")
+     AND EXISTS (SELECT 1 FROM jsonb_array_elements_text(e."event_types"::jsonb) t("kind")
+                  WHERE t."kind" = ANY ("kinds"));
+  GET DIAGNOSTICS "queued" = ROW_COUNT;
+  IF "queued" > 0 THEN
+    PERFORM pg_notify('band_webhook_deliveries', '');
+  END IF;
+  RETURN NULL;
+END $$;
 """
 
 

@@ -1,9 +1,9 @@
 """Step 15: money in (SPEC §15). The sales group's tables (quotes and their lines, contract templates, contracts,
-invoices and their lines, payments) with an index for each of their lists' filters and sorts, the search index of
-contract templates' names, and the shipped `office` and `viewer` access roles given `sales.*` and `sales.view` where
-they still hold the grants they shipped with (recorded as `access_role.updated` events of no one, as the worker's
-are); a role the office changed is its own choice and stays as it is. PostgreSQL's step 15 runs `apply` of this
-file with its own tables."""
+invoices and their lines, payments) with an index for each of their lists' filters and sorts; the search index of
+contract templates' names; webhook endpoints sent the sales group's events only with `include_sales`; and the
+shipped `office` and `viewer` access roles given `sales.*` and `sales.view` where they still hold the grants they
+shipped with (recorded as `access_role.updated` events of no one, as the worker's are): a role the office changed
+is its own choice and stays as it is. PostgreSQL's step 15 runs `apply` of this file with its own statements."""
 
 import json
 import logging
@@ -197,6 +197,25 @@ CREATE UNIQUE INDEX "payment_amount_cents_id" ON "payments" ("amount_cents", "id
 CREATE UNIQUE INDEX "payment_received_on_id" ON "payments" ("received_on", "id");
 CREATE UNIQUE INDEX "payment_method_id" ON "payments" ("method", "id");
 CREATE UNIQUE INDEX "payment_reference_id" ON "payments" ("reference", "id");
+
+-- A webhook endpoint is sent money in (the sales group's events) only when it says so (`include_sales`): as a caller
+-- without sales.view, it reads none of it otherwise.
+ALTER TABLE "webhook_endpoints" ADD COLUMN "include_sales" INTEGER NOT NULL DEFAULT 0;
+DROP TRIGGER "event_queues_webhook_deliveries";
+CREATE TRIGGER "event_queues_webhook_deliveries" AFTER INSERT ON "events"
+WHEN NEW."subject_collection" NOT IN ('webhook_endpoints', 'webhook_deliveries')
+BEGIN
+  INSERT INTO "webhook_deliveries" ("id", "created_at", "updated_at", "endpoint_id", "event_id", "event_type",
+    "status", "attempts", "next_attempt_at", "one_more")
+  SELECT lower(hex(randomblob(4))) || '-' || lower(hex(randomblob(2))) || '-4' || substr(lower(hex(randomblob(2))), 2)
+      || '-' || substr('89ab', 1 + abs(random()) % 4, 1) || substr(lower(hex(randomblob(2))), 2) || '-'
+      || lower(hex(randomblob(6))),
+    NEW."occurred_at", NEW."occurred_at", e."id", NEW."id", NEW."type", 'pending', 0, NEW."occurred_at", 0
+  FROM "webhook_endpoints" e
+  WHERE e."is_active" = 1 AND (NEW."subject_group" <> 'sales' OR e."include_sales" = 1)
+    AND EXISTS (SELECT 1 FROM json_each(e."event_types") t
+      WHERE t.value IN (NEW."type", substr(NEW."type", 1, instr(NEW."type", '.')) || '*', '*'));
+END;
 """
 
 
