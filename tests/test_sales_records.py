@@ -7,7 +7,9 @@ import datetime as dt
 
 import pytest
 
+from domain.errors import ConfigError
 from models import Contract, Quote
+from service import settings
 from tests.support.api import error_of
 from tests.support.sales import issued, sent
 
@@ -364,3 +366,15 @@ def test_a_webhook_endpoint_is_sent_money_in_only_when_it_includes_sales(admin, 
 
     assert sent_to(without) == ["gig.updated"]
     assert sent_to(with_sales) == ["gig.updated", "quote.created", "quote.updated", "quote_line.created"]
+
+
+def test_new_quotes_and_lines_take_the_configured_defaults_and_a_wrong_one_is_refused_at_start(app, admin, gig):
+    app.config.update(QUOTE_DAYS=30, DEPOSIT_PERCENT=50, TAX_RATE_BP=1000)
+    quote = admin.create("quotes", {"gig_id": gig["id"]})
+    assert (quote["valid_until"], quote["deposit_percent"]) == (today(30), 50)
+    assert line(admin, "quote", quote["id"], 1, 1000, 2000)["tax_rate_bp"] == 2000
+    body = {"quote_id": quote["id"], "description": "Ceremony", "unit_price_cents": 1000}
+    assert admin.create("quote-lines", body)["tax_rate_bp"] == 1000
+    for name, value in (("QUOTE_DAYS", "-1"), ("DEPOSIT_PERCENT", "101"), ("TAX_RATE_BP", "10001")):
+        with pytest.raises(ConfigError, match=f"BAND_{name}"):
+            settings.load(environ={f"BAND_{name}": value})
