@@ -87,7 +87,7 @@ CREDIT_NOTE = "credit_note"
 
 class Invoices(Document):
     list_flags = (
-        Flag("overdue", "true: only invoices issued or partly paid past their due date (the office's today)"),
+        Flag("overdue", "true: only those issued or partly paid past their due date (the office's today); false: all"),
     )
 
     def before_save(self, write):
@@ -105,7 +105,7 @@ class Invoices(Document):
         return {**kept, **records.settled(invoice, kept["gross_cents"])}
 
     def list_scope(self, flags):
-        return [records.overdue(flags["overdue"])]
+        return [records.overdue()] if flags["overdue"] else []
 
 
 class Lines(Resource):

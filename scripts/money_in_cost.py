@@ -28,7 +28,6 @@ LISTS = [
     "/invoices?limit=200",
     "/invoices?overdue=true&limit=200",
     "/invoices?overdue=true&limit=200&offset=20000",
-    "/invoices?overdue=false&limit=200&offset=50000",
     "/invoices?filter[status]=partly_paid&sort=-due_date&limit=200&offset=10000",
     "/invoices?sort=-gross_cents&offset=50000&limit=200",
     "/invoices?filter[kind]=balance&filter[due_date][lt]=2026-01-01&limit=200",

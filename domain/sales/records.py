@@ -76,13 +76,9 @@ def settling(invoice, statuses=SETTLING):
         raise conflict("not_issued", message, status=invoice.status)
 
 
-def overdue(wanted=True):
-    """The condition of an overdue invoice (issued or partly paid, its due date before the office's today), or with
-    `wanted` false of every other one."""
-    today = office_today().isoformat()
-    if wanted:
-        return Invoice.status.in_(PAYABLE) & (Invoice.due_date < today)
-    return Invoice.status.not_in(PAYABLE) | Invoice.due_date.is_null() | (Invoice.due_date >= today)
+def overdue():
+    """The condition of an overdue invoice: issued or partly paid, its due date before the office's today."""
+    return Invoice.status.in_(PAYABLE) & (Invoice.due_date < office_today().isoformat())
 
 
 def office_today():
