@@ -119,7 +119,8 @@ class Lines(Resource):
         document.lines = self
 
     def document_of(self, line):
-        return self.document.get(getattr(line, self.parent))
+        """The line's document, locked: its totals change with the line."""
+        return records.locked(self.document.model, getattr(line, self.parent))
 
     def gig_of(self, line):
         return self.document_of(line).gig_id
@@ -184,7 +185,7 @@ class Payments(Resource):
 
     def before_save(self, write):
         payment = write.record
-        invoice = Invoice.get_by_id(payment.invoice_id)
+        invoice = records.locked(Invoice, payment.invoice_id)
         replaced = None if write.creating else Payment.get_by_id(payment.id).amount_cents
         records.payable(invoice, payment.amount_cents, replaced)
 
@@ -192,7 +193,7 @@ class Payments(Resource):
         settle(write.record.invoice_id)
 
     def before_delete(self, record):
-        records.settling(Invoice.get_by_id(record.invoice_id))
+        records.settling(records.locked(Invoice, record.invoice_id))
 
     def delete(self, record):
         super().delete(record)
@@ -201,7 +202,7 @@ class Payments(Resource):
 
 def settle(invoice_id):
     """The invoice's paid and open amounts and status as its payments and credit notes now say."""
-    invoice = INVOICES.get(invoice_id)
+    invoice = records.locked(Invoice, invoice_id)
     INVOICES.change(invoice, **records.settled(invoice))
 
 

@@ -13,6 +13,7 @@ from models import Contract, Quote, db
 from service import settings
 from tests.support.api import error_of
 from tests.support.sales import issued, sent
+from tests.test_concurrency import Live, at_once
 
 
 def today(days=0):
@@ -389,3 +390,38 @@ def test_a_gig_holds_one_accepted_quote_at_most(admin, build, gig):
     with pytest.raises(IntegrityError), db.atomic():
         Quote.update(status="accepted").where(Quote.id == second).execute()
     assert admin.get(f"/quotes/{second}").get_json()["data"]["status"] == "draft"
+
+
+def test_payments_arriving_at_once_never_pay_more_than_is_open(app, admin, invoice):
+    live = Live(app, admin.token)
+    try:
+        body = {"invoice_id": invoice["id"], "amount_cents": 30000, "received_on": today()}
+        answers = at_once([lambda: live.call("POST", "/payments", body) for _ in range(10)], workers=10)
+    finally:
+        live.close()
+    assert sorted(status for status, _ in answers) == [201] * 4 + [422] * 6, answers
+    assert totals(admin, "invoices", invoice["id"]) == {
+        "status": "paid",
+        "net_cents": 100000,
+        "tax_cents": 20000,
+        "gross_cents": 120000,
+        "paid_cents": 120000,
+        "open_cents": 0,
+    }
+
+
+def test_lines_written_at_once_each_count_in_their_quotes_totals(app, admin, gig):
+    quote = admin.create("quotes", {"gig_id": gig["id"]})
+    live = Live(app, admin.token)
+    try:
+        body = {"quote_id": quote["id"], "description": "Reception", "unit_price_cents": 1000, "tax_rate_bp": 2000}
+        answers = at_once([lambda: live.call("POST", "/quote-lines", body) for _ in range(16)], workers=16)
+    finally:
+        live.close()
+    assert [status for status, _ in answers] == [201] * 16, answers
+    assert totals(admin, "quotes", quote["id"]) == {
+        "status": "draft",
+        "net_cents": 16000,
+        "tax_cents": 3200,
+        "gross_cents": 19200,
+    }

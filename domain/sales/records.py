@@ -8,6 +8,7 @@ import zoneinfo
 
 from peewee import fn
 
+from dialects import dialect
 from domain import office
 from domain.errors import conflict, invalid
 from domain.sales.money import totals
@@ -56,6 +57,13 @@ def settled(invoice, gross_cents=None):
     if status in SETTLING:
         status = "paid" if open_cents <= 0 else "partly_paid" if paid else "issued"
     return {"paid_cents": paid, "open_cents": open_cents, "status": status}
+
+
+def locked(model, record_id):
+    """The document `record_id` of `model`, its row locked for the write that changes it from its lines or payments
+    (PostgreSQL: FOR UPDATE), so that two such writes at once wait in turn instead of both holding it (a line's or a
+    payment's reference does) and deadlocking on its update."""
+    return dialect.locking(model.select().where(model.id == record_id)).get()
 
 
 def payable(invoice, amount_cents, replaced_cents=None):
