@@ -1,7 +1,8 @@
 """The sales group (SPEC §15): money in. Quotes and their lines, contract templates, contracts, invoices and their
 lines, and payments. A document changes (and is deleted) only while it is a draft; a line's write puts its document's
 totals right, and a payment's its invoice's paid and open amounts and status, in the same transaction. The operations
-of the next steps (send, accept, sign, issue, credit) call these resources' `change` and `reckon`."""
+of the next steps (send, accept, sign, issue, credit) build on these resources' `change` (a status, a number) and
+`refresh` (totals, paid and open amounts, as lines, payments and credit notes say), and `settle`."""
 
 from flask import current_app
 
@@ -65,6 +66,10 @@ class Document(Resource):
     def reckon(self, document):
         """{field: value} of what the service keeps of `document` (its totals) as its lines and payments say."""
         return {}
+
+    def refresh(self, document):
+        """Store what `reckon` says of `document` (locked: `records.locked`), with its `updated` event."""
+        self.change(document, **self.reckon(document))
 
 
 class Quotes(Document):
@@ -145,7 +150,7 @@ class Lines(Resource):
             line.tax_rate_bp = current_app.config["TAX_RATE_BP"]
 
     def after_save(self, write):
-        self.reckon(self.document_of(write.record))
+        self.document.refresh(self.document_of(write.record))
 
     def before_delete(self, record):
         records.editable(self.document_of(record), self.document.noun)
@@ -153,10 +158,7 @@ class Lines(Resource):
     def delete(self, record):
         document = self.document_of(record)
         super().delete(record)
-        self.reckon(document)
-
-    def reckon(self, document):
-        self.document.change(document, **self.document.reckon(document))
+        self.document.refresh(document)
 
 
 class ContractTemplates(Resource):
@@ -202,8 +204,7 @@ class Payments(Resource):
 
 def settle(invoice_id):
     """The invoice's paid and open amounts and status as its payments and credit notes now say."""
-    invoice = records.locked(Invoice, invoice_id)
-    INVOICES.change(invoice, **records.settled(invoice))
+    INVOICES.refresh(records.locked(Invoice, invoice_id))
 
 
 QUOTES = Quotes(Quote, QuoteSchema)
