@@ -187,6 +187,7 @@ def test_a_contract_takes_the_default_templates_text_and_keeps_it_once_sent(admi
     assert [t["name"] for t in admin.get("/contract-templates?filter[is_default]=true").get_json()["data"]] == [
         "Wedding"
     ]
+    assert [t["name"] for t in admin.get("/contract-templates?q=wedd").get_json()["data"]] == ["Wedding"]
     quote = admin.create("quotes", {"gig_id": gig["id"]})
     contract = admin.create("contracts", {"gig_id": gig["id"], "quote_id": quote["id"]})
     assert (contract["template_id"], contract["body"], contract["status"]) == (
