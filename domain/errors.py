@@ -83,7 +83,7 @@ REASONS = {
     ),
     "already_signs_in": ("the staff member is linked to a user already", ("POST /staff-members/{id}/sign-in",)),
     "not_editable": ("the document was sent or issued: only a draft changes (details.status)", DRAFTS_ONLY),
-    "not_issued": ("the invoice is a draft or void, or a new payment's invoice is paid (details.status)", PAYMENTS),
+    "not_issued": ("the invoice is a draft or void: only an issued one takes payments (details.status)", PAYMENTS),
 }
 
 

@@ -67,9 +67,9 @@ def locked(model, record_id):
 
 
 def payable(invoice, amount_cents, replaced_cents=None):
-    """Refuse a payment of `amount_cents` on `invoice`: a new one unless the invoice is issued and not yet paid (409
-    `not_issued`); a changed one (`replaced_cents` its amount before) as `settling` does; either more than the
-    invoice's open amount (422 at amount_cents)."""
+    """Refuse a payment of `amount_cents` on `invoice` of more than the invoice's open amount (422 at amount_cents; a
+    changed one's `replaced_cents`, its amount before, counted back in); a new one unless the invoice is issued or
+    partly paid, a changed one unless issued at all (409 `not_issued`, as `settling`)."""
     available = invoice.open_cents + (replaced_cents or 0)
     if amount_cents > available:
         raise invalid({"amount_cents": [f"More than the invoice's open amount ({available})."]})
@@ -80,7 +80,7 @@ def settling(invoice, statuses=SETTLING):
     """409 `not_issued` unless `invoice` is of `statuses`: a payment is changed or deleted only on an issued
     invoice (a draft has none, a void one keeps its record)."""
     if invoice.status not in statuses:
-        message = f"This invoice is {invoice.status.replace('_', ' ')}: only an issued invoice open to pay takes one."
+        message = f"This invoice is {invoice.status.replace('_', ' ')}: only an issued invoice takes payments."
         raise conflict("not_issued", message, status=invoice.status)
 
 
