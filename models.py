@@ -258,6 +258,8 @@ class WebhookEndpoint(Record):
     previous_secret = CharField(max_length=60, null=True)  # still signing until previous_secret_until
     previous_secret_until = TimestampField(null=True)
     failing_since = TimestampField(null=True)  # the first failed attempt since the last success
+    # sent money in (SPEC §15), as a caller with sales.view reads it; a column added later, so with its default
+    include_sales = BooleanField(default=False, constraints=[SQL("DEFAULT 0")])
 
 
 DELIVERY_STATUSES = ("pending", "succeeded", "failed")
@@ -750,13 +752,15 @@ class NotificationSetting(BaseModel):
         return cls.get_or_none(cls.user == user_id) or cls(user=user_id)
 
 
-def index_every_sort(model):
+def index_every_sort(model, text=True):
     """An index on (column, id) for each column a list of `model` may sort or filter by: a page at any offset,
     in either direction, walks an index instead of sorting the table. Unique (as any key ending in the id is), so
     that SQLite knows each key names one record: a list sorted through a reference to `model` (`sort=gig.title`)
-    walks these records in order and each one's referencing rows by id (see `index_references`), without a sort."""
+    walks these records in order and each one's referencing rows by id (see `index_references`), without a sort.
+    Without `text`, none of free text (notes: PostgreSQL's B-tree entry holds at most 2704 bytes)."""
+    skipped = (JSONField, CopiedField) if text else (JSONField, CopiedField, TextField)
     for field in model._meta.sorted_fields:
-        if not field.primary_key and not isinstance(field, (JSONField, CopiedField)):
+        if not field.primary_key and not isinstance(field, skipped):
             model.add_index(model.index(field, model.id, unique=True))
 
 
@@ -787,6 +791,117 @@ GigRoleInvitation.add_index(GigRoleInvitation.index(GigRoleInvitation.status, Gi
 GigRoleInvitation.add_index(
     GigRoleInvitation.index(GigRoleInvitation.status, GigRoleInvitation.created_at, GigRoleInvitation.id)
 )
+
+
+# --- sales (SPEC §15): money in, from the couple ---------------------------------------------------------
+
+QUOTE_STATUSES = ("draft", "sent", "accepted", "declined", "expired", "superseded")
+CONTRACT_STATUSES = ("draft", "sent", "signed", "void")
+INVOICE_KINDS = ("deposit", "balance", "final", "credit_note")
+INVOICE_STATUSES = ("draft", "issued", "partly_paid", "paid", "void")
+PAYMENT_METHODS = ("bank_transfer", "cash", "card", "other")
+
+
+class Quote(Record):
+    gig = ref(Gig, index=False)
+    contact = ref(Contact, null=True, index=False)
+    currency = CharField(max_length=3)
+    valid_until = DateField()
+    intro = TextField(null=True)
+    terms = TextField(null=True)
+    deposit_percent = IntegerField()
+    deposit_due_days = IntegerField()
+    balance_due_days = IntegerField()
+    number = CharField(max_length=20, null=True, unique=True)
+    status = EnumField(QUOTE_STATUSES, default="draft")
+    sent_at = TimestampField(null=True)
+    responded_at = TimestampField(null=True)
+    responded_by = CharField(max_length=36, null=True)  # `client`, or the id of the user who answered for them
+    net_cents = IntegerField(default=0)
+    tax_cents = IntegerField(default=0)
+    gross_cents = IntegerField(default=0)
+
+
+class QuoteLine(Record):
+    quote = ref(Quote, on_delete="CASCADE")  # a draft's parts, deleted with it
+    description = CharField(max_length=300)
+    quantity = IntegerField(default=1)
+    unit_price_cents = IntegerField()
+    tax_rate_bp = IntegerField()
+    gig_product = ref(GigProduct, null=True)
+    position = IntegerField(null=True)
+
+
+class ContractTemplate(Record):
+    name = CharField(max_length=200)
+    body = TextField()
+    is_default = BooleanField(default=False)
+    active = BooleanField(default=True)
+
+
+class Contract(Record):
+    gig = ref(Gig)
+    template = ref(ContractTemplate, null=True)
+    quote = ref(Quote, null=True)
+    number = CharField(max_length=20, null=True, unique=True)
+    status = EnumField(CONTRACT_STATUSES, default="draft")
+    body = TextField(null=True)
+    sha256 = CharField(max_length=64, null=True)
+    sent_at = TimestampField(null=True)
+    signed_at = TimestampField(null=True)
+    signed_name = CharField(max_length=200, null=True)
+    signed_ip = CharField(max_length=45, null=True)
+    signed_user_agent = CharField(max_length=500, null=True)
+    signed_by = CharField(max_length=36, null=True)  # `client`, or the id of the user who signed for them
+    void_reason = TextField(null=True)
+
+
+class Invoice(Record):
+    gig = ref(Gig, index=False)
+    contact = ref(Contact, null=True, index=False)
+    kind = EnumField(INVOICE_KINDS)
+    currency = CharField(max_length=3)
+    service_date = DateField()
+    due_date = DateField(null=True)
+    notes = TextField(null=True)
+    number = CharField(max_length=20, null=True, unique=True)
+    status = EnumField(INVOICE_STATUSES, default="draft")
+    issued_at = TimestampField(null=True)
+    net_cents = IntegerField(default=0)
+    tax_cents = IntegerField(default=0)
+    gross_cents = IntegerField(default=0)
+    paid_cents = IntegerField(default=0)
+    open_cents = IntegerField(default=0)
+    # A credit note's invoice: issued, so never deleted (nothing to restrict, and no parent a client sets).
+    credits_invoice = ref("self", null=True, on_delete="SET NULL", index=False)
+
+
+class InvoiceLine(Record):
+    invoice = ref(Invoice, on_delete="CASCADE")  # a draft's parts, deleted with it
+    description = CharField(max_length=300)
+    quantity = IntegerField(default=1)
+    unit_price_cents = IntegerField()
+    tax_rate_bp = IntegerField()
+    gig_product = ref(GigProduct, null=True)
+    position = IntegerField(null=True)
+
+
+class Payment(Record):
+    invoice = ref(Invoice, index=False)
+    amount_cents = IntegerField()
+    received_on = DateField()
+    method = EnumField(PAYMENT_METHODS, default="bank_transfer")
+    reference = CharField(max_length=200, null=True)
+    notes = TextField(null=True)
+
+
+# The Money screen's lists (invoices and payments at 100 000 gigs) walk an index in any order and filter; a gig's
+# quotes, by their order too. Open invoices past their due date (`overdue=true`) by (status, due_date).
+for _model in (Quote, Invoice, Payment):
+    index_every_sort(_model, text=False)
+Invoice.add_index(Invoice.index(Invoice.status, Invoice.due_date, Invoice.id))
+# At most one accepted quote per gig (SPEC §15).
+Quote.add_index(Quote.index(Quote.gig, unique=True, where=Quote.status == "accepted", name="quote_accepted_gig_id"))
 
 
 # Songs are unique by (title, artist) and rates by (role, product): one song "Shout" without an artist, one
@@ -839,6 +954,13 @@ MODELS = [
     StaffMemberProductRate,
     Notification,
     NotificationSetting,
+    Quote,
+    QuoteLine,
+    ContractTemplate,
+    Contract,
+    Invoice,
+    InvoiceLine,
+    Payment,
 ]
 
 MODELS_BY_TABLE = {model._meta.table_name: model for model in MODELS}

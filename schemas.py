@@ -26,7 +26,17 @@ from formats.field_types import (
     Url,
     nul_places,
 )
-from models import CUSTOM_FIELD_RESOURCES, GIG_STATUS_KINDS, INVITATION_STATUSES, SONG_KINDS
+from models import (
+    CONTRACT_STATUSES,
+    CUSTOM_FIELD_RESOURCES,
+    GIG_STATUS_KINDS,
+    INVITATION_STATUSES,
+    INVOICE_KINDS,
+    INVOICE_STATUSES,
+    PAYMENT_METHODS,
+    QUOTE_STATUSES,
+    SONG_KINDS,
+)
 
 
 class BaseSchema(Schema):
@@ -115,6 +125,10 @@ class WebhookEndpointSchema(RecordSchema):
         metadata={"description": "the events sent: exact types (`gig.updated`), `<record>.*` or `*`"},
     )
     include_pay = Bool(load_default=False, metadata={"description": "false: pay amounts in the payload read null"})
+    include_sales = Bool(
+        load_default=False,
+        metadata={"description": "false: no event of money in (quotes, contracts, invoices, payments) is sent"},
+    )
     is_active = Bool(load_default=True)
     disabled_reason = Str(dump_only=True, metadata={"description": "why the service disabled it, if it did"})
     secret_prefix = Str(
@@ -461,3 +475,115 @@ class StaffMemberProductRateSchema(RecordSchema):
     product_id = Ref(required=True)
     amount_cents = Cents(required=True)
     currency = Currency()
+
+
+# --- sales (SPEC §15) -----------------------------------------------------------------------------------
+
+NUMBER = "assigned when it is sent or issued: consecutive per year"
+ANSWERED_BY = "`client`, or the id of the user who answered on the client's behalf"
+
+
+def Amount(description, **kwargs):
+    """A sum of money kept by the service (a document's totals), in minor units."""
+    return fields.Int(dump_only=True, allow_none=False, metadata={"description": description}, **kwargs)
+
+
+class QuoteSchema(RecordSchema):
+    create_only = ("gig_id",)
+    gig_id = Ref(required=True)
+    contact_id = Ref(metadata={"description": "the addressee; absent on create: the gig's primary contact"})
+    currency = Currency()
+    valid_until = Date(allow_none=False, metadata={"description": "absent on create: today + BAND_QUOTE_DAYS (14)"})
+    intro = Text()
+    terms = Text()
+    deposit_percent = Int(min=0, max=100, allow_none=False, metadata={"description": "default BAND_DEPOSIT_PERCENT"})
+    deposit_due_days = Int(min=0, load_default=14, metadata={"description": "days after signing"})
+    balance_due_days = Int(min=0, load_default=14, metadata={"description": "days before the gig"})
+    number = Str(dump_only=True, metadata={"description": NUMBER + " (Q-YYYY-NNNN)"})
+    status = Enum(*QUOTE_STATUSES, dump_only=True, allow_none=False)
+    sent_at = Timestamp(dump_only=True)
+    responded_at = Timestamp(dump_only=True)
+    responded_by = Str(dump_only=True, metadata={"description": ANSWERED_BY})
+    net_cents = Amount("the lines' net total")
+    tax_cents = Amount("the tax of each rate's net total, rounded half up, summed")
+    gross_cents = Amount("net and tax")
+
+
+class LineSchema(RecordSchema):
+    """What a quote's and an invoice's lines hold besides their document."""
+
+    description = Str(300, required=True)
+    quantity = Int(min=1, load_default=1)
+    unit_price_cents = Int(required=True, metadata={"description": "net, in minor units; negative for a discount"})
+    tax_rate_bp = Int(min=0, max=10000, allow_none=False, metadata={"description": "2000 = 20 %; BAND_TAX_RATE_BP"})
+    gig_product_id = Ref(metadata={"description": "a gig product of the document's gig"})
+    position = Int()
+
+
+class QuoteLineSchema(LineSchema):
+    create_only = ("quote_id",)
+    quote_id = Ref(required=True, metadata={"description": "a draft quote"})
+
+
+class ContractTemplateSchema(RecordSchema):
+    name = Str(200, required=True)
+    body = Text(required=True, metadata={"description": "the contract's text, with merge fields `{{ name }}`"})
+    is_default = Bool(load_default=False, metadata={"description": "the template of new contracts; one at a time"})
+    active = Bool(load_default=True)
+
+
+class ContractSchema(RecordSchema):
+    create_only = ("gig_id",)
+    gig_id = Ref(required=True)
+    template_id = Ref(metadata={"description": "absent on create: the default template, if one is marked"})
+    quote_id = Ref(metadata={"description": "a quote of the same gig"})
+    body = Text(metadata={"description": "absent on create: the template's text; changes only while draft"})
+    number = Str(dump_only=True, metadata={"description": NUMBER + " (C-YYYY-NNNN)"})
+    status = Enum(*CONTRACT_STATUSES, dump_only=True, allow_none=False)
+    sha256 = Str(dump_only=True, metadata={"description": "of the text as sent"})
+    sent_at = Timestamp(dump_only=True)
+    signed_at = Timestamp(dump_only=True)
+    signed_name = Str(dump_only=True)
+    signed_ip = Str(dump_only=True)
+    signed_user_agent = Str(dump_only=True)
+    signed_by = Str(dump_only=True, metadata={"description": ANSWERED_BY})
+    void_reason = Str(dump_only=True)
+
+
+class InvoiceSchema(RecordSchema):
+    create_only = ("gig_id",)
+    gig_id = Ref(required=True)
+    contact_id = Ref(metadata={"description": "the addressee; absent on create: the gig's primary contact"})
+    kind = Enum(
+        *INVOICE_KINDS, required=True, metadata={"description": "a credit note is made by crediting an invoice"}
+    )
+    currency = Currency()
+    service_date = Date(allow_none=False, metadata={"description": "absent on create: the gig's date"})
+    due_date = Date()
+    notes = Text()
+    number = Str(dump_only=True, metadata={"description": NUMBER + " (YYYY-NNNN, credit notes too)"})
+    status = Enum(*INVOICE_STATUSES, dump_only=True, allow_none=False)
+    issued_at = Timestamp(dump_only=True)
+    net_cents = Amount("the lines' net total")
+    tax_cents = Amount("the tax of each rate's net total, rounded half up, summed")
+    gross_cents = Amount("net and tax")
+    paid_cents = Amount("the payments' total")
+    open_cents = Amount("gross less payments and credit notes")
+    credits_invoice_id = fields.UUID(
+        dump_only=True, allow_none=True, metadata={"description": "a credit note's: the invoice it credits"}
+    )
+
+
+class InvoiceLineSchema(LineSchema):
+    create_only = ("invoice_id",)
+    invoice_id = Ref(required=True, metadata={"description": "a draft invoice"})
+
+
+class PaymentSchema(RecordSchema):
+    create_only = ("invoice_id",)
+    invoice_id = Ref(required=True, metadata={"description": "an issued invoice, not yet paid in full"})
+    amount_cents = Int(min=1, required=True, metadata={"description": "at most the invoice's open amount"})
+    received_on = Date(required=True)
+    method = Enum(*PAYMENT_METHODS, load_default="bank_transfer")
+    reference = Str(200)
+    notes = Text()

@@ -6,7 +6,7 @@ import json
 
 from dialects import access
 
-GROUPS = ("gigs", "catalog", "staffing", "production", "people", "pay", "admin")
+GROUPS = ("gigs", "catalog", "staffing", "production", "people", "pay", "sales", "admin")
 CAPABILITIES = tuple(f"{group}.{action}" for group in GROUPS for action in ("view", "edit"))
 
 

@@ -14,12 +14,12 @@ from openapi.error_answers import READ, WRITE, ErrorSchema, error_answer, name_r
 from openapi.params import (
     FILTERS,
     fields_param,
+    flag_params,
     list_params,
     paging_params,
     path_param,
     query_param,
     record_params,
-    write_params,
 )
 from openapi.shapes import (
     CUSTOM_FIELDS,
@@ -53,7 +53,8 @@ none. Reading needs the `<group>.view` capability of the resource's group (the t
 `x-capability` (`catalog.view`); one without it is open to any signed-in user (or decides by the record, as
 answering one's own invitation does). A property private to another group is marked the same way: a gig
 role's `pay_cents` reads null without `x-capability` `pay.view` and is set only with `pay.edit` (its mark in
-request bodies). A user linked to a staff member finds their own work under
+request bodies). Money in (the `sales` group: quotes, contracts, invoices, payments) is read with `sales.view` alone,
+in lists, reads and events. A user linked to a staff member finds their own work under
 `/me` (the tag `me`: their gigs, invitations, pay, blockouts and calendar feed) whatever their capabilities.
 
 Lists take `limit` (1..200, default 50), `offset`, `sort` (comma list, `-field` descending; `id` is always
@@ -238,7 +239,7 @@ class Builder:
         self.expandable[schema_class.__name__.removesuffix("Schema")] = references
         if method == "GET" and not single:
             collection = resource.name.replace("-", " ")
-            params = list_params(resource.columns, references, resource.searched)
+            params = list_params(resource.columns, references, resource.searched) + flag_params(resource.list_flags)
             return self.op(f"List {collection}", resource, params, 200, self.envelope(list_of, record), READ)
         if method == "GET":
             params = record_params(resource.columns, references)
@@ -249,7 +250,8 @@ class Builder:
             )
         if method == "POST":
             created = self.envelope(one, self.answer(resource.created) if resource.created else record)
-            result = self.op(f"Create {a_record}", resource, write_params(resource), 201, created, (*WRITE, 409))
+            writes = flag_params(resource.write_flags)
+            result = self.op(f"Create {a_record}", resource, writes, 201, created, (*WRITE, 409))
             result["responses"]["201"]["headers"] = {
                 "Location": {"schema": {"type": "string"}, "description": "the new record's path"}
             }
@@ -258,7 +260,8 @@ class Builder:
             return result
         patch = self.request(schema_class, "Patch", partial=True, exclude=resource.schema.create_only)
         changed = self.envelope(one, record)
-        result = self.op(f"Change {a_record}", resource, write_params(resource), 200, changed, (*WRITE, 404, 409))
+        writes = flag_params(resource.write_flags)
+        result = self.op(f"Change {a_record}", resource, writes, 200, changed, (*WRITE, 404, 409))
         result["requestBody"] = {"required": True, "content": json_content(patch)}
         return result
 

@@ -33,8 +33,9 @@ def query_param(name, schema, description="", required=False):
     return param
 
 
-def write_params(resource):
-    return [query_param(flag.name, {"type": "boolean"}, flag.description) for flag in resource.write_flags]
+def flag_params(flags):
+    """The boolean query parameters `flags` (a resource's write or list flags)."""
+    return [query_param(flag.name, {"type": "boolean"}, flag.description) for flag in flags]
 
 
 def paging_params(offset_description=None):

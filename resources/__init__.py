@@ -9,8 +9,9 @@ resource's declaration. It may override:
 - a whole operation, around the generic one or instead of it: `create`, `delete`;
 
 and it declares what the views and the OpenAPI document read: `write_flags`, the boolean query parameters its
-writes take; `upload`, a create body sent as multipart/form-data instead of JSON; `created`, the schema of a
-create's answer that shows more than a read (with `answer_json` making it).
+writes take; `list_flags`, those its list takes, each narrowing it as `list_scope` says; `upload`, a create body sent
+as multipart/form-data instead of JSON; `created`, the schema of a create's answer that shows more than a read (with
+`answer_json` making it).
 
 Its parts: `views.py` (the views `register` serves), `parameters.py` (query parameters, write flags, multipart
 bodies), `related.py` (the other rows a write or delete touches)."""
@@ -113,6 +114,7 @@ class Resource(RecordsEvents):
         """Refuse a delete that references alone do not forbid."""
 
     write_flags = ()  # Flag(...): boolean query parameters the create and patch take
+    list_flags = ()  # Flag(...): boolean query parameters the list takes (`?overdue=true`), see `list_scope`
     upload = None  # Multipart(...): the create body is multipart/form-data with these parts
     created = None  # a schema: the create's answer shows more than a read does (a secret, once)
 
@@ -134,7 +136,13 @@ class Resource(RecordsEvents):
     # --- the generic behaviour ----------------------------------------------------------------------------
 
     def list(self, args):
-        return self.list_page(self.parse_list(args))
+        page = self.parse_list(args)
+        given = {flag.name: flag.parse(page.extra) for flag in self.list_flags if flag.name in page.extra}
+        return self.list_page(page, self.list_scope(given) if given else ())
+
+    def list_scope(self, flags):
+        """The conditions of a list given the list flags `flags` {name: bool}."""
+        return ()
 
     def parse_list(self, args):
         """A list request's parameters as a Page of the columns the caller reads (400 naming each bad one)."""
@@ -145,6 +153,7 @@ class Resource(RecordsEvents):
             resolve=self.resolve,
             references=self.readable_references(),
             search=self.search,
+            extra=[flag.name for flag in self.list_flags],
         )
 
     def parse_record(self, args):

@@ -19,13 +19,14 @@ from routes import (
     pay,
     people,
     production,
+    sales,
     service,
     setup,
     staffing,
     webhooks,
 )
 
-GROUP_MODULES = (gigs, catalog, staffing, production, people, pay, admin, webhooks)
+GROUP_MODULES = (gigs, catalog, staffing, production, people, pay, sales, admin, webhooks)
 RESOURCES = [resource for module in GROUP_MODULES for resource in module.RESOURCES]
 
 

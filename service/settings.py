@@ -31,6 +31,9 @@ SETTINGS = {
     "MAX_UPLOAD_MB": (25, int, "attachment size limit"),
     "MAX_JSON_KB": (1024, int, "JSON body size limit"),
     "INVITATION_HOURS": (72, int, "invitation lifetime"),
+    "QUOTE_DAYS": (14, int, "how long a new quote is valid (its valid_until from today)"),
+    "DEPOSIT_PERCENT": (30, int, "a new quote's deposit, percent of its gross (0..100)"),
+    "TAX_RATE_BP": (2000, int, "a new quote or invoice line's tax rate, in basis points (2000 = 20 %; 0..10000)"),
     "AUTH_RATE_LIMIT": ("10/minute", str, "requests per client address to /auth/link and /auth/confirm"),
     "MEMBER_WRITE_RATE": ("60/minute", str, "writes of a user without any .edit capability (a musician)"),
     "MAX_CONNECTIONS_PER_CLIENT": (20, int, "open connections one client address may hold (§2.3)"),
@@ -115,7 +118,16 @@ def load(overrides=None, environ=None):
     if config["TIMEZONE"] and config["TIMEZONE"] not in zoneinfo.available_timezones():
         raise ConfigError(f"BAND_TIMEZONE={config['TIMEZONE']!r} is not an IANA time zone name")
     check_office(config)
+    check_sales(config)
     return config
+
+
+def check_sales(config):
+    """The defaults of new quotes and their lines (SPEC §15), refused at start rather than stored wrong."""
+    ranges = {"QUOTE_DAYS": (0, 3650), "DEPOSIT_PERCENT": (0, 100), "TAX_RATE_BP": (0, 10000)}
+    for name, (low, high) in ranges.items():
+        if not low <= config[name] <= high:
+            raise ConfigError(f"BAND_{name}={config[name]!r}: expected {low} to {high}")
 
 
 def check_office(config):

@@ -25,12 +25,14 @@ from storage.private_files import private_directory
 SQL_DIR = Path(__file__).resolve().parent.parent / "sql"  # a folder per dialect: sql/sqlite/, ...
 log = logging.getLogger("band.migrations")
 
+# The groups of the office's own work (domain.capabilities.GROUPS but admin): the shipped office and viewer roles'.
+OFFICE_GROUPS = ("gigs", "catalog", "staffing", "production", "people", "pay", "sales")
 DEFAULT_ROLES = {
     "admin": (["*"], "Everything, including users and access roles."),
-    "office": ([f"{g}.*" for g in ("gigs", "catalog", "staffing", "production", "people", "pay")], "Runs the office."),
+    "office": ([f"{g}.*" for g in OFFICE_GROUPS], "Runs the office."),
     "staff": (["catalog.view"], "Musicians and crew: the catalogue; their own work under /me."),
     "crew": (["gigs.view", "catalog.view", "production.*"], "Production crew: equipment."),
-    "viewer": ([f"{g}.view" for g in ("gigs", "catalog", "staffing", "production", "people", "pay")], "Reads all."),
+    "viewer": ([f"{g}.view" for g in OFFICE_GROUPS], "Reads all."),
 }
 
 

@@ -252,3 +252,41 @@ def test_an_office_whose_text_holds_nul_is_copied_without_it_and_the_rows_counte
         assert moved.call("GET", f"/gigs/{gig}")["custom_fields"] == {"dress": "black tie"}
     finally:
         moved.service.stop()
+
+
+MONEY_IN = ["/quotes", "/quote-lines", "/contract-templates", "/contracts", "/invoices", "/invoice-lines", "/payments"]
+
+
+def test_money_in_is_copied_as_the_source_reads_it(tmp_path, demo_office):
+    source = demo_office.start()
+    try:
+        gig = source.call("GET", "/gigs?sort=gig_date&limit=1")[0]["id"]
+        quote = source.call("POST", "/quotes", {"gig_id": gig, "intro": "Dear Anna and Ben"})
+        lines = {"description": "Reception", "unit_price_cents": 250000, "tax_rate_bp": 2000}
+        source.call("POST", "/quote-lines", {"quote_id": quote["id"], **lines})
+        template = source.call(
+            "POST", "/contract-templates", {"name": "Wedding", "body": "We play.", "is_default": True}
+        )
+        source.call("POST", "/contracts", {"gig_id": gig, "quote_id": quote["id"], "template_id": template["id"]})
+        invoice = source.call("POST", "/invoices", {"gig_id": gig, "kind": "deposit", "due_date": "2027-01-15"})
+        source.call("POST", "/invoice-lines", {"invoice_id": invoice["id"], **lines})
+        with sqlite3.connect(demo_office.db) as issued:  # as `POST /invoices/{id}/issue` will leave it
+            issued.execute("UPDATE invoices SET status = 'issued', number = '2027-0001' WHERE id = ?", (invoice["id"],))
+        source.call(
+            "POST", "/payments", {"invoice_id": invoice["id"], "amount_cents": 1000, "received_on": "2027-01-02"}
+        )
+        before = answers(source, [*MONEY_IN, f"/invoices/{invoice['id']}", f"/quotes/{quote['id']}"])
+    finally:
+        source.service.stop()
+    assert all(before[path] for path in MONEY_IN)
+    assert before[f"/invoices/{invoice['id']}"]["status"] == "partly_paid"
+
+    target = empty_database(tmp_path)
+    copied = copy_to(target, demo_office.db)
+    assert copied.returncode == 0, copied.stdout + copied.stderr
+    assert "payments: 1 in the source, 1 in" in copied.stdout and "DIFFERENT" not in copied.stdout
+    moved = served_copy(tmp_path, demo_office.key)
+    try:
+        assert answers(moved, list(before)) == before
+    finally:
+        moved.service.stop()

@@ -273,3 +273,19 @@ def test_gig_roles_carry_their_gigs_date_and_product_from_step_12_on_whatever_wr
         execute("UPDATE gig_products SET product_id = ? WHERE id = ?", (ids(5), ids(22)))
         assert copies() == {ids(11): ("2027-08-01", ids(5)), ids(12): ("2027-08-01", None)}
     db.close()
+
+
+def test_the_shipped_office_and_viewer_roles_get_sales_from_step_15_unless_the_office_changed_them(tmp_path):
+    shipped = ("gigs", "catalog", "staffing", "production", "people", "pay")
+    app = create_app({"DB": postgresql.location(tmp_path), "BACKUP_DIR": str(tmp_path / "backups")})
+    with app.app_context():
+        migrations.upgrade(migrations.steps()[:14])
+        AccessRole.update(grants=[f"{g}.*" for g in shipped]).where(AccessRole.name == "office").execute()
+        AccessRole.update(grants=["gigs.view"]).where(AccessRole.name == "viewer").execute()
+        migrations.upgrade()
+        grants = {role.name: role.grants for role in AccessRole.select()}
+        [event] = Event.select().where(Event.type == "access_role.updated")
+    db.close()
+    assert grants["office"] == [*(f"{g}.*" for g in shipped), "sales.*"]
+    assert grants["viewer"] == ["gigs.view"]
+    assert (event.data["name"], event.changes["grants"]["to"][-1], event.actor_user_id) == ("office", "sales.*", None)

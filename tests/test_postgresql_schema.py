@@ -76,7 +76,9 @@ def sqlite_shape(connection):
         if table in search:
             searched[table.removesuffix("_search")] = [c[1] for c in columns]
             continue
-        tables[table] = [(c[1], sqlite_type(table, c[1], c[2]), bool(c[3]), bool(c[5]), c[4]) for c in columns]
+        tables[table] = [
+            (c[1], sqlite_type(table, c[1], c[2]), bool(c[3]), bool(c[5]), default(table, c)) for c in columns
+        ]
     keys = {
         (table, k[3], k[2], k[4], k[6])
         for table in tables
@@ -93,6 +95,13 @@ def sqlite_shape(connection):
     for name, table, sql in connection.execute("SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'trigger'"):
         triggers[name] = (table, trigger_events(TRIGGER.match(sql)["events"]))
     return {"tables": tables, "searched": searched, "keys": keys, "indexes": indexes, "triggers": triggers}
+
+
+def default(table, column):
+    """A column's default as PostgreSQL writes it: a boolean's `0` is `false`."""
+    if (table, column[1]) in BOOLEANS and column[4] in ("0", "1"):
+        return {"0": "false", "1": "true"}[column[4]]
+    return column[4]
 
 
 def sqlite_type(table, column, declared):
@@ -143,6 +152,7 @@ def postgresql_shape(connection):
     for name, table, definition in connection.execute(index_sql):
         parts = re.search(r"USING \w+ \((.*)\)", definition)[1]
         parts = re.sub(r"COALESCE\((\w+), ''::character varying\)", r"coalesce(\1, '')", parts)
+        parts = re.sub(r"\(\((\w+)\)::text = ('\w+')::text$", r"(\1 = \2", parts)  # a partial index's condition
         indexes[name] = (table, definition.startswith("CREATE UNIQUE"), index_parts(parts))
     triggers = {}
     trigger_sql = """SELECT pg_get_triggerdef(t.oid) FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid

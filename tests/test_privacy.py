@@ -57,6 +57,7 @@ class Office:
         admin.post(f"/gig-role-invitations/{offered['id']}/decline")
         assert admin.patch(f"/gig-roles/{offered['gig_role_id']}", json={"pay_cents": 979797979}).status_code == 200
         self.build("gig-role-invitations", gig_role_id=offered["gig_role_id"], staff_member_id=self.kim["id"])
+        self.money_in = self.sales()
         self.sams_blockout = self.blockout(self.sam, day(60))
         self.kims_blockout = self.blockout(self.kim, day(61))
         self.kims_feed = admin.get(f"/staff-members/{self.kim['id']}/calendar-url").get_json()["data"]["url"]
@@ -78,6 +79,15 @@ class Office:
     def invite(self, gig, role, member):
         gig_role = self.build("gig-roles", gig_id=gig["id"], role_id=role["id"])
         return self.build("gig-role-invitations", gig_role_id=gig_role["id"], staff_member_id=member["id"])
+
+    def sales(self):
+        """The couple's quote, invoice and payment (SPEC §15): money in, which no musician reads."""
+        quote = self.build("quotes", gig_id=self.gig["id"], intro="Quote of the couple")
+        self.build("quote-lines", quote_id=quote["id"], unit_price_cents=868686868)
+        invoice = self.build("invoices", gig_id=self.gig["id"], kind="deposit", notes="Invoice of the couple")
+        self.build("invoice-lines", invoice_id=invoice["id"], unit_price_cents=757575757)
+        payment = self.build("payments", invoice_id=invoice["id"], amount_cents=1000, reference="Paid by the couple")
+        return {"868686868", "757575757", "Paid by the couple", quote["id"], invoice["id"], payment["id"]}
 
     def blockout(self, member, date):
         return self.build("staff-member-blockouts", staff_member_id=member["id"], start_date=date, end_date=date)
@@ -101,6 +111,7 @@ class Office:
             self.kims_notification["id"],
             "bride@client.example",
             "+43 699 3030303",
+            *self.money_in,
         }
 
     def own(self):
@@ -200,6 +211,9 @@ def test_the_walk_would_see_a_leak(office):
             "/rates",
             "/users?limit=200",
             "/notifications",
+            "/quote-lines",
+            "/invoice-lines",
+            "/payments",
             f"/staff-members/{office.kim['id']}/calendar-url",
         )
     )

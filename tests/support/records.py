@@ -4,6 +4,8 @@ import io
 import itertools
 import uuid
 
+from tests.support.sales import issued
+
 _counter = itertools.count(1)
 
 
@@ -37,6 +39,20 @@ def _invitation(b, given):
     if not existing.get_json()["data"]:
         b("staff-member-roles", staff_member_id=staff_member_id, role_id=role_id)
     return {"gig_role_id": gig_role_id, "staff_member_id": staff_member_id}
+
+
+def _lines_document(b, given, collection):
+    """The quote or invoice a line is for: the given one, else a new one on the gig of the given gig product."""
+    return given.get(f"{collection}_id") or b.id(f"{collection}s", gig_id=_gig_of(b, given, "gig_product"))
+
+
+def _payment(b, given):
+    """A payment of an issued invoice with a line: the given invoice (issued first while a draft), else a new one."""
+    invoice_id = given.get("invoice_id") or b.id("invoices")
+    if b.api.get(f"/invoices/{invoice_id}").get_json()["data"]["status"] == "draft":
+        b("invoice-lines", invoice_id=invoice_id)
+        issued(invoice_id)
+    return {"invoice_id": invoice_id, "amount_cents": 1000, "received_on": "2027-06-01"}
 
 
 # A venue with a whole address (as messages, feeds and a musician's gigs write it: SCHLOSS_HOF_ADDRESS).
@@ -100,6 +116,21 @@ RECIPES = {
         "product_id": b.id("products"),
         "amount_cents": 25000,
     },
+    "quotes": lambda b, g: {"gig_id": b.id("gigs")},
+    "quote-lines": lambda b, g: {
+        "quote_id": _lines_document(b, g, "quote"),
+        "description": unique("Reception"),
+        "unit_price_cents": 150000,
+    },
+    "contract-templates": lambda b, g: {"name": unique("Contract"), "body": "Between {{ office_name }} and you."},
+    "contracts": lambda b, g: {"gig_id": _gig_of(b, g, "quote")},
+    "invoices": lambda b, g: {"gig_id": b.id("gigs"), "kind": "deposit"},
+    "invoice-lines": lambda b, g: {
+        "invoice_id": _lines_document(b, g, "invoice"),
+        "description": unique("Deposit"),
+        "unit_price_cents": 100000,
+    },
+    "payments": _payment,
 }
 
 # A valid change of each collection's records, for the round trip.
@@ -139,6 +170,13 @@ PATCHES = {
     "contacts": {"company": "Wedding Co", "last_name": "Smith"},
     "rates": {"amount_cents": 22000},
     "staff-member-product-rates": {"amount_cents": 26000, "currency": "USD"},
+    "quotes": {"intro": "Dear Anna and Ben", "deposit_percent": 50, "valid_until": "2027-05-01"},
+    "quote-lines": {"quantity": 2, "tax_rate_bp": 1000, "position": 1},
+    "contract-templates": {"is_default": True, "body": "Between {{ office_name }} and {{ client_names }}."},
+    "contracts": {"body": "The text, as agreed on the phone."},
+    "invoices": {"due_date": "2027-05-29", "notes": "Thank you"},
+    "invoice-lines": {"quantity": 3, "description": "Balance"},
+    "payments": {"reference": "SEPA 42", "method": "cash"},
 }
 
 # Optional fields that a record still needs unless another field stands in (a moment's name, a song's title).

@@ -1,0 +1,3 @@
+"""Money in (SPEC §15): quotes, contracts and invoices for the couple, and the payments that settle them. No Flask:
+`money.py` reckons a document's totals from its lines; `records.py` holds the rules that span records (what changes
+in which status, what a payment may be, what payments make of their invoice, which invoices are overdue)."""
