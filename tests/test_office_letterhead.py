@@ -9,6 +9,8 @@ import pytest
 from PIL import Image
 
 from tests.support.api import error_of
+from tests.support.served import ServedOffice
+from tests.test_copy_to import copy_to, empty_database, served_copy
 
 LETTERHEAD = {
     "address_line1": "Hauptstraße 1",
@@ -245,3 +247,39 @@ def test_an_admin_removes_the_logo_and_only_an_admin_changes_it(admin, signed_in
 def test_the_logo_is_read_by_signed_in_users_only(anon, admin):
     put_logo(admin, png())
     error_of(anon.get("/office/logo"), 401, "unauthenticated")
+
+
+def multipart(content, filename="logo.png", content_type="image/png"):
+    """(body, its Content-Type) of a form with one file part, `file`, as a browser encodes it."""
+    boundary = "----BandOfficeLogo7MA4YWxk"
+    head = f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="{filename}"\r\n'
+    body = f"{head}Content-Type: {content_type}\r\n\r\n".encode() + content + f"\r\n--{boundary}--\r\n".encode()
+    return body, f"multipart/form-data; boundary={boundary}"
+
+
+@pytest.mark.postgresql_only  # copy-to moves a SQLite office into PostgreSQL
+def test_copy_to_moves_the_letterhead_and_the_logo_byte_for_byte(tmp_path):
+    (tmp_path / "source").mkdir()
+    source = ServedOffice(tmp_path / "source", BAND_DB=str(tmp_path / "source" / "band.db")).start()
+    logo = png()
+    try:
+        source.call("PATCH", "/office", LETTERHEAD)
+        body, content_type = multipart(logo)
+        headers = {"Authorization": f"Bearer {source.key}", "Content-Type": content_type}
+        status, _, answer = source.service.request("PUT", "/office/logo", body, headers)
+        assert status == 200, answer
+        before = source.call("GET", "/office")
+    finally:
+        source.service.stop()
+    target = empty_database(tmp_path)
+    copied = copy_to(target, source.db)
+    assert copied.returncode == 0, copied.stdout + copied.stderr
+    moved = served_copy(tmp_path, source.key)
+    try:
+        assert moved.call("GET", "/office") == before
+        status, headers, kept = moved.service.request(
+            "GET", "/office/logo", None, {"Authorization": f"Bearer {source.key}"}
+        )
+        assert (status, headers["Content-Type"], kept) == (200, "image/png", logo)
+    finally:
+        moved.service.stop()
