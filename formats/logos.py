@@ -50,7 +50,9 @@ ATTRIBUTES = frozenset(
 )
 LINKS = frozenset({"href", f"{{{XLINK_NS}}}href"})  # within the file (#id), or an embedded picture on <image>
 PICTURE_RE = re.compile(r"data:image/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/=\s]*")
-CSS_FUNCTIONS = frozenset({"rgb", "rgba", "hsl", "hsla"})
+# colours, and a transform's steps: the only functions a value may call (a url() is checked on its own)
+CSS_FUNCTIONS = frozenset({"rgb", "rgba", "hsl", "hsla", "matrix", "translate", "scale", "rotate", "skewx", "skewy"})
+MAX_DEPTH = 64  # elements inside elements: a drawing needs a few, a hostile file nests thousands
 CSS_TOKENS = ("ident", "hash", "number", "percentage", "dimension", "whitespace", "literal", "string")
 SELECTOR_TOKENS = ("ident", "hash", "whitespace", "literal")
 
@@ -87,13 +89,15 @@ def sanitised_svg(data):
         raise refused("Not a PNG or SVG image (an SVG must be well-formed XML without entities).") from None
     if root.tag != f"{{{SVG_NS}}}svg":
         raise refused("Not a PNG or SVG image: an SVG's outermost element is <svg>.")
-    kept = kept_element(root)
+    kept = kept_element(root, MAX_DEPTH)
     kept.set("xmlns", SVG_NS)  # the elements are kept by their plain names, in the one namespace this declares
     return ElementTree.tostring(kept, encoding="utf-8", xml_declaration=True)
 
 
-def kept_element(element):
+def kept_element(element, depth):
     """A copy of `element` with only the allowed attributes and children (a child not allowed is left out whole)."""
+    if depth == 0:
+        raise refused(f"This SVG nests its elements more than {MAX_DEPTH} deep.")
     name = local_name(element)
     kept = ElementTree.Element(name)
     for attribute, value in element.attrib.items():
@@ -106,7 +110,7 @@ def kept_element(element):
     kept.text = element.text
     for child in element:
         if local_name(child) in ELEMENTS:
-            copy = kept_element(child)
+            copy = kept_element(child, depth - 1)
             copy.tail = child.tail
             kept.append(copy)
     return kept
@@ -128,12 +132,8 @@ def kept_attribute(element, attribute, value):
         return None
     if attribute == "style":
         return kept_declarations(value)
-    return value if only_local_urls(value) else None
-
-
-def only_local_urls(value):
-    """Whether every `url(...)` in `value` points inside the file."""
-    return all(target.strip(" '\"").startswith("#") for target in re.findall(r"url\(([^)]*)\)", value, re.I))
+    # read as CSS reads a presentation attribute (escapes decoded), so that no spelling hides a call or a url()
+    return value if plain(tinycss2.parse_component_value_list(value, skip_comments=True)) else None
 
 
 def kept_stylesheet(css):
