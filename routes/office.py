@@ -61,9 +61,9 @@ def change_logo():
 
 
 @blueprint.get("/office/logo")
-@operation(media_type=(logos.PNG, logos.SVG), errors=(400, 404))
+@operation(media_type="*/*", errors=(400, 404))
 def read_logo():
-    """The office's logo, as kept, with an ETag."""
+    """The office's logo as kept, image/png or image/svg+xml, with an ETag."""
     reject_parameters(request.args)
     logo = office.logo(with_data=True)
     if logo is None:
