@@ -312,6 +312,18 @@ OFFICE_DEFAULTS = {  # field: (default, the setting of service/settings.py that 
 }
 
 
+class OfficeLogo(BaseModel):
+    """The office's logo on its letterhead (SPEC §15): one row (`key` OFFICE_KEY), apart from the settings so that
+    reading /office never reads its bytes (PNG as sent, SVG as `formats/logos.py` kept it)."""
+
+    key = CharField(primary_key=True, max_length=100)
+    media_type = CharField(max_length=20)
+    size_bytes = IntegerField()
+    sha256 = CharField(max_length=64)
+    updated_at = TimestampField()
+    data = BlobField()
+
+
 # --- catalog -----------------------------------------------------------------------------------------
 
 
@@ -919,6 +931,7 @@ MODELS = [
     WebhookEndpoint,
     WebhookDelivery,
     Setting,
+    OfficeLogo,
     Team,
     Role,
     Product,
@@ -966,8 +979,8 @@ MODELS = [
 MODELS_BY_TABLE = {model._meta.table_name: model for model in MODELS}
 
 # Tables that are not collections of the API: sign-in, devices, events, webhook deliveries and notifications
-# (served by their own routes), the service's own settings, the bytes of attachments. Every other model is a
-# resource (a test keeps the two lists whole).
+# (served by their own routes), the service's own settings and the office's logo, the bytes of attachments. Every
+# other model is a resource (a test keeps the two lists whole).
 INTERNAL_MODELS = (
     Token,
     SignInLink,
@@ -977,5 +990,6 @@ INTERNAL_MODELS = (
     Notification,
     NotificationSetting,
     Setting,
+    OfficeLogo,
     AttachmentContent,
 )

@@ -36,6 +36,7 @@ from openapi.shapes import (
     require_all,
     share_custom_fields,
     share_enums,
+    upload_content,
     walk,
 )
 from resources import resource_of
@@ -267,7 +268,7 @@ class Builder:
 
     def create_body(self, resource):
         if resource.upload is not None:
-            return {"required": True, "content": {"multipart/form-data": {"schema": resource.upload.schema()}}}
+            return {"required": True, "content": upload_content(resource.upload)}
         return {"required": True, "content": json_content(self.request(type(resource.schema), "Create"))}
 
     def op(self, summary, resource, params, status, content, errors):
@@ -303,7 +304,9 @@ class Builder:
         result = self.operation(info["summary"], tag_of(view), params, info["status"], content, sorted(set(errors)))
         if info["capability"] is not None:
             result["x-capability"] = info["capability"]
-        if info["body"] is not None:
+        if hasattr(info["body"], "files"):  # a multipart upload (resources.parameters.Multipart)
+            result["requestBody"] = {"required": True, "content": upload_content(info["body"])}
+        elif info["body"] is not None:
             body = self.request(info["body"], "Patch" if info["partial"] else "Request", partial=info["partial"])
             result["requestBody"] = {"required": True, "content": json_content(body)}
         if public:

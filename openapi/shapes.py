@@ -69,6 +69,11 @@ def download_content(media_types):
     return content
 
 
+def upload_content(upload):
+    """A multipart/form-data body, its parts as `resources.parameters.Multipart` declares them."""
+    return {"multipart/form-data": {"schema": upload.schema()}}
+
+
 def json_content(schema):
     return {"application/json": {"schema": schema}}
 

@@ -18,7 +18,8 @@ def operation(
 ):
     """Describe a view that is not a generic resource view; its docstring is the summary.
 
-    `body`/`response` are schemas (`partial`: the body may leave out any field, as a PATCH's does); `listing` is
+    `body`/`response` are schemas (`partial`: the body may leave out any field, as a PATCH's does; a body may
+    also be a `resources.parameters.Multipart` upload); `listing` is
     "paged" (limit and offset) or a columns dict (the full list parameters) and makes the answer a list with
     `meta`; `many` answers `{data: [...]}` without it; `status` may be a tuple; `errors` are the statuses besides
     401 and 403 (which views marked `public` never give); `fields` (a columns dict) is the `fields` parameter of

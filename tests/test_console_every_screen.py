@@ -39,7 +39,7 @@ def office_pages(office, menu):
     if "/records" in menu:
         pages += ["/records/prices", f"/records/prices/{first_id(office, '/prices')}", "/records/teams/new"]
     if "/admin" in menu:
-        pages += ["/admin/api-keys", "/admin/webhooks", "/admin/notifications", "/records/users"]
+        pages += ["/admin/api-keys", "/admin/letterhead", "/admin/webhooks", "/admin/notifications", "/records/users"]
     if "/pay" in menu:
         pages += [f"/pay?{FAR_AWAY}"]
     return pages

@@ -160,24 +160,25 @@ export const api = {
   patch: (path, body, options) => request("PATCH", path, { ...options, body }),
   put: (path, body, options) => request("PUT", path, { ...options, body }),
   delete: (path, options) => request("DELETE", path, options),
-  upload: (path, form, onProgress) => upload(path, form, onProgress),
+  upload: (path, form, onProgress, method) => upload(path, form, onProgress, method),
   download: (path, filename) => download(path, filename),
+  blob: (path) => blob(path),
 };
 
-/** POST a multipart `form` (FormData) to `path`, calling onProgress(sent, total) as the bytes go; resolves to the
- * parsed answer or rejects with an ApiError, as request() does (XMLHttpRequest: fetch reports no upload progress).
- * Not retried: the upload may have been stored. */
-export function upload(path, form, onProgress) {
-  if (navigator.onLine === false) return Promise.reject(offlineError("POST"));
+/** POST (or `method`, PUT) a multipart `form` (FormData) to `path`, calling onProgress(sent, total) as the bytes go;
+ * resolves to the parsed answer or rejects with an ApiError, as request() does (XMLHttpRequest: fetch reports no
+ * upload progress). Not retried: the upload may have been stored. */
+export function upload(path, form, onProgress, method = "POST") {
+  if (navigator.onLine === false) return Promise.reject(offlineError(method));
   const authorization = bearer();
   if (!authorization) return LEAVING();
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
-    xhr.open("POST", urlOf(path));
+    xhr.open(method, urlOf(path));
     xhr.setRequestHeader("Authorization", authorization);
     xhr.setRequestHeader("Accept", "application/json");
     xhr.upload.onprogress = (event) => onProgress && onProgress(event.loaded, event.total);
-    xhr.onerror = () => reject(offlineNow() ? offlineError("POST") : new ApiError(0, "offline", "The server cannot be reached."));
+    xhr.onerror = () => reject(offlineNow() ? offlineError(method) : new ApiError(0, "offline", "The server cannot be reached."));
     xhr.onload = () => {
       if (xhr.status === 401) {
         forgetSession().finally(signInAgain);
@@ -201,6 +202,10 @@ export function upload(path, form, onProgress) {
 /** The bytes at `path` (e.g. /attachments/{id}/content) saved as `filename` by the browser; a 401 and a 503 are
  * handled as request() handles them. */
 export async function download(path, filename) {
-  const response = await respond("GET", urlOf(path), { accept: "*/*" });
-  saveBlob(await response.blob(), filename);
+  saveBlob(await blob(path), filename);
+}
+
+/** The bytes at `path` as a Blob (an image shown through an object URL: an <img> cannot send the bearer). */
+export async function blob(path) {
+  return (await respond("GET", urlOf(path), { accept: "*/*" })).blob();
 }

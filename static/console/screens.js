@@ -15,6 +15,7 @@ export const SCREENS = [
   ["/records/:collection/:id", () => import("./screens/records/record.js")],
   ["/admin", () => import("./screens/admin/index.js")],
   ["/admin/api-keys", () => import("./screens/admin/api_keys.js")],
+  ["/admin/letterhead", () => import("./screens/admin/letterhead.js")],
   ["/admin/webhooks", () => import("./screens/admin/webhooks.js")],
   ["/admin/webhooks/:id", () => import("./screens/admin/webhook.js")],
   ["/admin/notifications", () => import("./screens/admin/notifications.js")],

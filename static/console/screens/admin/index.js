@@ -1,6 +1,6 @@
 // Admin (SPEC §12, screen 7): where the sign-in side of the office is managed: users and access roles (the
-// generic record pages), API keys, webhook endpoints with their deliveries, the notifications log. Each part is
-// shown only to whom GET /me's `can` allows it.
+// generic record pages), the letterhead (SPEC §15), API keys, webhook endpoints with their deliveries, the
+// notifications log. Each part is shown only to whom GET /me's `can` allows it.
 
 import { useConsole } from "../../context.js";
 import { html } from "../../lib.js";
@@ -17,6 +17,12 @@ const PARTS = [
     title: "Access roles",
     text: "What each role may see and change.",
     links: [["All access roles", "/records/access-roles"], ["New access role", "/records/access-roles/new", "admin.edit"]],
+    shown: (me) => can(me, "admin.view"),
+  },
+  {
+    title: "Letterhead",
+    text: "The address, tax and bank details and the logo on quotes, contracts and invoices.",
+    links: [["The letterhead", "/admin/letterhead"]],
     shown: (me) => can(me, "admin.view"),
   },
   {
