@@ -5,6 +5,7 @@ of MERGE_FIELDS, and `{% if name %}…{% elif name %}…{% else %}…{% endif %}
 Jinja2's sandbox, an unknown name an error."""
 
 import difflib
+import functools
 
 from jinja2 import StrictUndefined, TemplateSyntaxError, nodes
 from jinja2.sandbox import SandboxedEnvironment
@@ -60,11 +61,18 @@ def check(body):
 
 def render(body, values):
     """The text of `body` (checked) with `values`, {merge field: text}, every field among them."""
-    check(body)
+    template = _checked(body)
     missing = MERGE_FIELDS.keys() - values.keys()
     if missing:
         raise ValueError(f"no values for the merge fields {', '.join(sorted(missing))}")
-    return _environment.from_string(body).render(values)
+    return template.render(values)
+
+
+@functools.lru_cache(maxsize=64)
+def _checked(body):
+    """`body` checked (`check`) and compiled, kept: a preview renders one body again and again."""
+    check(body)
+    return _environment.from_string(body)
 
 
 def problems_of(body):
