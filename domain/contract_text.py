@@ -76,16 +76,15 @@ def _checked(body):
 
 
 def problems_of(body):
-    """What is wrong with `body` as a template, one message a problem in the order of its lines (none: it is
-    valid)."""
+    """What is wrong with `body` as a template, one message a problem (the same on one line once) in the order of
+    their lines (none: it is valid)."""
     try:
         tree = _environment.parse(body)
     except TemplateSyntaxError as error:
         return [f"line {error.lineno}: {error.message}"]
     except RecursionError:
         return ["the body nests its blocks or brackets more deeply than a template may"]
-    found = sorted(_problems_in(tree), key=lambda problem: problem[0])
-    return [f"line {line}: {message}" for line, message in found]
+    return [f"line {line}: {message}" for line, message in sorted(set(_problems_in(tree)))]
 
 
 def _problems_in(tree):

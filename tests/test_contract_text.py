@@ -160,7 +160,7 @@ def test_a_syntax_error_is_refused_at_body_with_its_line():
 
 
 def test_every_problem_is_named_in_the_order_of_its_lines():
-    assert [message[:7] for message in refusal("{{ a }}\n{{ gig_date }}\n{{ b.c }}\n{{ d }}")] == [
+    assert [message[:7] for message in refusal("{{ a }}\n{{ gig_date }}\n{{ b.c }}\n{{ d }} {{ d }}")] == [
         "line 1:",
         "line 3:",
         "line 4:",
