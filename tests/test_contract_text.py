@@ -99,7 +99,8 @@ def test_german_in_austria_writes_its_own_dates_times_money_and_lists():
 
 def test_a_language_of_an_unknown_region_is_its_language_and_an_unknown_one_english():
     assert values_for(WEDDING, "de-XY")["gig_date"] == "Samstag, 12. Juni 2027"
-    assert values_for(WEDDING, "xq")["gig_date"] == "Saturday, June 12, 2027"
+    for unknown in ("xq", "", "-", "i-klingon"):
+        assert values_for(WEDDING, unknown)["gig_date"] == "Saturday, June 12, 2027"
 
 
 def test_the_clients_own_language_wins_over_the_offices():
