@@ -18,6 +18,7 @@ from peewee import (
     BooleanField,
     Case,
     CharField,
+    CompositeKey,
     DatabaseProxy,
     ForeignKeyField,
     IntegerField,
@@ -993,3 +994,23 @@ INTERNAL_MODELS = (
     OfficeLogo,
     AttachmentContent,
 )
+
+
+# --- sales: document numbers (SPEC §15) ---------------------------------------------------------------
+
+
+class DocumentNumber(BaseModel):
+    """The last number a series gave in a year (domain/document_numbers.py); a row is never deleted."""
+
+    series = CharField(max_length=20)
+    year = IntegerField()
+    last = IntegerField()
+
+    class Meta:
+        primary_key = CompositeKey("series", "year")
+
+
+# Declared apart from the lists above, which it joins: no collection of the API, nothing references it.
+MODELS.append(DocumentNumber)
+MODELS_BY_TABLE[DocumentNumber._meta.table_name] = DocumentNumber
+INTERNAL_MODELS += (DocumentNumber,)

@@ -43,6 +43,8 @@ SEAM = {
     "rows_written": "(sql, params): one write statement, and how many rows it and its triggers wrote",
     "upsert": "(model, **values): a row, every column given, stored in place of the one with its primary key",
     "insert_if_absent": "(model, **values): a row stored unless its primary key is taken",
+    "count_up": "(model, counter, **key): in one statement, the row of primary key `key` made with `counter` 1 or "
+    "its `counter` raised by one, held by the transaction to its end; the new value",
     "is_busy": "(error): whether an error is a lock not had in time",
     "lost_to_another": "(error): whether a write transaction lost a race with another (run it again)",
     "unique_violation": "(error): whether an error is a unique rule broken",

@@ -1,6 +1,7 @@
 """The PostgreSQL dialect: every piece of SQL only PostgreSQL speaks, its modules by job (see `dialects.SEAM` for
 what each name does), through psycopg 3 and peewee's pool. Migrations of this dialect: `sql/postgresql/`."""
 
+from dialects.counters import count_up
 from dialects.exemption import without_budget
 from dialects.postgresql.backups import Unreadable, copy_database, database_folder, inspect_file, keep_private
 from dialects.postgresql.binding import NOW, greater_of, one_of, prepared, prepared_rows, subquery

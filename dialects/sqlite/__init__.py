@@ -1,6 +1,7 @@
 """The SQLite dialect: every piece of SQL only SQLite speaks, its modules by job (see `dialects.SEAM` for what each
 name does). Migrations of this dialect: `sql/sqlite/`."""
 
+from dialects.counters import count_up
 from dialects.exemption import without_budget
 from dialects.sqlite.budget import limit_statements, over_budget
 from dialects.sqlite.bulk import compact, database_at, indexes_deferred, write_fast
