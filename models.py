@@ -1000,7 +1000,7 @@ INTERNAL_MODELS = (
 
 
 class DocumentNumber(BaseModel):
-    """The last number a series gave in a year (domain/document_numbers.py); a row is never deleted."""
+    """The last number a series gave in a year (domain/sales/numbers.py); a row is never deleted."""
 
     series = CharField(max_length=20)
     year = IntegerField()

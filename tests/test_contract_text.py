@@ -1,15 +1,15 @@
 """SPEC §15 `/contract-templates`: a template's body is text with exactly SPEC's merge fields, written in a sandbox
 (no attribute access, no code); an unknown field or a syntax error is a 422 at `body` naming it and its line; the
 values are written as the client's language writes dates, times, money and lists. The engines the contract
-templates' resource and a contract's creation call (domain/contract_text.py, domain/contract_values.py)."""
+templates' resource and a contract's creation call (domain/sales/contract_text.py, domain/sales/contract_values.py)."""
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain.contract_text import MAX_DEPTH, check, merge_fields, render
-from domain.contract_values import ContractFacts, Product, language_of, split_total, values_for
 from domain.errors import ApiError
+from domain.sales.contract_text import MAX_DEPTH, check, merge_fields, render
+from domain.sales.contract_values import ContractFacts, Product, language_of, split_total, values_for
 
 SPEC_FIELDS = [
     "client_names",

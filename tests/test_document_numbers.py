@@ -1,7 +1,7 @@
 """SPEC §15 "Numbers": quotes `Q-YYYY-NNNN`, contracts `C-YYYY-NNNN`, invoices and credit notes one series
 `YYYY-NNNN`, consecutive per calendar year of issue, taken inside the issuing transaction, never reused and without
 gaps: 20 issues at once from threads, and from two processes, each in its transaction and some rolled back, leave
-exactly 1..N, on either database. The engine that sending and issuing call (domain/document_numbers.py)."""
+exactly 1..N, on either database. The engine that sending and issuing call (domain/sales/numbers.py)."""
 
 import datetime as dt
 import json
@@ -17,7 +17,7 @@ import pytest
 
 import dialects
 from domain import office
-from domain.document_numbers import next_number
+from domain.sales.numbers import next_number
 from models import Setting, db
 from storage import writer
 from tests.support.database import connected

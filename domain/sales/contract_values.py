@@ -1,17 +1,19 @@
-"""The merge fields' values of a contract (domain/contract_text.py), written as the client's language writes dates,
+"""The merge fields' values of a contract (contract_text.py), written as the client's language writes dates,
 times, money and lists (Babel, from the Unicode CLDR): `Saturday, June 12, 2027`, `6:00 PM` and `€4,500.00` in
 `en`, `Samstag, 12. Juni 2027`, `18:00` and `€ 4.500,00` in `de-AT`. The caller gathers the facts (`ContractFacts`,
 plain values in their stored forms) from the gig, its contacts, venue and products, the accepted quote and the
 office; `values_for` writes them."""
 
 import datetime as dt
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from typing import NamedTuple
 
 from babel import Locale, UnknownLocaleError
 from babel.dates import format_date, format_time, format_timedelta
 from babel.lists import format_list
 from babel.numbers import format_currency
+
+from domain.sales.money import share
 
 FALLBACK_LANGUAGE = "en"
 LANGUAGE_FIELD = "language"  # the contact's custom field that names the language the client reads, if any
@@ -72,9 +74,9 @@ def _known(language):
 
 
 def split_total(gross_cents, deposit_percent):
-    """(deposit, balance) in cents: `deposit_percent` of the total, rounded half up to the cent, and the rest. The
-    deposit invoice and the contract's text both take the deposit from here."""
-    deposit = int((Decimal(gross_cents) * deposit_percent / 100).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+    """(deposit, balance) in cents: `deposit_percent` of the total (`money.share`, as the deposit invoice takes it),
+    and the rest."""
+    deposit = share(gross_cents, deposit_percent)
     return deposit, gross_cents - deposit
 
 

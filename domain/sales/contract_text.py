@@ -1,7 +1,7 @@
 """Contract templates' text (SPEC §15 `/contract-templates`): plain text with merge fields `{{ name }}`, exactly those
 of MERGE_FIELDS, and `{% if name %}…{% elif name %}…{% else %}…{% endif %}` on a field having a value; nothing else
 (no attribute access, filters, tests, calls, loops or assignments). `check` refuses any other body with a 422 at
-`body` naming the line; `render` writes a checked body with the fields' values (domain/contract_values.py), in
+`body` naming the line; `render` writes a checked body with the fields' values (domain/sales/contract_values.py), in
 Jinja2's sandbox, an unknown name an error."""
 
 import difflib
