@@ -142,12 +142,11 @@ def filter_param(columns):
             fields_of.setdefault(tuple(operators), []).append(name)
         for operators, names in fields_of.items():
             properties[filter_pattern(names, operators)] = json.loads(schema)
-    every_key = "|".join(pattern.removeprefix("^").removesuffix("$") for pattern in properties)
     # The list's own keys beside a reference to the one `Filters` object (OpenAPI 3.1 applies both): a generator
     # that reads only the reference, as openapi-python-client does, makes one filter type for every list rather
-    # than one each, and the keys a pattern allows are not properties it could type anyway.
-    schema = {"$ref": "#/components/schemas/Filters", "propertyNames": {"pattern": f"^({every_key})$"}}
-    schema["patternProperties"] = properties
+    # than one each, and the keys a pattern allows are not properties it could type anyway. A key no pattern
+    # matches is no filter of this list (`additionalProperties`: the patterns are written once).
+    schema = {"$ref": "#/components/schemas/Filters", "patternProperties": properties, "additionalProperties": False}
     param = query_param("filter", schema, FILTER_DESCRIPTION)
     param.update(style="form", explode=True)  # each key its own parameter
     return param

@@ -138,10 +138,10 @@ def documented_filter(operation, key):
     `filter` object names each filter by the pattern its key matches (one, and only one)."""
     (param,) = [p for p in operation["parameters"] if p["name"] == "filter"]
     schema = param["schema"]
-    if not re.fullmatch(schema["propertyNames"]["pattern"], key):
-        return None
-    (value,) = [value for pattern, value in schema["patternProperties"].items() if re.fullmatch(pattern, key)]
-    return value
+    assert schema["additionalProperties"] is False  # a key no pattern matches is no filter of the list
+    found = [value for pattern, value in schema["patternProperties"].items() if re.fullmatch(pattern, key)]
+    assert len(found) <= 1, key
+    return found[0] if found else None
 
 
 def test_every_list_documents_its_parameters_and_typed_filters(document):
