@@ -552,16 +552,16 @@ class OwnPayLineSchema(BaseSchema):
 
 
 class QuoteAnswerSchema(BaseSchema):
-    note = Text(metadata={"description": "what the client said, kept in the event (`data.note`)"})
+    note = Text(metadata={"description": "kept in the event's data"})
 
 
 class SignOnBehalfSchema(BaseSchema):
-    signed_name = Str(200, required=True, metadata={"description": "the name the client signed the paper with"})
-    note = Text(metadata={"description": "how it was signed, kept in the event (`data.note`)"})
+    signed_name = Str(200, required=True, metadata={"description": "as on the paper"})
+    note = Text(metadata={"description": "kept in the event's data"})
 
 
 class VoidSchema(BaseSchema):
-    reason = Text(required=True, metadata={"description": "why the contract no longer holds"})
+    reason = Text(required=True)
 
 
 class MergeFieldSchema(BaseSchema):

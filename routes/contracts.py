@@ -23,7 +23,7 @@ SIGNED_FROM = ("inquiry", "tentative", None)  # the gig statuses a signing moves
 @blueprint.get("/contract-templates/merge-fields")
 @operation(capability="sales.view", response=MergeFieldSchema, many=True, errors=(400,))
 def merge_fields():
-    """The merge fields a contract template's body may use, `{{ name }}`, each with what it holds."""
+    """The merge fields a template's body may use."""
     reject_parameters(request.args)
     return {"data": contract_text.merge_fields()}
 
@@ -31,8 +31,7 @@ def merge_fields():
 @blueprint.post("/contracts/<id>/send")
 @operation(capability="sales.edit", response=ContractSchema, errors=(400, 404, 409))
 def send_contract(id):
-    """Send a draft contract: its number (C-YYYY-NNNN), the sha256 of its text (which never changes again),
-    sent_at, `sent`."""
+    """Send a draft contract: its number and its text's sha256."""
     reject_parameters(request.args)
     contract = contracting.send(records.locked(Contract, CONTRACTS.get(id).id), numbers.next_number)
     CONTRACTS.record_event("sent", contract)
@@ -41,10 +40,11 @@ def send_contract(id):
 
 
 @blueprint.post("/contracts/<id>/sign-on-behalf")
-@operation(capability="sales.edit", body=SignOnBehalfSchema, response=ContractSchema, errors=(400, 404, 409, 415, 422))
+@operation(
+    capability="sales.edit", body=SignOnBehalfSchema, response=ContractSchema, errors=(400, 404, 409, 413, 415, 422)
+)
 def sign_on_behalf(id):
-    """Record a sent contract as signed on paper: signed_name, signed_by your user id, signed_at now, the address and
-    browser of this request; the gig moves to the first status of kind `confirmed` (from inquiry or tentative)."""
+    """Record a sent contract signed on paper: the gig to confirmed."""
     reject_parameters(request.args)
     values = load(SignOnBehalfSchema(), json_body())
     where = (request.remote_addr, request.headers.get("User-Agent"))
@@ -67,9 +67,9 @@ def sign_contract(contract, signed_name, signed_by, address, user_agent, note=No
 
 
 @blueprint.post("/contracts/<id>/void")
-@operation(capability="sales.edit", body=VoidSchema, response=ContractSchema, errors=(400, 404, 409, 415, 422))
+@operation(capability="sales.edit", body=VoidSchema, response=ContractSchema, errors=(400, 404, 409, 413, 415, 422))
 def void_contract(id):
-    """Void a contract that is not void yet, with the reason (void_reason); a signed one too."""
+    """Void a contract, with the reason."""
     reject_parameters(request.args)
     reason = load(VoidSchema(), json_body())["reason"]
     contract = contracting.void(records.locked(Contract, CONTRACTS.get(id).id), reason)

@@ -20,8 +20,7 @@ blueprint = Blueprint("quotes", __name__)
 @blueprint.post("/gigs/<id>/quotes")
 @operation(capability="sales.edit", response=QuoteSchema, status=201, errors=(400, 404))
 def quote_gig(id):
-    """Draft a quote for the gig, addressed to its primary contact: a line per gig product (its name, ensemble and
-    times, its price; 0 where it has none) at the office's tax rate (`BAND_TAX_RATE_BP`). Edit it, then send it."""
+    """Draft a quote from the gig's products, for its primary contact."""
     reject_parameters(request.args)
     gig = GIGS.get(id)
     quote = QUOTES.create({"gig_id": gig.id})
@@ -35,8 +34,7 @@ def quote_gig(id):
 @blueprint.post("/quotes/<id>/send")
 @operation(capability="sales.edit", response=QuoteSchema, errors=(400, 404, 409))
 def send_quote(id):
-    """Send a draft quote: its number (Q-YYYY-NNNN), `sent`, sent_at; the gig's earlier sent quotes become
-    `superseded`. Refused without lines, without a contact, or past its valid_until."""
+    """Send a draft quote: its number; the gig's earlier sent quotes are superseded."""
     reject_parameters(request.args)
     quote = records.locked(Quote, QUOTES.get(id).id)
     quoting.require_sendable(quote)
@@ -53,18 +51,16 @@ def freeze_sent(kind, record):
 
 
 @blueprint.post("/quotes/<id>/accept")
-@operation(capability="sales.edit", body=QuoteAnswerSchema, response=QuoteSchema, errors=(400, 404, 409, 415, 422))
+@operation(capability="sales.edit", body=QuoteAnswerSchema, response=QuoteSchema, errors=(400, 404, 409, 413, 415, 422))
 def accept_quote(id):
-    """Accept a sent quote on the client's behalf (responded_by: your user id): a gig whose status is of kind
-    `inquiry` moves to the first status of kind `tentative`, and a contract is drafted from the default template
-    when there is one and the gig has no contract yet. Refused while the gig has an accepted quote."""
+    """Accept a sent quote for the client: the gig to tentative, a contract drafted."""
     return answered(id, "accepted")
 
 
 @blueprint.post("/quotes/<id>/decline")
-@operation(capability="sales.edit", body=QuoteAnswerSchema, response=QuoteSchema, errors=(400, 404, 409, 415, 422))
+@operation(capability="sales.edit", body=QuoteAnswerSchema, response=QuoteSchema, errors=(400, 404, 409, 413, 415, 422))
 def decline_quote(id):
-    """Decline a sent quote on the client's behalf (responded_by: your user id)."""
+    """Decline a sent quote for the client."""
     return answered(id, "declined")
 
 

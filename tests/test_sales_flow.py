@@ -260,7 +260,7 @@ def test_contract_operations_refuse_what_their_status_forbids(admin, build, gig)
     refusal(admin.post(f"/contracts/{contract['id']}/sign-on-behalf", {"signed_name": "Anna"}), "not_sent")
     void = post(admin, f"/contracts/{contract['id']}/void", {"reason": "The couple called it off"})
     assert (void["status"], void["void_reason"]) == ("void", "The couple called it off")
-    assert [e["type"] for e in events_of(admin, gig) if e["subject"]["id"] == contract["id"]][0] == "contract.voided"
+    assert next(e["type"] for e in events_of(admin, gig) if e["subject"]["id"] == contract["id"]) == "contract.voided"
     refusal(admin.post(f"/contracts/{contract['id']}/void", {"reason": "again"}), "contract_void")
 
 
