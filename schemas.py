@@ -3,6 +3,7 @@
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
 from domain.errors import flatten, invalid
+from domain.sales import contract_text
 from formats.field_types import (
     NUL_MESSAGE,
     Bool,
@@ -525,9 +526,14 @@ class QuoteLineSchema(LineSchema):
     quote_id = Ref(required=True, metadata={"description": "a draft quote"})
 
 
+MERGED = ", ".join(contract_text.MERGE_FIELDS)  # what GET /contract-templates/merge-fields describes
+
+
 class ContractTemplateSchema(RecordSchema):
     name = Str(200, required=True)
-    body = Text(required=True, metadata={"description": "the contract's text, with merge fields `{{ name }}`"})
+    body = Text(
+        required=True, metadata={"description": f"the contract's text with merge fields `{{{{ name }}}}`: {MERGED}"}
+    )
     is_default = Bool(load_default=False, metadata={"description": "the template of new contracts; one at a time"})
     active = Bool(load_default=True)
 
@@ -537,7 +543,7 @@ class ContractSchema(RecordSchema):
     gig_id = Ref(required=True)
     template_id = Ref(metadata={"description": "absent on create: the default template, if one is marked"})
     quote_id = Ref(metadata={"description": "a quote of the same gig"})
-    body = Text(metadata={"description": "absent on create: the template's text; changes only while draft"})
+    body = Text(metadata={"description": "absent on create: the template rendered; plain text, changes while draft"})
     number = Str(dump_only=True, metadata={"description": NUMBER + " (C-YYYY-NNNN)"})
     status = Enum(*CONTRACT_STATUSES, dump_only=True, allow_none=False)
     sha256 = Str(dump_only=True, metadata={"description": "of the text as sent"})

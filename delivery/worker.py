@@ -1,11 +1,11 @@
 """The background worker of `serve` (SPEC §8): one thread that looks for timed work every
 `BAND_WORKER_INTERVAL` seconds, beside the webhook sender (`delivery/webhooks/sender.py`) and the notification sender
 (`delivery/notifications/sender.py`). It records the expiry of invitations as events (the stored status catching up with
-what reads already show), prunes events older than `BAND_EVENT_DAYS` once a day, takes the daily backup into
-`BAND_BACKUP_DIR`, and makes the timed notifications (reminders, the office digest: `notifications.timed`). The
-database is the queue: each piece of work is one write transaction that claims what it does, so two servers on
-one database never do it twice, and each round is done by one of them (`dialect.one_server_at_a_time`); work not
-done before a stop is simply found again on the next start."""
+what reads already show), marks sent quotes past their valid_until expired (SPEC §15), prunes events older than
+`BAND_EVENT_DAYS` once a day, takes the daily backup into `BAND_BACKUP_DIR`, and makes the timed notifications
+(reminders, the office digest: `notifications.timed`). The database is the queue: each piece of work is one write
+transaction that claims what it does, so two servers on one database never do it twice, and each round is done by one
+of them (`dialect.one_server_at_a_time`); work not done before a stop is simply found again on the next start."""
 
 import datetime as dt
 import logging
@@ -19,8 +19,9 @@ from delivery.webhooks import signatures as webhook_signing
 from delivery.webhooks.sender import Sender
 from dialects import dialect
 from domain.invitations import FIRST_STORED_PENDING_EXPIRY
+from domain.sales import quoting
 from events.resource import recorder_of
-from models import BUSY_TABLES, OVERDUE, Event, GigRoleInvitation, db, now, timestamp
+from models import BUSY_TABLES, OVERDUE, Event, GigRoleInvitation, Quote, db, now, timestamp
 from storage import writer
 from storage.private_files import private_directory
 
@@ -88,6 +89,8 @@ class Worker:
     def tick(self):
         while expire_invitations() == EXPIRE_AT_ONCE and not self.stopping.wait(BETWEEN_BATCHES_SECONDS):
             pass
+        while expire_quotes() == EXPIRE_AT_ONCE and not self.stopping.wait(BETWEEN_BATCHES_SECONDS):
+            pass
         webhook_signing.forget_old_secrets()
         if self.pruned_on != dt.date.today():
             prune_events(self.app.config["EVENT_DAYS"])
@@ -111,6 +114,19 @@ def expire_invitations():
             return 0
         GigRoleInvitation.update(status="expired", updated_at=now()).where(GigRoleInvitation.id.in_(ids)).execute()
         recorder_of(GigRoleInvitation).record_events("expired", ids)
+    return len(ids)
+
+
+def expire_quotes():
+    """Mark a batch of sent quotes past their valid_until `expired` (SPEC §15), each with its event; how many. A
+    claim, as for invitations: a quote being answered at this moment is found again next round."""
+    with writer.transaction():
+        due = Quote.select(Quote.id).where(quoting.expiring())
+        ids = [quote_id for (quote_id,) in dialect.claiming(due.limit(EXPIRE_AT_ONCE)).tuples()]
+        if not ids:
+            return 0
+        Quote.update(status="expired", updated_at=now()).where(Quote.id.in_(ids)).execute()
+        recorder_of(Quote).record_events("expired", ids)
     return len(ids)
 
 

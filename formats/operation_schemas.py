@@ -5,7 +5,7 @@ OpenAPI document."""
 from marshmallow import ValidationError, fields, validate, validates_schema
 
 from formats import push_tokens
-from formats.field_types import Bool, Date, Email, Enum, Int, Str, Time, Timestamp
+from formats.field_types import Bool, Date, Email, Enum, Int, Str, Text, Time, Timestamp
 from models import (
     CHANNEL_STATES,
     DELIVERY_STATUSES,
@@ -546,3 +546,24 @@ class OwnPayLineSchema(BaseSchema):
     role_id = fields.UUID(dump_only=True)
     amount_cents = fields.Integer(dump_only=True, allow_none=True)
     source = pay_source()
+
+
+# --- money in: the operations on quotes and contracts (SPEC §15) --------------------------------------------
+
+
+class QuoteAnswerSchema(BaseSchema):
+    note = Text(metadata={"description": "kept in the event's data"})
+
+
+class SignOnBehalfSchema(BaseSchema):
+    signed_name = Str(200, required=True, metadata={"description": "as on the paper"})
+    note = Text(metadata={"description": "kept in the event's data"})
+
+
+class VoidSchema(BaseSchema):
+    reason = Text(required=True)
+
+
+class MergeFieldSchema(BaseSchema):
+    name = Str(dump_only=True)
+    description = Str(dump_only=True)

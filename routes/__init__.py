@@ -9,6 +9,7 @@ from routes import (
     answers,
     catalog,
     console,
+    contracts,
     devices,
     events,
     gigs,
@@ -19,6 +20,7 @@ from routes import (
     pay,
     people,
     production,
+    quotes,
     sales,
     service,
     setup,
@@ -33,7 +35,20 @@ RESOURCES = [resource for module in GROUP_MODULES for resource in module.RESOURC
 def register(app):
     api = Blueprint("api", __name__, url_prefix="/v1")
     register_resources(api, *RESOURCES)
-    others = (account, answers, devices, events, me, musicians, notifications, office, service, setup)
+    others = (
+        account,
+        answers,
+        contracts,
+        devices,
+        events,
+        me,
+        musicians,
+        notifications,
+        office,
+        quotes,
+        service,
+        setup,
+    )
     for module in (*GROUP_MODULES, *others):
         if hasattr(module, "blueprint"):
             api.register_blueprint(module.blueprint)

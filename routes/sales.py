@@ -8,7 +8,7 @@ from flask import current_app
 
 from domain import office
 from domain.errors import invalid
-from domain.sales import records
+from domain.sales import contract_text, contracting, records
 from models import (
     Contract,
     ContractTemplate,
@@ -162,6 +162,10 @@ class Lines(Resource):
 
 
 class ContractTemplates(Resource):
+    def before_save(self, write):
+        if "body" in write.changes:
+            contract_text.check(write.record.body)
+
     def after_save(self, write):
         clear_others(ContractTemplate, write.record, "is_default")
 
@@ -173,10 +177,13 @@ class Contracts(Document):
             raise invalid({"quote_id": ["Not a quote of the contract's gig."]})
         super().before_save(write)
         if write.creating and "template_id" not in write.changes:
-            default = ContractTemplate.get_or_none(ContractTemplate.is_default & ContractTemplate.active)
+            default = contracting.default_template()
             contract.template_id = default.id if default else None
         if write.creating and contract.body is None and contract.template_id:
-            contract.body = ContractTemplate.get_by_id(contract.template_id).body
+            quote = contracting.quote_for(contract.gig_id, contract.quote_id)
+            template = ContractTemplate.get_by_id(contract.template_id)
+            contract.body = contracting.rendered(template, Gig.get_by_id(contract.gig_id), quote)
+            contract.quote_id = quote.id
 
 
 class Payments(Resource):
@@ -210,9 +217,10 @@ def settle(invoice_id):
 QUOTES = Quotes(Quote, QuoteSchema)
 INVOICES = Invoices(Invoice, InvoiceSchema)
 CONTRACTS = Contracts(Contract, ContractSchema)
+QUOTE_LINES = Lines(QuoteLine, QuoteLineSchema, QUOTES)
 RESOURCES = [
     QUOTES,
-    Lines(QuoteLine, QuoteLineSchema, QUOTES),
+    QUOTE_LINES,
     ContractTemplates(ContractTemplate, ContractTemplateSchema, SALES),
     CONTRACTS,
     INVOICES,
