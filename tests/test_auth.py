@@ -239,7 +239,7 @@ def test_me_shows_the_full_can_map_of_each_default_role(signed_in, role_name):
     me = signed_in(role_name).get("/me").get_json()["data"]
     assert set(me) == {"id", "email", "name", "roles", "token", "can", "office", "staff_member_id"}
     assert me["roles"] == [role_name]
-    assert set(me["can"]) == set(CAPABILITIES) and len(CAPABILITIES) == 14
+    assert set(me["can"]) == set(CAPABILITIES) and len(CAPABILITIES) == 16
     assert {c for c, held in me["can"].items() if held} == EXPECTED_CAPABILITIES[role_name]
     assert set(me["token"]) == {"id", "kind", "expires_at", "label"}
 
