@@ -708,6 +708,17 @@ NOTIFICATION_TYPES = (
     "gig_reminder",
     "office_digest",
     "welcome",
+    # money in (SPEC §15): the client's mails, and the office's news of it
+    "client_link",
+    "client_quote",
+    "client_contract",
+    "client_invoice",
+    "client_payment",
+    "client_due_soon",
+    "client_overdue",
+    "quote_answered",
+    "contract_signed",
+    "invoice_overdue",
 )
 CHANNEL_STATES = ("pending", "sent", "failed", "skipped")
 

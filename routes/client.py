@@ -5,6 +5,7 @@ other answers it 401). The link is `domain/sales/client_links.py`, what it shows
 from flask import Blueprint, request
 
 from auth import client_link
+from delivery.notifications import clients
 from domain.errors import not_found, unauthenticated
 from domain.sales import client_links, client_view
 from formats.client_schemas import ClientLinkSchema, ClientViewSchema
@@ -28,8 +29,12 @@ def gig_contact_of(id):
 @blueprint.post("/gig-contacts/<id>/client-link")
 @operation(capability="sales.edit", response=ClientLinkSchema, errors=(400, 404))
 def make_client_link(id):
-    """Make the gig contact's link to their page, replacing the one they had; its address is shown only here."""
-    return {"data": client_links.make(gig_contact_of(id), lifecycle.public_url())}
+    """Make the gig contact's link to their page, replacing the one they had, and mail it to them; its address is
+    shown only here and in that mail."""
+    gig_contact = gig_contact_of(id)
+    link = client_links.make(gig_contact, lifecycle.public_url())
+    clients.mail_link(gig_contact, link["url"])
+    return {"data": link}
 
 
 @blueprint.delete("/gig-contacts/<id>/client-link")

@@ -9,11 +9,12 @@ import itertools
 
 from peewee import JOIN, Value, fn
 
-from delivery.notifications import facts, messages, queue
+from delivery.notifications import clients, facts, messages, queue
 from delivery.notifications.words import person
 from dialects import dialect
 from domain import signed_links
 from domain.capabilities import held_capabilities
+from domain.sales import records
 from models import (
     INVITATION_STATUS,
     LIVE,
@@ -45,6 +46,7 @@ def run(config, moment=None):
     claimed(lambda: invitations_to_remind(config, moment), lambda found: remind_invitations(config, found))
     claimed(lambda: gigs_to_remind(config, moment), remind_gigs)
     claimed(lambda: digest_due(config, moment), lambda found: send_digest(moment, found))
+    clients.run(config, records.office_today(), claimed)
 
 
 def claimed(find, make):
