@@ -9,9 +9,10 @@ from delivery.notifications import clients
 from domain.errors import not_found, unauthenticated
 from domain.sales import client_links, client_view
 from formats.client_schemas import ClientLinkSchema, ClientViewSchema
-from models import GigContact
+from models import Contract, GigContact, Invoice, InvoiceLine, Quote, QuoteLine
 from openapi import operation
 from resources import reject_parameters
+from routes import sales
 from web import lifecycle
 from web.rate_limits import limit_rate
 
@@ -58,4 +59,28 @@ def client():
     holder = client_links.holder(value.strip()) if scheme.lower() == "bearer" else None
     if holder is None:
         raise unauthenticated("Send the token of your link as a bearer; ask the office for a new link.")
-    return {"data": client_view.view_of(holder)}
+    view = client_view.view_of(holder)
+    documents = view.pop("documents")
+    return {"data": {**view, **shown(documents)}}
+
+
+SHOWN = {  # what the client reads of each document: as GET shows it to the office's sales.view
+    "quotes": Quote,
+    "quote_lines": QuoteLine,
+    "contract": Contract,
+    "invoices": Invoice,
+    "invoice_lines": InvoiceLine,
+}
+
+
+def shown(documents):
+    """{key: record or [records]} of the documents' ids, each read as its collection shows it to `sales.view`."""
+    found = {}
+    for key, model in SHOWN.items():
+        resource = next(resource for resource in sales.RESOURCES if resource.model is model)
+        columns = resource.readable(frozenset({"sales.view"}))[1]
+        ids = documents[key]
+        found[key] = (
+            [resource.read(id, columns) for id in ids] if isinstance(ids, list) else ids and resource.read(ids, columns)
+        )
+    return found

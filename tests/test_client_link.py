@@ -48,7 +48,9 @@ def as_client(anon, token, path="/client"):
     return anon.get(path, headers={"Authorization": f"Bearer {token}"})
 
 
-def test_a_link_shows_its_holder_their_gig_and_documents_once_sent_and_nothing_else(admin, build, anon, couple):
+def test_a_link_shows_its_holder_their_gig_and_documents_once_sent_and_nothing_else(
+    admin, build, anon, couple, documented
+):
     gig_id = couple["gig"]["id"]
     draft_quote = build("quotes", gig_id=gig_id, intro="Draft quote")
     quote = build("quotes", gig_id=gig_id, intro="Our offer")
@@ -68,6 +70,7 @@ def test_a_link_shows_its_holder_their_gig_and_documents_once_sent_and_nothing_e
     response = as_client(anon, token_of(link))
 
     assert response.status_code == 200, response.get_json()
+    documented.check("GET", "/client", response)
     data = response.get_json()["data"]
     assert data["contact"] == {"first_name": "Anna", "last_name": "Berger"}
     assert data["gig"]["title"] == "Anna & Ben" and data["gig"]["gig_date"] == today(90)
@@ -75,7 +78,8 @@ def test_a_link_shows_its_holder_their_gig_and_documents_once_sent_and_nothing_e
     assert [(p["start_time"], p["end_time"]) for p in data["gig"]["products"]] == [("19:00", "23:00")]
     assert data["office"]["name"] == "Elmau Band" and data["office"]["iban"] == "DE89370400440532013000"
     assert [(q["id"], q["status"], q["gross_cents"]) for q in data["quotes"]] == [(quote["id"], "sent", 416500)]
-    assert data["quotes"][0]["lines"][0]["description"] == "Band, 4 sets"
+    assert [line["description"] for line in data["quote_lines"]] == ["Band, 4 sets"]
+    assert [line["invoice_id"] for line in data["invoice_lines"]] == [invoice["id"]]
     assert (data["contract"]["id"], data["contract"]["body"]) == (contract["id"], "The contract as sent")
     assert [(i["id"], i["status"], i["open_cents"]) for i in data["invoices"]] == [(invoice["id"], "issued", 119000)]
     text = response.get_data(as_text=True)

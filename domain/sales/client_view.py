@@ -8,26 +8,18 @@ from models import Contact, Contract, Gig, GigProduct, Invoice, InvoiceLine, Pro
 
 OFFICE_FIELDS = ("name", "address_line1", "address_line2", "postal_code", "city", "country", "email", "phone")
 OFFICE_FIELDS += ("website", "iban", "bic", "bank_name")
-LINE_FIELDS = ("description", "quantity", "unit_price_cents", "tax_rate_bp")
-TOTALS = ("currency", "net_cents", "tax_cents", "gross_cents")
-QUOTE_FIELDS = ("id", "number", "status", "valid_until", "sent_at", "responded_at", "intro", "terms", *TOTALS)
-QUOTE_FIELDS += ("deposit_percent", "deposit_due_days", "balance_due_days")
-CONTRACT_FIELDS = ("id", "number", "status", "body", "sha256", "sent_at", "signed_at", "signed_name")
-INVOICE_FIELDS = ("id", "number", "kind", "status", "issued_at", "service_date", "due_date", *TOTALS)
-INVOICE_FIELDS += ("paid_cents", "open_cents", "notes")
 
 
 def view_of(gig_contact):
-    """The client view of `gig_contact`'s gig, as they may read it."""
+    """The client view of `gig_contact`'s gig, as they may read it; `documents` names the ids of theirs, which the
+    caller shows as the API shows them."""
     gig, contact = Gig.get_by_id(gig_contact.gig_id), Contact.get_by_id(gig_contact.contact_id)
     settings = office.current()
     return {
         "contact": {"first_name": contact.first_name, "last_name": contact.last_name},
         "gig": gig_of(gig),
         "office": picked(settings, OFFICE_FIELDS),
-        "quotes": quotes_of(gig.id, contact.id),
-        "contract": contract_of(gig.id),
-        "invoices": invoices_of(gig.id, contact.id),
+        "documents": documents_of(gig.id, contact.id),
     }
 
 
@@ -55,29 +47,28 @@ def picked(record, names):
     return {name: getattr(record, name) for name in names}
 
 
-def lines_of(model, parent, parent_id):
-    query = model.select().where(parent == parent_id).order_by(model.position.asc(nulls="LAST"), model.id)
-    return [picked(line, LINE_FIELDS) for line in query]
+def documents_of(gig_id, contact_id):
+    """The ids of the documents the client reads, in the order they came: their quotes sent (and after), the gig's
+    latest contract sent (or signed, or void), their invoices issued (and after); with the lines of each."""
+    quotes = Quote.select(Quote.id).where(Quote.gig == gig_id, Quote.contact == contact_id, Quote.status != "draft")
+    quote_ids = [quote.id for quote in quotes.order_by(Quote.sent_at, Quote.id)]
+    contracts = Contract.select(Contract.id).where(Contract.gig == gig_id, Contract.status != "draft")
+    contract = contracts.order_by(Contract.sent_at.desc(), Contract.id.desc()).first()
+    invoices = Invoice.select(Invoice.id).where(
+        Invoice.gig == gig_id, Invoice.contact == contact_id, Invoice.status != "draft"
+    )
+    invoice_ids = [invoice.id for invoice in invoices.order_by(Invoice.issued_at, Invoice.id)]
+    return {
+        "quotes": quote_ids,
+        "quote_lines": lines_of(QuoteLine, QuoteLine.quote, quote_ids),
+        "contract": contract.id if contract else None,
+        "invoices": invoice_ids,
+        "invoice_lines": lines_of(InvoiceLine, InvoiceLine.invoice, invoice_ids),
+    }
 
 
-def quotes_of(gig_id, contact_id):
-    query = Quote.select().where(Quote.gig == gig_id, Quote.contact == contact_id, Quote.status != "draft")
-    found = query.order_by(Quote.sent_at, Quote.id)
-    return [{**picked(quote, QUOTE_FIELDS), "lines": lines_of(QuoteLine, QuoteLine.quote, quote.id)} for quote in found]
-
-
-def contract_of(gig_id):
-    """The gig's contract as sent (or signed, or void): the latest of them, or None."""
-    query = Contract.select().where(Contract.gig == gig_id, Contract.status != "draft")
-    found = query.order_by(Contract.sent_at.desc(), Contract.id.desc()).first()
-    return picked(found, CONTRACT_FIELDS) if found else None
-
-
-def invoices_of(gig_id, contact_id):
-    issued = Invoice.status.not_in(("draft",))
-    query = Invoice.select().where(Invoice.gig == gig_id, Invoice.contact == contact_id, issued)
-    found = query.order_by(Invoice.issued_at, Invoice.id)
-    return [
-        {**picked(invoice, INVOICE_FIELDS), "lines": lines_of(InvoiceLine, InvoiceLine.invoice, invoice.id)}
-        for invoice in found
-    ]
+def lines_of(model, parent, parent_ids):
+    query = model.select(model.id).where(parent.in_(parent_ids))
+    return (
+        [line.id for line in query.order_by(parent, model.position.asc(nulls="LAST"), model.id)] if parent_ids else []
+    )
