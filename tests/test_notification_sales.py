@@ -203,3 +203,24 @@ def test_two_servers_on_one_database_remind_an_invoice_once(tmp_path):
 def count(location, kind):
     with connected(location) as connection:
         return connection.execute("SELECT COUNT(*) FROM notifications WHERE type = ?", (kind,)).fetchone()[0]
+
+
+def test_the_office_digest_tells_sales_edit_of_answers_and_signatures(app, build, couple, role):
+    role("seller", "sales.*")
+    role("dispatcher", "staffing.*")
+    seller, dispatcher = make_user(roles=("seller",)), make_user(roles=("dispatcher",))
+    office = make_user(roles=("office",))
+    gig = couple["gig"]
+    quote = build("quotes", gig_id=gig["id"], contact_id=couple["anna"]["id"])
+    contract = build("contracts", gig_id=gig["id"], body="Our contract")
+    record(app, Quote, quote["id"], "quote.accepted", "quotes", status="accepted", number="Q-2026-0001")
+    record(app, Contract, contract["id"], "contract.signed", "contracts", status="signed", number="C-2026-0001")
+    run_timed(config(app, DIGEST_MINUTES=15))  # the first digest: what happened within its minutes
+
+    digests = {row.recipient_user_id: row for row in Notification.select().where(Notification.type == "office_digest")}
+    assert dispatcher.id not in digests  # money in is not theirs
+    assert digests[seller.id].title == digests[office.id].title == "Office digest: 1 quote accepted, 1 contract signed"
+    for reader in (seller, office):
+        body = digests[reader.id].body
+        assert "Quote accepted: Q-2026-0001 for Anna & Ben" in body and "Contract signed: C-2026-0001" in body
+    assert "Open roles" not in digests[seller.id].body and "open roles" in digests[office.id].body.lower()

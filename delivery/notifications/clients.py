@@ -30,6 +30,7 @@ from models import (
     User,
 )
 
+DIGESTED = ("quote.accepted", "quote.declined", "contract.signed")  # in the office digest, for sales.edit
 DUE_SOON_DAYS = 3
 OVERDUE_DAYS = 7
 ANSWERS = {"quote.accepted": "accepted", "quote.declined": "declined"}
@@ -144,13 +145,28 @@ def sales_readers():
     ]
 
 
-def tell_office(kind, gig_id, title, body, topic=None):
-    """The office's news of money in: in-app (and pushed, as the user's settings say); its mail is the digest's."""
+def tell_office(kind, gig_id, title, body, topic=None, mailed=False):
+    """The office's news of money in: in-app (and pushed, as the user's settings say); mailed in the office digest
+    unless `mailed` (an overdue invoice, which no event tells the digest of)."""
     message = queue.Message(title, body + "\n", title)
     for user_id in sales_readers():
         notification = queue.add(kind, message, queue.ids(gig_id), user_id=user_id, topic=topic)
-        queue.skip(notification, "email", "Told in the office digest.")
-        notification.save()
+        if not mailed:
+            queue.skip(notification, "email", "Told in the office digest.")
+            notification.save()
+
+
+def digest_lines(happened):
+    """(what, line) of each quote answered or contract signed for the office digest, where its records remain."""
+    lines = []
+    for event in happened:
+        model = Contract if event.type == "contract.signed" else Quote
+        document = model.get_or_none(model.id == event.subject_id)
+        gig = document and Gig.get_or_none(Gig.id == document.gig_id)
+        if gig is not None:
+            what = event.type.replace(".", " ")
+            lines.append((what, f"{what.capitalize()}: {document.number} for {gig.title}, {gig.gig_date}"))
+    return lines
 
 
 def client_name(contact_id):
@@ -236,7 +252,8 @@ def tell_overdue(found):
             f"The invoice {invoice.number} of {client_name(invoice.contact_id)} for {gig.title} was due on "
             f"{invoice.due_date} and is still open."
         )
-        tell_office("invoice_overdue", gig.id, title, body, topic=invoice_topic("invoice_overdue", invoice.id))
+        topic = invoice_topic("invoice_overdue", invoice.id)
+        tell_office("invoice_overdue", gig.id, title, body, topic=topic, mailed=True)
 
 
 def run(config, moment_today, claimed):
