@@ -48,14 +48,17 @@ def picked(record, names):
 
 
 def documents_of(gig_id, contact_id):
-    """The ids of the documents the client reads, in the order they came: their quotes sent (and after), the gig's
-    latest contract sent (or signed, or void), their invoices issued (and after); with the lines of each."""
-    quotes = Quote.select(Quote.id).where(Quote.gig == gig_id, Quote.contact == contact_id, Quote.status != "draft")
+    """The ids of the documents the client reads, in the order they came: their quotes once sent (whatever became
+    of them), the gig's latest contract once sent, their invoices once issued; with the lines of each."""
+    # sent or issued once (a draft voided when its gig is cancelled never was)
+    quotes = Quote.select(Quote.id).where(
+        Quote.gig == gig_id, Quote.contact == contact_id, Quote.sent_at.is_null(False)
+    )
     quote_ids = [quote.id for quote in quotes.order_by(Quote.sent_at, Quote.id)]
-    contracts = Contract.select(Contract.id).where(Contract.gig == gig_id, Contract.status != "draft")
+    contracts = Contract.select(Contract.id).where(Contract.gig == gig_id, Contract.sent_at.is_null(False))
     contract = contracts.order_by(Contract.sent_at.desc(), Contract.id.desc()).first()
     invoices = Invoice.select(Invoice.id).where(
-        Invoice.gig == gig_id, Invoice.contact == contact_id, Invoice.status != "draft"
+        Invoice.gig == gig_id, Invoice.contact == contact_id, Invoice.issued_at.is_null(False)
     )
     invoice_ids = [invoice.id for invoice in invoices.order_by(Invoice.issued_at, Invoice.id)]
     return {
