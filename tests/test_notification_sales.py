@@ -80,7 +80,9 @@ def test_the_client_is_mailed_each_document_in_their_language_with_a_new_link(ap
     build("quote-lines", quote_id=quote["id"], unit_price_cents=450000, tax_rate_bp=0)
     record(app, Quote, quote["id"], "quote.sent", "quotes", status="sent", sent_at=now(), number="Q-2026-0007")
     contract = build("contracts", gig_id=gig["id"], body="Our contract")
-    record(app, Contract, contract["id"], "contract.sent", "contracts", status="sent", number="C-2026-0003")
+    record(
+        app, Contract, contract["id"], "contract.sent", "contracts", status="sent", sent_at=now(), number="C-2026-0003"
+    )
     invoice = build("invoices", gig_id=gig["id"], contact_id=ben["id"], kind="deposit", due_date=today(14))
     build("invoice-lines", invoice_id=invoice["id"], unit_price_cents=135000, tax_rate_bp=0)
     state = {"status": "issued", "issued_at": now(), "number": "2026-0042"}
@@ -224,3 +226,19 @@ def test_the_office_digest_tells_sales_edit_of_answers_and_signatures(app, build
         body = digests[reader.id].body
         assert "Quote accepted: Q-2026-0001 for Anna & Ben" in body and "Contract signed: C-2026-0001" in body
     assert "Open roles" not in digests[seller.id].body and "open roles" in digests[office.id].body.lower()
+
+
+def test_a_client_without_an_address_keeps_their_link_and_their_mail_is_skipped(app, admin, build, anon, couple):
+    gig = couple["gig"]
+    cleo = build("contacts", first_name="Cleo")  # no email: the office gave her the link by phone
+    cleos = build("gig-contacts", gig_id=gig["id"], contact_id=cleo["id"])
+    url = admin.post(f"/gig-contacts/{cleos['id']}/client-link").get_json()["data"]["url"]
+    invoice = build("invoices", gig_id=gig["id"], contact_id=cleo["id"], kind="deposit", due_date=today(14))
+    build("invoice-lines", invoice_id=invoice["id"], unit_price_cents=1000, tax_rate_bp=0)
+    record(app, Invoice, invoice["id"], "invoice.issued", "invoices", status="issued", issued_at=now(), number="9")
+    send_what_is_due(app)
+
+    assert client_view(anon, url.split("#token=")[1]).status_code == 200
+    told = Notification.get(Notification.type == "client_invoice")
+    assert (told.email_state, told.email_error, told.push_state) == ("skipped", "No address to mail.", "skipped")
+    assert "bcl_" not in told.body

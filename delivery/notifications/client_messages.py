@@ -122,7 +122,7 @@ class Writer:
             words["hello"].format(**about),
             opening,
             facts([(words[key], value) for key, value in lines]),
-            words["link"].format(url=url),
+            url and words["link"].format(url=url),
             words["regards"].format(**about),
         )
         return message(title, paragraphs, title)

@@ -56,30 +56,36 @@ def register():
 
 
 def tell_client(kind, gig_id, contact_id, number, lines, topic=None, public_url=None):
-    """Mail `kind` to the contact of the gig (when they are one of its contacts), with a new link to their page."""
+    """Mail `kind` to the contact of the gig (when they are one of its contacts), with a new link to their page; a
+    contact without an address keeps the link they have (their notification reads skipped: no address)."""
     gig_contact = GigContact.get_or_none((GigContact.gig == gig_id) & (GigContact.contact == contact_id))
     if gig_contact is None:
         return
-    contact, gig, settings = Contact.get_by_id(contact_id), Gig.get_by_id(gig_id), office.current()
-    writer = Writer(language_of(contact.custom_fields, settings.language))
-    link = client_links.make(gig_contact, public_url or current_app.config["PUBLIC_URL"])
-    about = {"name": contact.first_name, "office": settings.name, "number": number, "event": gig.title}
-    event = f"{gig.title}, {writer.date(gig.gig_date)}"
-    message = writer.mail(kind, about, [("event", event), *lines(writer)], link["url"])
-    queue.add(kind, message, queue.ids(gig_id), to=contact.email, topic=topic)
+    contact = Contact.get_by_id(contact_id)
+    url = contact.email and client_links.make(gig_contact, public_url or current_app.config["PUBLIC_URL"])["url"]
+    queue.add(
+        kind, client_message(kind, gig_contact, number, lines, url), queue.ids(gig_id), to=contact.email, topic=topic
+    )
 
 
 def mail_link(gig_contact, url):
     """The client's mail of a link the office made for them (`POST /gig-contacts/{id}/client-link`)."""
+    contact = Contact.get_by_id(gig_contact.contact_id)
+    message = client_message("client_link", gig_contact, "", lambda writer: [], url)
+    queue.add("client_link", message, queue.ids(gig_contact.gig_id), to=contact.email)
+
+
+def client_message(kind, gig_contact, number, lines, url):
+    """The mail of `kind` in the contact's language: the event, then `lines(writer)`, and the link (`url`)."""
     contact, gig, settings = (
         Contact.get_by_id(gig_contact.contact_id),
         Gig.get_by_id(gig_contact.gig_id),
         office.current(),
     )
     writer = Writer(language_of(contact.custom_fields, settings.language))
-    about = {"name": contact.first_name, "office": settings.name, "number": "", "event": gig.title}
-    message = writer.mail("client_link", about, [("event", f"{gig.title}, {writer.date(gig.gig_date)}")], url)
-    queue.add("client_link", message, queue.ids(gig.id), to=contact.email)
+    about = {"name": contact.first_name, "office": settings.name, "number": number, "event": gig.title}
+    event = f"{gig.title}, {writer.date(gig.gig_date)}"
+    return writer.mail(kind, about, [("event", event), *lines(writer)], url)
 
 
 def quote_sent(happened):
