@@ -29,6 +29,12 @@ def public(view):
     return view
 
 
+def client_link(view):
+    """Mark a view whose bearer is a client's link token (SPEC §16), which it checks itself: no user's token."""
+    view.security = "clientLink"  # the OpenAPI document's security scheme of it
+    return public(view)
+
+
 # --- tokens and capabilities ---------------------------------------------------------------------------
 
 

@@ -708,6 +708,17 @@ NOTIFICATION_TYPES = (
     "gig_reminder",
     "office_digest",
     "welcome",
+    # money in (SPEC §15): the client's mails, and the office's news of it
+    "client_link",
+    "client_quote",
+    "client_contract",
+    "client_invoice",
+    "client_payment",
+    "client_due_soon",
+    "client_overdue",
+    "quote_answered",
+    "contract_signed",
+    "invoice_overdue",
 )
 CHANNEL_STATES = ("pending", "sent", "failed", "skipped")
 
@@ -1014,3 +1025,22 @@ class DocumentNumber(BaseModel):
 MODELS.append(DocumentNumber)
 MODELS_BY_TABLE[DocumentNumber._meta.table_name] = DocumentNumber
 INTERNAL_MODELS += (DocumentNumber,)
+
+
+# --- sales: the client's links (SPEC §16) ---------------------------------------------------------------
+
+
+class ClientLink(BaseModel):
+    """A gig contact's link to their page, by its token's hash: one per gig contact, a new one replacing it."""
+
+    id = IdField(primary_key=True, default=new_id)
+    gig_contact = ref(GigContact, on_delete="CASCADE", unique=True)
+    token_hash = CharField(max_length=64, unique=True)
+    expires_at = TimestampField()
+    created_at = TimestampField(default=now)
+
+
+# Declared apart from the lists above, which it joins: no collection of the API, read by routes/client.py.
+MODELS.append(ClientLink)
+MODELS_BY_TABLE[ClientLink._meta.table_name] = ClientLink
+INTERNAL_MODELS += (ClientLink,)

@@ -90,6 +90,8 @@ def document(app):
     )
     spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     spec.options["security"] = [{"bearer": []}]
+    link = "the `bcl_` token of a client's link (SPEC §16): `GET /client` only"
+    spec.components.security_scheme("clientLink", {"type": "http", "scheme": "bearer", "description": link})
     plugin.converter.add_attribute_function(mark_custom_fields)
     plugin.converter.add_attribute_function(mark_private_fields)
     builder = Builder(spec)
@@ -310,7 +312,7 @@ class Builder:
             body = self.request(info["body"], "Patch" if info["partial"] else "Request", partial=info["partial"])
             result["requestBody"] = {"required": True, "content": json_content(body)}
         if public:
-            result["security"] = []
+            result["security"] = [{view.security: []}] if hasattr(view, "security") else []
         return result
 
     def operation(self, summary, tag, params, status, content, errors):

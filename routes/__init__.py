@@ -8,6 +8,7 @@ from routes import (
     admin,
     answers,
     catalog,
+    client,
     console,
     contracts,
     devices,
@@ -38,6 +39,7 @@ def register(app):
     others = (
         account,
         answers,
+        client,
         contracts,
         devices,
         events,

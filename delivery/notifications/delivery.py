@@ -191,7 +191,8 @@ class Recipients:
     def address(self, row):
         """The address to mail `row` to, or None (the channel then reads skipped)."""
         if not row.recipient_user_id:
-            return self.members.get(row.staff_member_id) or skip(row, "email", "No address to mail.")
+            address = self.members.get(row.staff_member_id) if row.staff_member_id else row.email_to  # a client's
+            return address or skip(row, "email", "No address to mail.")
         if why := self.refusal(row, "email"):
             return skip(row, "email", why)
         return self.users[row.recipient_user_id].email

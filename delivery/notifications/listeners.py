@@ -8,7 +8,7 @@ import datetime as dt
 from flask import current_app
 
 import events
-from delivery.notifications import facts, messages, queue
+from delivery.notifications import clients, facts, messages, queue
 from delivery.notifications.timed import reminder_topic
 from domain import signed_links
 from models import Event, GigRoleInvitation, Role, StaffMember
@@ -30,6 +30,7 @@ def register():
     events.listen("gig.updated", gig_updated)
     events.listen("gig_role.updated", gig_role_updated)
     events.listen("gig_role.deleted", gig_role_deleted)
+    clients.register()
 
 
 def invitation_topic(invitation_id):

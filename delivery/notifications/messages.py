@@ -160,11 +160,15 @@ def gig_reminder(view, holder, lineup):
     return message(headline("Tomorrow", gig, style), paragraphs, summary)
 
 
-def office_digest(answered, open_roles):
+def office_digest(answered, open_roles, money_in=()):
     """`answered`: (what: accepted|declined|expired, member name, role, gig title, gig date) since the last
-    digest; `open_roles`: (gig date, gig title, [(role, pending invitations)]) of the next 14 days."""
-    counts, style = collections.Counter(what for what, *_ in answered), office.current()
+    digest; `open_roles`: (gig date, gig title, [(role, pending invitations)]) of the next 14 days (None: not the
+    reader's business); `money_in`: (what: quote accepted|quote declined|contract signed, line) since the last."""
+    counts, style = collections.Counter(what for what, *_ in (*answered, *money_in)), office.current()
     said = ", ".join(f"{count} {what}" for what, count in counts.items())
+    if open_roles is None:
+        paragraphs = ["From the clients since the last digest:", at_most([f"  {line}" for _, line in money_in])]
+        return message(f"Office digest: {said}", paragraphs, said)
     open_count = sum(len(roles) for _, _, roles in open_roles)
     lines = [
         f"  {what.capitalize():<9}{member}: {role} at {title}, {day(date, style)}"
@@ -178,6 +182,8 @@ def office_digest(answered, open_roles):
     if gigs:
         open_part = "Open roles on gigs of the next 14 days:\n\n" + at_most(gigs)
     paragraphs = ["Since the last digest:", at_most(lines), open_part]
+    if money_in:
+        paragraphs[2:2] = ["From the clients:", at_most([f"  {line}" for _, line in money_in])]
     summary = f"{said}; {open_count} open role{'s' if open_count != 1 else ''} in the next 14 days"
     return message(f"Office digest: {said}", paragraphs, summary)
 

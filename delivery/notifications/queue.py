@@ -26,10 +26,12 @@ def later(seconds):
     return timestamp(dt.datetime.now(dt.UTC) + dt.timedelta(seconds=seconds))
 
 
-def add(kind, message, data, *, member=None, user_id=None, topic=None, due_at=None, created_at=None):
+def add(kind, message, data, *, member=None, user_id=None, to=None, topic=None, due_at=None, created_at=None):
     """A new notification for a staff member (told through their linked user, else by mail to their own
-    address) or for a user, in the transaction under way."""
+    address), for a user, or for a client (`to`: their address, None when they have none; mail only), in the
+    transaction under way."""
     recipient = user_id or (member.user_id if member else None)
+    unpushed = "No user is linked to the staff member: told by mail only." if member else "A client is told by mail."
     due_at, stamp = due_at or now(), created_at or now()
     notification = Notification.create(
         type=kind,
@@ -43,10 +45,11 @@ def add(kind, message, data, *, member=None, user_id=None, topic=None, due_at=No
         due_at=due_at,
         created_at=stamp,
         updated_at=stamp,
+        email_to=to,
         email_state="pending",
         email_next_at=due_at,
         push_state="pending" if recipient else "skipped",
-        push_error=None if recipient else "No user is linked to the staff member: told by mail only.",
+        push_error=None if recipient else unpushed,
         push_next_at=due_at if recipient else None,
     )
     queued()

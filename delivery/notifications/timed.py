@@ -9,11 +9,12 @@ import itertools
 
 from peewee import JOIN, Value, fn
 
-from delivery.notifications import facts, messages, queue
+from delivery.notifications import clients, facts, messages, queue
 from delivery.notifications.words import person
 from dialects import dialect
 from domain import signed_links
 from domain.capabilities import held_capabilities
+from domain.sales import records
 from models import (
     INVITATION_STATUS,
     LIVE,
@@ -34,7 +35,8 @@ from models import (
 from storage import writer
 
 AT_ONCE = 200  # reminders made in one transaction: the write lock is never held for long
-DIGESTED = ("gig_role_invitation.accepted", "gig_role_invitation.declined", "gig_role_invitation.expired")
+INVITATIONS_DIGESTED = ("gig_role_invitation.accepted", "gig_role_invitation.declined", "gig_role_invitation.expired")
+DIGESTED = (*INVITATIONS_DIGESTED, *clients.DIGESTED)
 DIGEST_SEQ, DIGEST_AT = "office_digest_seq", "office_digest_at"
 OPEN_ROLE_DAYS = 14
 
@@ -45,6 +47,7 @@ def run(config, moment=None):
     claimed(lambda: invitations_to_remind(config, moment), lambda found: remind_invitations(config, found))
     claimed(lambda: gigs_to_remind(config, moment), remind_gigs)
     claimed(lambda: digest_due(config, moment), lambda found: send_digest(moment, found))
+    clients.run(config, records.office_today(), claimed)
 
 
 def claimed(find, make):
@@ -159,12 +162,18 @@ def digest_due(config, moment):
 
 
 def send_digest(moment, happened):
-    """The digest to each of its readers (none when the records of what happened are gone since)."""
-    if told_of := answered(happened):
-        message = messages.office_digest(told_of, open_roles(moment))
-        topic = f"office_digest:{happened[-1].seq}"
-        for user_id in digest_readers():
-            queue.add("office_digest", message, queue.ids(), user_id=user_id, topic=topic)
+    """The digest to each of its readers (none when the records of what happened are gone since): the invitations'
+    news to those holding staffing.edit, money in's to those holding sales.edit."""
+    told_of = answered([event for event in happened if event.type in INVITATIONS_DIGESTED])
+    money_in = clients.digest_lines([event for event in happened if event.type in clients.DIGESTED])
+    topic, written = f"office_digest:{happened[-1].seq}", {}
+    for user_id, staffing, sales in digest_readers():
+        if not ((staffing and told_of) or (sales and money_in)):
+            continue
+        if (staffing, sales) not in written:
+            roles = open_roles(moment) if staffing else None
+            written[staffing, sales] = messages.office_digest(told_of * staffing, roles, money_in * sales)
+        queue.add("office_digest", written[staffing, sales], queue.ids(), user_id=user_id, topic=topic)
     store(DIGEST_SEQ, str(happened[-1].seq))
     store(DIGEST_AT, timestamp(moment))
 
@@ -212,13 +221,16 @@ def open_roles(moment):
 
 
 def digest_readers():
-    """The active users holding staffing.edit who did not turn the digest off."""
+    """(user id, holds staffing.edit, holds sales.edit) of the active users holding either who did not turn the
+    digest off."""
     users = User.select(User.id).where(User.active == True)  # noqa: E712
-    return [
-        user_id
-        for (user_id,) in users.tuples()
-        if "staffing.edit" in held_capabilities(user_id) and NotificationSetting.of(user_id).office_digest
-    ]
+    found = []
+    for (user_id,) in users.tuples():
+        held = held_capabilities(user_id)
+        staffing, sales = "staffing.edit" in held, "sales.edit" in held
+        if (staffing or sales) and NotificationSetting.of(user_id).office_digest:
+            found.append((user_id, staffing, sales))
+    return found
 
 
 def setting(key):

@@ -1,0 +1,68 @@
+"""The answers of the client's link (SPEC §16): the link as it is made, and what `GET /v1/client` shows its
+holder (`domain/sales/client_view.py`): plain fields, read only."""
+
+from marshmallow import fields
+
+from formats.field_types import Date, Time, Timestamp
+from formats.operation_schemas import PlaceSchema, TimesSchema
+from schemas import BaseSchema
+
+Text = fields.String
+
+
+class ClientLinkSchema(BaseSchema):
+    url = Text(dump_only=True, metadata={"description": "`{public_url}/client#token=bcl_…`: shown only here"})
+    expires_at = Timestamp(dump_only=True, allow_none=False)
+
+
+class ClientContactSchema(BaseSchema):
+    first_name = Text()
+    last_name = Text(allow_none=True)
+
+
+class ClientGigSchema(BaseSchema):
+    id = fields.UUID()
+    title = Text()
+    gig_date = Date(allow_none=False)
+    start_time = Time()
+    end_time = Time()
+    venue = fields.Nested(PlaceSchema, allow_none=True)
+    products = fields.List(fields.Nested(TimesSchema))
+
+
+class ClientOfficeSchema(BaseSchema):
+    name = Text()
+    address_line1 = Text(allow_none=True)
+    address_line2 = Text(allow_none=True)
+    postal_code = Text(allow_none=True)
+    city = Text(allow_none=True)
+    country = Text(allow_none=True)
+    email = Text(allow_none=True)
+    phone = Text(allow_none=True)
+    website = Text(allow_none=True)
+    iban = Text(allow_none=True)
+    bic = Text(allow_none=True)
+    bank_name = Text(allow_none=True)
+
+
+def shown(record):
+    """The component of a record as its collection's GET shows it (to `sales.view`)."""
+    return {"$ref": f"#/components/schemas/{record}"}
+
+
+def records_of(record, description=None):
+    said = {"description": description} if description else {}
+    return fields.Raw(metadata={"type": "array", "items": shown(record), **said})
+
+
+class ClientViewSchema(BaseSchema):
+    contact = fields.Nested(ClientContactSchema)
+    gig = fields.Nested(ClientGigSchema)
+    office = fields.Nested(ClientOfficeSchema, metadata={"description": "its address, contact and bank details"})
+    quotes = records_of("Quote", "theirs, sent and after")
+    quote_lines = records_of("QuoteLine")
+    contract = fields.Raw(
+        allow_none=True, metadata={"anyOf": [shown("Contract"), {"type": "null"}], "description": "the latest sent"}
+    )
+    invoices = records_of("Invoice", "theirs, issued and after")
+    invoice_lines = records_of("InvoiceLine")

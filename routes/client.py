@@ -1,0 +1,86 @@
+"""The client's link (SPEC §16): the office makes (`POST`) or revokes (`DELETE`) a gig contact's link, and its
+holder reads their gig and documents with it (`GET /v1/client`, the only endpoint a `bcl_` token opens; every
+other answers it 401). The link is `domain/sales/client_links.py`, what it shows `domain/sales/client_view.py`."""
+
+from flask import Blueprint, request
+
+from auth import client_link
+from delivery.notifications import clients
+from domain.errors import not_found, unauthenticated
+from domain.sales import client_links, client_view
+from formats.client_schemas import ClientLinkSchema, ClientViewSchema
+from models import Contract, GigContact, Invoice, InvoiceLine, Quote, QuoteLine
+from openapi import operation
+from resources import reject_parameters
+from routes import sales
+from web import lifecycle
+from web.rate_limits import limit_rate
+
+blueprint = Blueprint("client", __name__)
+
+
+def gig_contact_of(id):
+    reject_parameters(request.args)
+    found = GigContact.get_or_none(GigContact.id == id)
+    if found is None:
+        raise not_found("No such gig contact.")
+    return found
+
+
+@blueprint.post("/gig-contacts/<id>/client-link")
+@operation(capability="sales.edit", response=ClientLinkSchema, errors=(400, 404))
+def make_client_link(id):
+    """Make the gig contact's link to their page, replacing the one they had, and mail it to them; its address is
+    shown only here and in that mail."""
+    gig_contact = gig_contact_of(id)
+    link = client_links.make(gig_contact, lifecycle.public_url())
+    clients.mail_link(gig_contact, link["url"])
+    return {"data": link}
+
+
+@blueprint.delete("/gig-contacts/<id>/client-link")
+@operation(capability="sales.edit", status=204, errors=(400, 404))
+def revoke_client_link(id):
+    """Revoke the gig contact's link: it stops working at once. 404 when they have none."""
+    if not client_links.revoke(gig_contact_of(id).id):
+        raise not_found("This gig contact has no client link.")
+    return "", 204
+
+
+@blueprint.get("/client")
+@client_link
+@operation(response=ClientViewSchema, errors=(400, 401, 429))
+def client():
+    """The gig as its client sees it, with their quotes, contract and invoices: the bearer is their link's `bcl_`
+    token (rate-limited per address, as sign-in)."""
+    limit_rate()
+    reject_parameters(request.args)
+    scheme, _, value = request.headers.get("Authorization", "").partition(" ")
+    holder = client_links.holder(value.strip()) if scheme.lower() == "bearer" else None
+    if holder is None:
+        raise unauthenticated("Send the token of your link as a bearer; ask the office for a new link.")
+    view = client_view.view_of(holder)
+    documents = view.pop("documents")
+    return {"data": {**view, **shown(documents)}}
+
+
+SHOWN = {  # what the client reads of each document: as GET shows it to the office's sales.view
+    "quotes": Quote,
+    "quote_lines": QuoteLine,
+    "contract": Contract,
+    "invoices": Invoice,
+    "invoice_lines": InvoiceLine,
+}
+
+
+def shown(documents):
+    """{key: record or [records]} of the documents' ids, each read as its collection shows it to `sales.view`."""
+    found = {}
+    for key, model in SHOWN.items():
+        resource = next(resource for resource in sales.RESOURCES if resource.model is model)
+        columns = resource.readable(frozenset({"sales.view"}))[1]
+        ids = documents[key]
+        found[key] = (
+            [resource.read(id, columns) for id in ids] if isinstance(ids, list) else ids and resource.read(ids, columns)
+        )
+    return found
