@@ -289,6 +289,28 @@ class GigSchema(RecordSchema):
         dump_only=True,
         metadata={"description": "how many invitations to its roles await an answer (one past expires_at does not)"},
     )
+    quote_status = fields.Str(
+        dump_only=True,
+        metadata={"group": "sales", "description": "its latest quote's status (sales.view only: absent otherwise)"},
+    )
+    contract_status = fields.Str(
+        dump_only=True,
+        metadata={"group": "sales", "description": "its latest contract's status (sales.view only: absent otherwise)"},
+    )
+    open_invoice_cents = fields.Int(
+        dump_only=True,
+        metadata={
+            "group": "sales",
+            "description": "what its issued and partly paid invoices still await (sales.view only: absent otherwise)",
+        },
+    )
+    deposit_overdue = fields.Bool(
+        dump_only=True,
+        metadata={
+            "group": "sales",
+            "description": "its deposit invoice awaits money past its due date (sales.view only: absent otherwise)",
+        },
+    )
 
 
 class GigProductSchema(RecordSchema):
