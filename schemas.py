@@ -291,24 +291,24 @@ class GigSchema(RecordSchema):
     )
     quote_status = fields.Str(
         dump_only=True,
-        metadata={"group": "sales", "description": "its latest quote's status (sales.view only: absent otherwise)"},
+        metadata={"group": "sales", "description": "its latest quote's (sales.view only)"},
     )
     contract_status = fields.Str(
         dump_only=True,
-        metadata={"group": "sales", "description": "its latest contract's status (sales.view only: absent otherwise)"},
+        metadata={"group": "sales", "description": "its latest contract's (sales.view only)"},
     )
     open_invoice_cents = fields.Int(
         dump_only=True,
         metadata={
             "group": "sales",
-            "description": "what its issued and partly paid invoices still await (sales.view only: absent otherwise)",
+            "description": "what its issued invoices await (sales.view only)",
         },
     )
     deposit_overdue = fields.Bool(
         dump_only=True,
         metadata={
             "group": "sales",
-            "description": "its deposit invoice awaits money past its due date (sales.view only: absent otherwise)",
+            "description": "its deposit is open past its due date (sales.view only)",
         },
     )
 

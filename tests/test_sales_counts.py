@@ -57,6 +57,16 @@ def test_a_deposit_past_its_due_date_in_the_offices_zone_is_overdue_until_paid(a
     assert counts_of(admin, gig["id"])["deposit_overdue"] is False
 
 
+def test_an_expanded_gig_reads_the_counts_which_no_list_follows_through_the_reference(signed_in, admin, gig):
+    admin.create("quotes", {"gig_id": gig["id"]})
+    expanded = admin.get(f"/gig-contacts?filter[gig_id]={gig['id']}&expand=gig&limit=1").get_json()["data"][0]
+    assert expanded["gig"]["quote_status"] == "draft"
+    assert admin.get("/gig-contacts?filter[gig.quote_status]=draft").status_code == 400
+    crew = signed_in("crew")
+    hidden = crew.get(f"/gig-contacts?filter[gig_id]={gig['id']}&expand=gig&limit=1").get_json()["data"][0]["gig"]
+    assert hidden["quote_status"] is None and hidden["open_invoice_cents"] is None
+
+
 def test_without_sales_view_the_counts_are_absent(signed_in, admin, gig):
     admin.create("quotes", {"gig_id": gig["id"]})
     crew = signed_in("crew")

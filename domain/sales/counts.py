@@ -44,7 +44,9 @@ def _overdue(gig):
 
 
 def _column(name, on, kind, choices=()):
-    return Column(name, on(Gig), kind, choices, group=SALES, shape=("sales count",), on=on)
+    """A count of the gig's own list: not followed through a reference (a filter or sort of the gig's roles, say),
+    which no index would serve; an expanded gig reads it (its table named as the expansion names it)."""
+    return Column(name, on(Gig), kind, choices, group=SALES, shape=("sales count",))
 
 
 COLUMNS = {

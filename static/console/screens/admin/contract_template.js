@@ -91,8 +91,8 @@ export default function ContractTemplate({ params }) {
   const loaded = found.answer;
   const title = params.id === "new" ? "New contract template" : loaded ? loaded.template.name : "Contract template";
   return html`<section class="screen contract-template">
-    <header class="screen-header"><a class="back" href=${contractTemplatePath()}>‹ Contract templates</a><h1>${title}</h1>
-      ${told ? html`<${Happened} words=${told} />` : null}</header>
+    <a class="back" href=${contractTemplatePath()}>‹ Contract templates</a>
+    <header class="screen-header"><h1>${title}</h1>${told ? html`<${Happened} words=${told} />` : null}</header>
     <${ErrorMessage} error=${found.error} />
     ${!loaded && !found.error ? html`<${Loading} />` : null}
     ${loaded ? html`<${TemplateForm} key=${loaded.template.id || "new"} template=${loaded.template} fields=${loaded.fields} editable=${can(me, "sales.edit")} />` : null}
