@@ -211,8 +211,10 @@ def test_the_sales_screens_pass_axe_and_fit_the_screen(demo_office, signed_in, v
     suffix = "desktop" if viewport is DESKTOP else "phone"
     page = signed_in(viewport=viewport)
     invoice = first(demo_office, "/invoices?filter[kind]=balance&filter[status]=issued&limit=1")
+    draft = first(demo_office, "/quotes?filter[status]=draft&limit=1")
     screens = [
         (f"/gigs/{invoice['gig_id']}?tab=sales", ".sales-document", "sales"),
+        (f"/gigs/{draft['gig_id']}?tab=sales", ".sales-line.editing", "sales-draft-quote"),
         ("/money", ".money-totals", "money"),
         ("/admin/contract-templates/new", ".merge-fields", "contract-template"),
     ]

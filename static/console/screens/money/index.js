@@ -62,10 +62,9 @@ function OpenInvoices({ invoices }) {
   if (invoices.length === 0) return html`<p>No invoice is open.</p>`;
   return html`<table class="money-table">
     <caption class="visually-hidden">Open invoices, the earliest due first</caption>
-    <thead><tr><th scope="col">Invoice</th><th scope="col">Gig</th><th scope="col">Due</th><th scope="col">Status</th><th scope="col" class="amount">Open</th></tr></thead>
+    <thead><tr><th scope="col">Invoice and gig</th><th scope="col">Due</th><th scope="col">Status</th><th scope="col" class="amount">Open</th></tr></thead>
     <tbody>${invoices.map((invoice) => html`<tr key=${invoice.id} class=${invoice.overdue ? "overdue" : null}>
-      <td><a href=${gigPath(invoice.gig_id, "sales")}>${documentName("invoices", invoice)}</a></td>
-      <td>${gigTitle(invoice)}</td>
+      <td><a href=${gigPath(invoice.gig_id, "sales")}>${documentName("invoices", invoice)}</a><span class="money-gig">${gigTitle(invoice)}</span></td>
       <td>${date(invoice.due_date)}</td>
       <td>${invoice.overdue ? html`<span class="sales-status sales-overdue">overdue</span>` : html`<${SalesStatus} status=${invoice.status} />`}</td>
       <td class="amount">${money(invoice.open_cents, invoice.currency)}</td>
