@@ -224,3 +224,17 @@ def test_the_sales_screens_pass_axe_and_fit_the_screen(demo_office, signed_in, v
         assert serious_accessibility_violations(page) == [], path
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"], path
         shot(page, f"{name}-{suffix}", full_page=name != "sales")  # a gig's documents make a long page
+
+
+def test_a_viewer_reads_the_sales_tab_without_a_control_and_the_crew_has_none(demo_office, signed_in):
+    quote = first(demo_office, "/quotes?filter[status]=draft&limit=1")
+    page = signed_in("viewer@band.example")
+    sales_tab(demo_office, page, quote["gig_id"])
+    document = page.get_by_role("article", name="Draft quote")
+    expect(document.locator(".sales-line").first).to_be_visible()
+    expect(document.get_by_role("textbox")).to_have_count(0)
+    expect(page.locator(".gig-sales").get_by_role("button")).to_have_text(["PDF"])
+    crew = signed_in("crew@band.example")
+    crew.goto(demo_office.url(f"/gigs/{quote['gig_id']}"))
+    expect(crew.get_by_role("navigation", name="Parts of the gig")).to_be_visible()
+    expect(crew.get_by_role("link", name="Sales")).to_have_count(0)

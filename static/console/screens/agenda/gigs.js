@@ -1,6 +1,7 @@
 // The agenda's gigs, as a list (a row per gig, its day written once per day) or as a month grid (a table of weeks,
 // Monday first, whose days hold a few gigs each and a "+ n more"; on a phone how many gigs a day has). Both show a
-// gig's staffing badges (open roles and pending invitations, SPEC §11's counts), each a link to its staffing. Days
+// gig's staffing badges (open roles and pending invitations, SPEC §11's counts), each a link to its staffing, and with
+// sales.view its sales badges (quote sent, contract unsigned, deposit overdue: §15's counts), each to its Sales tab. Days
 // after the last gig loaded so far (a busy month comes a page at a time) are marked as not yet loaded.
 
 import { StatusBadge } from "../../components/index.js";
