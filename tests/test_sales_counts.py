@@ -2,7 +2,10 @@
 `open_invoice_cents` (what its issued and partly paid invoices await), for a caller with `sales.view` only, and a page
 of gigs costs the same number of queries whatever it holds."""
 
-from models import Contract, Quote
+import datetime as dt
+import zoneinfo
+
+from models import Contract, Invoice, Quote
 from tests import test_sales_records
 from tests.support.database import count_queries
 from tests.support.sales import issued, sent
@@ -55,6 +58,21 @@ def test_a_deposit_past_its_due_date_in_the_offices_zone_is_overdue_until_paid(a
     assert [row["id"] for row in listed] == [gig["id"]]
     admin.create("payments", {"invoice_id": late, "amount_cents": 100_00, "received_on": today()})
     assert counts_of(admin, gig["id"])["deposit_overdue"] is False
+
+
+def test_overdue_follows_the_offices_today_not_the_servers(admin, gig):
+    # A zone whose today is not UTC's at this hour: Kiritimati's (UTC+14) is tomorrow from 10:00 UTC on, Pago Pago's
+    # (UTC-11) yesterday until 11:00 UTC
+    zone = "Pacific/Kiritimati" if dt.datetime.now(dt.UTC).hour >= 10 else "Pacific/Pago_Pago"
+    assert admin.patch("/office", json={"time_zone": zone}).status_code == 200
+    there = dt.datetime.now(zoneinfo.ZoneInfo(zone)).date()
+    made = admin.create("invoices", {"gig_id": gig["id"], "kind": "deposit", "due_date": there.isoformat()})
+    line(admin, "invoice", made["id"], 1, 100_00, 0)
+    issued(made["id"])
+    assert counts_of(admin, gig["id"])["deposit_overdue"] is False  # due today there
+    yesterday = (there - dt.timedelta(days=1)).isoformat()
+    Invoice.update(due_date=yesterday).where(Invoice.id == made["id"]).execute()
+    assert counts_of(admin, gig["id"])["deposit_overdue"] is True
 
 
 def test_an_expanded_gig_reads_the_counts_which_no_list_follows_through_the_reference(signed_in, admin, gig):
