@@ -1,7 +1,7 @@
 // The gig page's Sales tab (SPEC §15), shown with sales.view, edited with sales.edit: the gig's quotes (lines edited
 // in place while draft), its contracts and invoices with their payments, each PDF one click away, and the
 // operations each status allows. Six calls, side by side: the three kinds of documents, the quotes' and invoices'
-// lines and the payments, each filtered by the gig; every write reloads them all.
+// lines and the payments, each filtered by the gig; every write reloads them all, and the gig.
 
 import { ErrorMessage, Loading } from "../../components/index.js";
 import { Operation } from "../../components/sales.js";
@@ -38,11 +38,11 @@ function Section({ id, title, children, empty, actions }) {
   </section>`;
 }
 
-export default function Sales({ gig }) {
+export default function Sales({ gig, reload }) {
   const { api, me } = useConsole();
   const found = useLoad(({ signal }) => loadSales(api, gig.id, signal), [gig.id]);
   const canEdit = can(me, "sales.edit");
-  const done = () => found.reload();
+  const done = () => Promise.all([found.reload(), reload()]); // an operation may move the gig's status
   const sales = found.answer;
   return html`<section class="gig-sales" aria-labelledby="sales-heading">
     <h2 id="sales-heading">Sales</h2>
