@@ -290,6 +290,28 @@ class GigSchema(RecordSchema):
         dump_only=True,
         metadata={"description": "how many invitations to its roles await an answer (one past expires_at does not)"},
     )
+    quote_status = fields.Str(
+        dump_only=True,
+        metadata={"group": "sales", "description": "its latest quote's (sales.view only)"},
+    )
+    contract_status = fields.Str(
+        dump_only=True,
+        metadata={"group": "sales", "description": "its latest contract's (sales.view only)"},
+    )
+    open_invoice_cents = fields.Int(
+        dump_only=True,
+        metadata={
+            "group": "sales",
+            "description": "what its issued invoices await (sales.view only)",
+        },
+    )
+    deposit_overdue = fields.Bool(
+        dump_only=True,
+        metadata={
+            "group": "sales",
+            "description": "its deposit is open past its due date (sales.view only)",
+        },
+    )
 
 
 class GigProductSchema(RecordSchema):

@@ -24,6 +24,7 @@ from demo.office import Office
 from demo.people import write_contact, write_pay_rates, write_people, write_venue
 from demo.production import write_equipment
 from demo.quiet import write_quiet
+from demo.sales import write_sales
 from demo.staffing import settle
 from dialects import dialect
 from domain.errors import ConfigError
@@ -72,6 +73,8 @@ def build(office):
     write_pay_rates(office)
     office.flush()
     write_quiet(office)
+    office.flush()
+    write_sales(office)
     office.flush()
 
 

@@ -57,6 +57,7 @@ SEAM = {
     "search_columns": "(table): the fields the search index of `table` holds (none: it has no index)",
     # expressions
     "NOW": "the current UTC time as SQL, in the stored form (comparable with stored timestamps)",
+    "OFFICE_TODAY": "today's date in the office's time zone as SQL, in the stored form (comparable with stored dates)",
     "greater_of": "(a, b): the greater of two values in one row (a scalar, not the aggregate MAX)",
     "one_of": "(expr, values): `expr IN values` with the values bound as one parameter",
     "all_of": "(conditions): the conditions ANDed side by side (never nested)",

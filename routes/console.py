@@ -18,7 +18,18 @@ from web.service_worker import worker_script
 pages = Blueprint("console", __name__)
 
 # The prefixes the console's router shows screens under: each answers at `/prefix` and `/prefix/...`.
-CONSOLE_PATHS = ("/agenda", "/gigs", "/staffing", "/people", "/pay", "/admin", "/records", "/my", "/first-day")
+CONSOLE_PATHS = (
+    "/agenda",
+    "/gigs",
+    "/staffing",
+    "/people",
+    "/pay",
+    "/money",
+    "/admin",
+    "/records",
+    "/my",
+    "/first-day",
+)
 
 POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; "

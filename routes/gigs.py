@@ -14,6 +14,7 @@ import listing
 from dialects import dialect
 from domain import invitations, rules
 from domain.errors import ApiError, invalid, not_found
+from domain.sales import counts as sales_counts
 from formats.field_types import TEXT_CHARS
 from models import (
     Attachment,
@@ -46,6 +47,16 @@ blueprint = Blueprint("gigs", __name__)
 
 
 class Gigs(Resource):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.columns.update(sales_counts.COLUMNS)
+
+    def readable(self, can):
+        """As any collection's, but a caller without `sales.view` reads no money-in counts at all (SPEC §15)."""
+        found = super().readable(can)
+        shown = sales_counts.without_hidden(found[0], can)
+        return found if shown is found[0] else (shown, list(shown.values()), found[2])
+
     def gig_of(self, record):
         return record.id
 

@@ -150,8 +150,9 @@ def test_the_menu_shows_what_can_allows(demo_office, signed_in):
         expect(page.get_by_role("heading", level=1)).to_be_visible()
         return page.get_by_role("navigation", name="Main menu").get_by_role("link").all_inner_texts()
 
-    assert menu_of("admin@band.example") == ["Band Office", "Agenda", "Staffing", "People", "Pay", "Records", "Admin"]
-    assert menu_of("viewer@band.example") == ["Band Office", "Agenda", "Staffing", "People", "Pay", "Records"]
+    admin = ["Band Office", "Agenda", "Staffing", "People", "Pay", "Money", "Records", "Admin"]
+    assert menu_of("admin@band.example") == admin
+    assert menu_of("viewer@band.example") == ["Band Office", "Agenda", "Staffing", "People", "Pay", "Money", "Records"]
 
 
 @pytest.mark.browser

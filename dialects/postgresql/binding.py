@@ -9,6 +9,12 @@ from dialects.written_once import StandIn, written_once
 # 'now' is the statement's too; now() would be the transaction's).
 NOW = SQL("""to_char(statement_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')""")
 
+# Today in the office's zone (its settings' `time_zone`), as of the statement, in the stored form of a date.
+OFFICE_TODAY = SQL(
+    'to_char(statement_timestamp() AT TIME ZONE COALESCE((SELECT "value"::json->>\'time_zone\' FROM "settings" '
+    "WHERE \"key\" = 'office'), 'UTC'), 'YYYY-MM-DD')"
+)
+
 
 def greater_of(first, second):
     """The greater of two values of a row."""

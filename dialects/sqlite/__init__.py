@@ -27,6 +27,7 @@ from dialects.sqlite.database import (
 )
 from dialects.sqlite.expressions import (
     NOW,
+    OFFICE_TODAY,
     all_of,
     contains,
     fold,

@@ -1,7 +1,9 @@
 """Expressions SQLite writes its own way: text folded for matching, JSON columns, the time now, values bound as
 one JSON array."""
 
+import datetime as dt
 import json
+import zoneinfo
 
 from peewee import SQL, EnclosedNodeList, NodeList, fn
 
@@ -31,6 +33,21 @@ def starts_with(expr, folded):
 
 # The current UTC time in the stored form: SQLite gives milliseconds, the three zeros pad them to microseconds.
 NOW = SQL("strftime('%Y-%m-%dT%H:%M:%f000Z', 'now')")
+
+
+@db.func("band_today", 1)
+def today_in(zone):
+    """Today's date (`YYYY-MM-DD`) in the time zone named `zone` (UTC when it names none)."""
+    try:
+        return dt.datetime.now(zoneinfo.ZoneInfo(zone)).date().isoformat()
+    except (TypeError, ValueError, zoneinfo.ZoneInfoNotFoundError):
+        return dt.datetime.now(dt.UTC).date().isoformat()
+
+
+# Today in the office's zone (its settings' `time_zone`), as of the statement, in the stored form of a date.
+OFFICE_TODAY = SQL(
+    'band_today(json_extract((SELECT "value" FROM "settings" WHERE "key" = \'office\'), \'$.time_zone\'))'
+)
 
 
 def greater_of(first, second):

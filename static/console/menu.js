@@ -12,6 +12,7 @@ export const MENU = [
   { label: "Staffing", path: "/staffing", key: "s", shown: (me) => can(me, "staffing.view") },
   { label: "People", path: "/people", key: "p", shown: (me) => can(me, "people.view") },
   { label: "Pay", path: "/pay", shown: (me) => can(me, "pay.view") },
+  { label: "Money", path: "/money", shown: (me) => can(me, "sales.view") },
   { label: "Records", path: "/records", shown: (me) => doesOfficeWork(me) && canViewAny(me) },
   // Admin's own links lead to these record pages: the menu shows Admin, not Records, there
   { label: "Admin", path: "/admin", also: ["/records/users", "/records/access-roles", "/records/webhook-deliveries"], shown: (me) => can(me, "admin.view") },

@@ -52,3 +52,11 @@ export function myGigPath(gigId) {
 export function myInvitationPath(invitationId) {
   return `/my/invitations/${encodeURIComponent(invitationId)}`;
 }
+
+/** Admin's contract templates; with an id ("new" for a new one), that template's editor. */
+export function contractTemplatePath(id) {
+  return id ? `/admin/contract-templates/${encodeURIComponent(id)}` : "/admin/contract-templates";
+}
+
+/** The Money screen (open invoices and the payments of a period). */
+export const MONEY_PATH = "/money";

@@ -26,6 +26,12 @@ const PARTS = [
     shown: (me) => can(me, "admin.view"),
   },
   {
+    title: "Contract templates",
+    text: "The text a new contract starts from, with the couple's names, the date and the amounts filled in.",
+    links: [["Contract templates", "/admin/contract-templates"], ["New template", "/admin/contract-templates/new", "sales.edit"]],
+    shown: (me) => can(me, "sales.view"),
+  },
+  {
     title: "API keys",
     text: "Your keys for scripts and other programs.",
     links: [["Your API keys", "/admin/api-keys"]],

@@ -1,12 +1,13 @@
 // The agenda's gigs, as a list (a row per gig, its day written once per day) or as a month grid (a table of weeks,
 // Monday first, whose days hold a few gigs each and a "+ n more"; on a phone how many gigs a day has). Both show a
-// gig's staffing badges (open roles and pending invitations, SPEC §11's counts), each a link to its staffing. Days
+// gig's staffing badges (open roles and pending invitations, SPEC §11's counts), each a link to its staffing, and with
+// sales.view its sales badges (quote sent, contract unsigned, deposit overdue: §15's counts), each to its Sales tab. Days
 // after the last gig loaded so far (a busy month comes a page at a time) are marked as not yet loaded.
 
 import { StatusBadge } from "../../components/index.js";
 import { dateFormat, isoDay, localDate, timeRange } from "../../format.js";
 import { html, useEffect, useState } from "../../lib.js";
-import { recordPath, staffingPath } from "../../paths.js";
+import { gigPath, recordPath, staffingPath } from "../../paths.js";
 import { agendaUrl } from "./query.js";
 
 const SHOWN_PER_DAY = 4;
@@ -43,6 +44,7 @@ function badges(gig) {
     ${open === 0 && pending === 0 && gig.role_count > 0 && !cancelled
       ? html`<span class="badge filled">all filled</span>`
       : null}
+    ${salesBadges(gig)}
   </span>`;
 }
 
@@ -59,6 +61,16 @@ function placeAndTimeShown(gig) {
       ? html`<span class="gig-time">${times}</span>`
       : null}</span
   >`;
+}
+
+// SPEC §15's badges (the gig's sales counts, read with sales.view only), each a link to the gig's Sales tab
+function salesBadges(gig) {
+  const words = [
+    gig.quote_status === "sent" ? ["quote-sent", "quote sent"] : null,
+    gig.contract_status === "draft" || gig.contract_status === "sent" ? ["contract-unsigned", "contract unsigned"] : null,
+    gig.deposit_overdue ? ["deposit-overdue", "deposit overdue"] : null,
+  ].filter(Boolean);
+  return words.map(([kind, said]) => html`<a class=${`badge sales ${kind}`} href=${gigPath(gig.id, "sales")}>${said}</a>`);
 }
 
 // --- the list ---

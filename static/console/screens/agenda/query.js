@@ -23,6 +23,8 @@ const FIELDS = [
   "open_role_count",
   "pending_invitation_count",
 ];
+// SPEC §15's badges, for a user with sales.view (the API has no such fields for anyone else)
+const SALES_FIELDS = ["quote_status", "contract_status", "deposit_overdue"];
 
 /** The agenda's settings from the URL's query, each checked (anything else is the default). */
 export function agendaOf(query) {
@@ -64,8 +66,8 @@ export function rangeOf(agenda) {
 }
 
 /** The query of GET /gigs for the agenda's page starting at `offset`: one call brings each gig with its status,
- * venue and counts (expand, fields), sorted by day and time. */
-export function gigsQuery(agenda, offset = 0) {
+ * venue and counts (expand, fields; the sales ones `withSales`), sorted by day and time. */
+export function gigsQuery(agenda, offset = 0, withSales = false) {
   const [first, last] = rangeOf(agenda);
   return {
     "filter[gig_date][gte]": first,
@@ -77,7 +79,7 @@ export function gigsQuery(agenda, offset = 0) {
     q: agenda.q || null,
     sort: "gig_date,start_time,title",
     expand: "gig_status,venue",
-    fields: FIELDS.join(","),
+    fields: (withSales ? [...FIELDS, ...SALES_FIELDS] : FIELDS).join(","),
     limit: PAGE_SIZE,
     offset: offset || null,
   };

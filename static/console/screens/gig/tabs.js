@@ -20,6 +20,7 @@ export const TABS = [
   { id: "run-sheet", label: "Run sheet", load: () => import("./run_sheet.js"), shown: (me) => can(me, "gigs.view") },
   { id: "staffing", label: "Staffing", load: () => import("./staffing.js"), shown: (me) => can(me, "staffing.view") },
   { id: "pay", label: "Pay", load: () => import("./pay.js"), shown: (me) => can(me, "pay.view") },
+  { id: "sales", label: "Sales", load: () => import("./sales.js"), shown: (me) => can(me, "sales.view") },
   { id: "equipment", label: "Equipment", load: () => import("./equipment.js"), shown: (me) => can(me, "gigs.view") },
   { id: "files", label: "Files", load: () => import("./files.js"), shown: (me) => can(me, "gigs.view") },
   { id: "history", label: "History", load: () => import("./history.js"), shown: (me) => can(me, "gigs.view") },
