@@ -104,7 +104,13 @@ def offered_pay(gig_role, member_id):
 # --- a webhook endpoint ------------------------------------------------------------------------------------------
 
 
-def hidden_to_endpoint(endpoint, amounts):
+def hidden_to_endpoint(endpoint, amounts, sales_fields):
     """{collection: [field]} of the amounts that read null in the payloads to `endpoint` (a WebhookEndpoint);
-    `amounts`: every pay amount by collection (`events.resource.pay_amounts`)."""
-    return {} if endpoint.include_pay else amounts
+    `amounts`: every pay amount by collection (`events.resource.pay_amounts`); `sales_fields`: money in among other
+    groups' records (`events.resource.sales_fields`), hidden unless the endpoint includes sales (SPEC §15), as the
+    sales group's own events are never sent it."""
+    hidden = {} if endpoint.include_pay else dict(amounts)
+    if not endpoint.include_sales:
+        for collection, names in sales_fields.items():
+            hidden[collection] = [*hidden.get(collection, []), *names]
+    return hidden

@@ -9,6 +9,7 @@ import json
 import events
 from dialects import dialect
 from domain import pay_policy
+from domain.sales.counts import SALES
 from listing import record_query
 from models import db, now
 
@@ -81,6 +82,20 @@ class RecordsEvents:
     def gig_of(self, record):
         """The gig the record belongs to (a gig child's `gig_id`), for its history."""
         return getattr(record, "gig_id", None)
+
+
+@functools.cache
+def sales_fields():
+    """{collection: [field]} of the money-in fields of other groups' records (a gig's sales counts): private to the
+    sales group, as its own records are."""
+    found = {}
+    for resource in RECORDERS.values():
+        if resource.group == SALES:
+            continue
+        names = [column.name for column in resource.columns.values() if column.group == SALES]
+        if names:
+            found[resource.model._meta.table_name] = names
+    return found
 
 
 @functools.cache

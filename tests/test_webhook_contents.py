@@ -99,3 +99,18 @@ def test_an_endpoint_gets_the_event_types_it_asked_for(office):
             "gig.updated",
         }
         assert [d["event_type"] for d in deliveries(office, endpoint_id=team_endpoint["id"])] == ["team.created"]
+
+
+def test_a_gigs_money_in_reaches_only_the_endpoints_that_include_sales(office):
+    with Receiver() as without_sales, Receiver() as with_sales:
+        endpoint_for(office, without_sales, event_types=["gig.updated"])
+        endpoint_for(office, with_sales, event_types=["gig.updated"], include_sales=True)
+        gig = office.call("POST", "/gigs", {"gig_date": "2027-06-12", "title": "Sold"})
+        quote = office.call("POST", "/quotes", {"gig_id": gig["id"]})
+        office.call("POST", "/quote-lines", {"quote_id": quote["id"], "description": "Band", "unit_price_cents": 100})
+        office.call("PATCH", f"/gigs/{gig['id']}", {"title": "Sold, a draft quote"})
+        [hidden] = wait_for(lambda: without_sales.received)
+        [shown] = wait_for(lambda: with_sales.received)
+        assert hidden.verified and shown.verified
+        assert hidden.payload["data"]["data"]["quote_status"] is None
+        assert shown.payload["data"]["data"]["quote_status"] == "draft"

@@ -13,7 +13,7 @@ from delivery.outgoing import PER_DESTINATION, destination
 from delivery.webhooks.signatures import live_secrets, signed_headers
 from dialects import dialect
 from domain import pay_policy
-from events.resource import pay_amounts
+from events.resource import pay_amounts, sales_fields
 from models import Event, WebhookDelivery, WebhookEndpoint, new_id, now, timestamp
 from storage import writer
 
@@ -101,7 +101,8 @@ def claim(limit, lease_seconds, busy):
 
 
 def attempt(delivery_id, event, endpoint, lease):
-    shown = events.shown(event, hidden=pay_policy.hidden_to_endpoint(endpoint, pay_amounts()))
+    hidden = pay_policy.hidden_to_endpoint(endpoint, pay_amounts(), sales_fields())
+    shown = events.shown(event, hidden=hidden)
     body = json.dumps({"type": event.type, "timestamp": event.occurred_at, "data": shown}, separators=(",", ":"))
     return Attempt(delivery_id, endpoint.id, endpoint.url, event.id, body, live_secrets(endpoint), lease)
 
