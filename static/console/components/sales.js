@@ -38,14 +38,8 @@ export function SalesStatus({ status }) {
   return html`<span class=${`sales-status sales-${status}`}>${STATUS_WORDS[status] || status}</span>`;
 }
 
-/** An API refusal in words: an operation the service does not offer yet (404, 405) says so. */
-export function refusalWords(error) {
-  if (error.status === 404 || error.status === 405) return "The service does not offer this yet.";
-  return error.message;
-}
-
 function Refusal({ error }) {
-  return error ? html`<span class="error operation-error" role="alert">${refusalWords(error)}</span>` : null;
+  return error ? html`<span class="error operation-error" role="alert">${error.message}</span>` : null;
 }
 
 /** A button that POSTs `body` to `path` and then calls `done()`; a refusal is said beside it. */

@@ -12,19 +12,9 @@ import { can } from "../../me.js";
 import { contractTemplatePath } from "../../paths.js";
 import { navigate } from "../../router.js";
 
-// SPEC §15's merge fields, as domain/sales/contract_text.MERGE_FIELDS names them: shown while the service does not
-// list them yet (GET /contract-templates/merge-fields answers 404 before it does)
-const KNOWN_FIELDS = [
-  "client_names", "client_address", "gig_date", "start_time", "end_time", "venue_name", "venue_address", "products",
-  "quote_total", "deposit_amount", "deposit_due_date", "balance_amount", "balance_due_date", "office_name", "office_address",
-].map((name) => ({ name, description: "" }));
-
 async function loadTemplate(api, id, signal) {
   const template = id === "new" ? { name: "", body: "", is_default: false, active: true } : (await api.get(`/contract-templates/${id}`, {}, { signal })).data;
-  const fields = await api.get("/contract-templates/merge-fields", {}, { signal }).then(
-    (answer) => answer.data,
-    (error) => (error.status === 404 ? KNOWN_FIELDS : Promise.reject(error)),
-  );
+  const fields = (await api.get("/contract-templates/merge-fields", {}, { signal })).data;
   return { template, fields };
 }
 

@@ -4,7 +4,7 @@
 
 import { MoneyInput } from "../../components/money_input.js";
 import { fieldMessage } from "../../components/save_error.js";
-import { METHOD_WORDS, Operation, PdfButton, SalesStatus, documentName, refusalWords } from "../../components/sales.js";
+import { METHOD_WORDS, Operation, PdfButton, SalesStatus, documentName } from "../../components/sales.js";
 import { useConsole } from "../../context.js";
 import { date, isoDay, money } from "../../format.js";
 import { html, useState } from "../../lib.js";
@@ -52,7 +52,7 @@ function RecordPayment({ invoice, done }) {
         ${Object.entries(METHOD_WORDS).map(([value, words]) => html`<option value=${value}>${words}</option>`)}
       </select></span>
     <button type="submit" disabled=${saving.busy}>Record the payment</button>
-    ${saving.error && !said("amount_cents") && !said("received_on") ? html`<span class="error" role="alert">${refusalWords(saving.error)}</span>` : null}
+    ${saving.error && !said("amount_cents") && !said("received_on") ? html`<span class="error" role="alert">${saving.error.message}</span>` : null}
   </form>`;
 }
 

@@ -5,7 +5,6 @@
 
 import { MoneyInput } from "../../components/money_input.js";
 import { fieldMessage } from "../../components/save_error.js";
-import { refusalWords } from "../../components/sales.js";
 import { useConsole } from "../../context.js";
 import { money } from "../../format.js";
 import { html, useState } from "../../lib.js";
@@ -75,8 +74,8 @@ function EditedLine({ line, number, collection, currency, done }) {
     <span class="line-net">${money(line.quantity * line.unit_price_cents, currency)}</span>
     <button type="button" class="quiet" onClick=${() => removing.run(async () => { await api.delete(`/${collection}/${line.id}`); await done(); })}>
       Remove<span class="visually-hidden"> line ${number}</span></button>
-    ${error && !Object.keys(typed).some(said) ? html`<span class="error" role="alert">${refusalWords(error)}</span>` : null}
-    ${removing.error ? html`<span class="error" role="alert">${refusalWords(removing.error)}</span>` : null}
+    ${error && !Object.keys(typed).some(said) ? html`<span class="error" role="alert">${error.message}</span>` : null}
+    ${removing.error ? html`<span class="error" role="alert">${removing.error.message}</span>` : null}
     <span class="saved" role="status">${saved ? "Saved" : ""}</span>
   </li>`;
 }
@@ -117,7 +116,7 @@ export function Lines({ document, parent, lines, editable, done }) {
         : html`<${ReadLine} key=${line.id} line=${line} currency=${document.currency} />`)}
     </ol>
     ${editable ? html`<button type="button" onClick=${add} disabled=${adding.busy}>Add a line</button>` : null}
-    ${adding.error ? html`<span class="error" role="alert">${refusalWords(adding.error)}</span>` : null}
+    ${adding.error ? html`<span class="error" role="alert">${adding.error.message}</span>` : null}
     <${Totals} document=${document} />
   </div>`;
 }

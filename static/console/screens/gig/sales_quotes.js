@@ -4,7 +4,7 @@
 // void (with a reason).
 
 import { fieldMessage } from "../../components/save_error.js";
-import { Operation, PdfButton, SalesStatus, documentName, refusalWords } from "../../components/sales.js";
+import { Operation, PdfButton, SalesStatus, documentName } from "../../components/sales.js";
 import { useConsole } from "../../context.js";
 import { date, moment } from "../../format.js";
 import { html, useState } from "../../lib.js";
@@ -57,7 +57,7 @@ function ContractText({ contract, editable, done }) {
     <textarea id=${id} rows="10" value=${text} onInput=${(event) => setText(event.currentTarget.value)}
       aria-invalid=${atBody ? "true" : null} aria-describedby=${atBody ? `${id}-error` : null} />
     ${atBody ? html`<p class="field-error" id=${`${id}-error`} role="alert">${atBody}</p>` : null}
-    ${saving.error && !atBody ? html`<p class="error" role="alert">${refusalWords(saving.error)}</p>` : null}
+    ${saving.error && !atBody ? html`<p class="error" role="alert">${saving.error.message}</p>` : null}
     <button type="button" onClick=${save} disabled=${saving.busy}>Save the text</button>
   </div>`;
 }
