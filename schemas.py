@@ -582,7 +582,10 @@ class InvoiceLineSchema(LineSchema):
 class PaymentSchema(RecordSchema):
     create_only = ("invoice_id",)
     invoice_id = Ref(required=True, metadata={"description": "an issued invoice, not yet paid in full"})
-    amount_cents = Int(min=1, required=True, metadata={"description": "at most the invoice's open amount"})
+    amount_cents = Int(
+        required=True,
+        metadata={"description": "more than 0, at most the open amount; on a credit note less than 0: money paid back"},
+    )
     received_on = Date(required=True)
     method = Enum(*PAYMENT_METHODS, load_default="bank_transfer")
     reference = Str(200)

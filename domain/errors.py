@@ -26,11 +26,13 @@ ANSWER = "POST /invitations/answer"
 ANSWERING = ("POST /gig-role-invitations/{id}/decline", "POST /gig-role-invitations/{id}/withdraw", ACCEPT, ANSWER)
 STAFFING = ("POST /gig-roles", "PATCH /gig-roles/{id}", "POST /gig-role-invitations", ACCEPT, ANSWER)
 ADMINS = ("PATCH /users/{id}", "DELETE /users/{id}", "PATCH /access-roles/{id}")
+ISSUE = "POST /invoices/{id}/issue"
 # The writes of the sales documents that change only while the document (or a line's document) is a draft.
 DRAFTS_ONLY = (
     *(f"{method} /{name}/{{id}}" for name in ("quotes", "contracts", "invoices") for method in ("PATCH", "DELETE")),
     *(f"POST /{name}" for name in ("quote-lines", "invoice-lines")),
     *(f"{method} /{name}/{{id}}" for name in ("quote-lines", "invoice-lines") for method in ("PATCH", "DELETE")),
+    ISSUE,
 )
 PAYMENTS = ("POST /payments", "PATCH /payments/{id}", "DELETE /payments/{id}")
 # Every `details.reason` a client can meet: what it means, and the operations that answer with it ("METHOD /path",
@@ -84,6 +86,15 @@ REASONS = {
     "already_signs_in": ("the staff member is linked to a user already", ("POST /staff-members/{id}/sign-in",)),
     "not_editable": ("the document was sent or issued: only a draft changes (details.status)", DRAFTS_ONLY),
     "not_issued": ("the invoice is a draft or void: only an issued one takes payments (details.status)", PAYMENTS),
+    "no_lines": ("the invoice has no lines: add what it charges first", (ISSUE,)),
+    "not_creditable": (
+        "only an issued invoice is credited, and no more than its gross (details.status)",
+        ("POST /invoices/{id}/credit",),
+    ),
+    "e_invoice_incomplete": (
+        "the invoice's Factur-X XML needs fields /office lacks (details.lacking)",
+        (ISSUE, "POST /invoices/{id}/credit"),
+    ),
 }
 
 

@@ -5,7 +5,7 @@ OpenAPI document."""
 from marshmallow import ValidationError, fields, validate, validates_schema
 
 from formats import push_tokens
-from formats.field_types import Bool, Date, Email, Enum, Int, Str, Time, Timestamp
+from formats.field_types import Bool, Date, Email, Enum, Int, Ref, Str, Time, Timestamp
 from models import (
     CHANNEL_STATES,
     DELIVERY_STATUSES,
@@ -546,3 +546,14 @@ class OwnPayLineSchema(BaseSchema):
     role_id = fields.UUID(dump_only=True)
     amount_cents = fields.Integer(dump_only=True, allow_none=True)
     source = pay_source()
+
+
+# --- sales (SPEC §15) ------------------------------------------------------------------------------------
+
+
+class CreditSchema(BaseSchema):
+    lines = fields.List(
+        Ref(),
+        validate=validate.Length(min=1, max=500),
+        metadata={"description": "the ids of the invoice's lines to credit; absent: every line"},
+    )

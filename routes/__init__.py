@@ -12,6 +12,7 @@ from routes import (
     devices,
     events,
     gigs,
+    invoicing,
     me,
     musicians,
     notifications,
@@ -33,7 +34,7 @@ RESOURCES = [resource for module in GROUP_MODULES for resource in module.RESOURC
 def register(app):
     api = Blueprint("api", __name__, url_prefix="/v1")
     register_resources(api, *RESOURCES)
-    others = (account, answers, devices, events, me, musicians, notifications, office, service, setup)
+    others = (account, answers, devices, events, invoicing, me, musicians, notifications, office, service, setup)
     for module in (*GROUP_MODULES, *others):
         if hasattr(module, "blueprint"):
             api.register_blueprint(module.blueprint)
