@@ -106,15 +106,18 @@ def _line(invoice, description, quantity, unit_price_cents, like=None, tax_rate_
 
 def register():
     """Listen to the events the schedule and a cancelled gig follow (once, however often it is called)."""
-    if scheduled in events.LISTENERS.get("contract.signed", ()):
+    if contract_signed in events.LISTENERS.get("contract.signed", ()):
         return
-    events.listen("contract.signed", scheduled)
+    events.listen("contract.signed", contract_signed)
     events.listen("gig.updated", gig_updated)
 
 
-def scheduled(happened):
-    """A contract signed: its accepted quote's deposit issued (none at 0 %), the balance drafted (SPEC §15)."""
+def contract_signed(happened):
+    """A contract signed (on paper or on the client's page): its PDF kept again, now with its audit page, and its
+    accepted quote's deposit issued (none at 0 %) and balance drafted (SPEC §15)."""
     contract = Contract.get_by_id(happened.subject_id)
+    if contract.number:
+        freeze_pdf("contract", contract)
     quote = _accepted_quote(contract)
     if quote is None or quote.gross_cents <= 0:
         return
@@ -174,7 +177,10 @@ def issue_due_balances():
     found again next round."""
     horizon = (records.office_today() + dt.timedelta(days=BALANCE_LEAD_DAYS)).isoformat()
     due = Invoice.select(Invoice.id).where(
-        (Invoice.kind == "balance") & (Invoice.status == records.DRAFT) & (Invoice.due_date <= horizon)
+        (Invoice.status == records.DRAFT)
+        & (Invoice.due_date <= horizon)
+        & (Invoice.kind == "balance")
+        & Invoice.id.in_(InvoiceLine.select(InvoiceLine.invoice))
     )
     issued = 0
     for (invoice_id,) in list(due.tuples()):

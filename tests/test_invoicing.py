@@ -6,6 +6,7 @@ before it is due), a cancelled gig's drafts voided and its issued invoices liste
 import datetime as dt
 import hashlib
 import io
+import time
 
 import pytest
 import zxingcpp
@@ -13,8 +14,11 @@ from pypdf import PdfReader
 
 from delivery import invoicing
 from domain.sales.money import share
+from models import Contract, Quote
 from tests.support.api import error_of
-from tests.support.sales import accepted, signed
+from tests.support.sales import accepted, sent_and_kept, signed
+from tests.support.served import ServedOffice, Service, running
+from tests.support.waiting import SLOW_MACHINE_SECONDS, wait_for
 from tests.test_concurrency import Live, at_once
 
 BANK = {"iban": "DE89370400440532013000", "bic": "COBADEFFXXX", "address_line1": "Hauptstraße 5", "city": "München"}
@@ -130,6 +134,28 @@ def test_a_draft_quotes_and_contracts_pdf_is_made_on_request_and_says_draft(admi
     assert "DRAFT" in text and "We play from eight till late." in text
 
 
+def test_a_sent_quotes_and_contracts_pdf_is_kept_and_a_signed_contract_kept_again_with_its_audit_page(admin, gig):
+    quote = admin.create("quotes", {"gig_id": gig["id"]})
+    admin.create("quote-lines", {"quote_id": quote["id"], "description": "Band", "unit_price_cents": 250000})
+    number = sent_and_kept("quote", Quote, quote["id"])
+    kept = admin.get(f"/quotes/{quote['id']}/pdf")
+    assert number in pdf_text(kept.data) and "DRAFT" not in pdf_text(kept.data)
+    assert kept.headers["Content-Disposition"] == f'inline; filename="{number}.pdf"'
+    contract = admin.create("contracts", {"gig_id": gig["id"], "quote_id": quote["id"]})
+    admin.patch(f"/contracts/{contract['id']}", json={"body": "We play from eight till late."})
+    contract_number = sent_and_kept("contract", Contract, contract["id"])
+    assert admin.patch("/office", json={"name": "Renamed Band"}).status_code == 200
+    assert admin.get(f"/quotes/{quote['id']}/pdf").data == kept.data
+    as_sent = admin.get(f"/contracts/{contract['id']}/pdf")
+    assert "Signature record" not in pdf_text(as_sent.data) and "The Swing Kings" in pdf_text(as_sent.data)
+    signed(contract["id"], name="Anna Berger")
+    as_signed = admin.get(f"/contracts/{contract['id']}/pdf")
+    text = pdf_text(as_signed.data)
+    assert "Signature record" in text and "Anna Berger" in text and contract_number in text
+    assert as_signed.headers["ETag"] != as_sent.headers["ETag"]
+    assert admin.get(f"/contracts/{contract['id']}/pdf").data == as_signed.data
+
+
 def test_nobody_without_sales_view_reads_a_pdf(signed_in, admin, gig):
     invoice = draft(admin, gig, (1, 1000, 0))
     error_of(signed_in("staff").get(f"/invoices/{invoice['id']}/pdf"), 403, "forbidden")
@@ -152,13 +178,23 @@ def test_an_e_invoice_the_office_cannot_make_is_refused_naming_what_it_lacks(adm
 def test_twenty_issues_at_once_take_consecutive_numbers_without_gaps(app, admin, gig):
     invoices = [draft(admin, gig, (1, 1000 + n, 0))["id"] for n in range(20)]
     live = Live(app, admin.token)
+
+    def issued(invoice_id):
+        """Issue as a client does: a 503 (each issue holds the number while its PDF is made) is asked again."""
+        deadline = time.monotonic() + 4 * SLOW_MACHINE_SECONDS
+        while (answer := live.call("POST", f"/invoices/{invoice_id}/issue"))[0] == 503:
+            assert time.monotonic() < deadline, answer
+        return answer
+
     try:
-        results = at_once([lambda i=i: live.call("POST", f"/invoices/{i}/issue") for i in invoices], workers=20)
+        results = at_once([lambda i=i: issued(i) for i in invoices], workers=20)
     finally:
         live.close()
     assert [status for status, _ in results] == [200] * 20, results
     year = dt.datetime.now(dt.UTC).year
     assert sorted(body["data"]["number"] for _, body in results) == [f"{year}-{n:04}" for n in range(1, 21)]
+    listed = admin.get("/invoices?filter[status]=issued&limit=100").get_json()["data"]
+    assert sorted(invoice["number"] for invoice in listed) == [f"{year}-{n:04}" for n in range(1, 21)]
 
 
 def test_a_credit_note_negates_the_lines_and_brings_the_invoices_open_amount_down(admin, gig):
@@ -275,6 +311,32 @@ def test_the_worker_issues_a_balance_fourteen_days_before_it_is_due_once(admin, 
     assert event["actor"] is None
     issue(admin, far["id"])  # the office issued it sooner: the worker leaves it
     assert invoicing.issue_due_balances() == 0
+
+
+def test_two_servers_on_one_database_issue_each_due_balance_once(tmp_path):
+    office = ServedOffice(tmp_path, BAND_WORKER_INTERVAL="0.05")
+    (tmp_path / "second").mkdir()
+
+    def issued():
+        found = office.call("GET", "/invoices?filter[status]=issued")
+        return found if len(found) == len(balances) else None
+
+    with running(office.service, Service(tmp_path / "second", **office.service.env)):
+        office.call("PATCH", "/office", BANK)
+        gig = office.call("POST", "/gigs", {"gig_date": today(20), "title": "Soon"})
+        balances = []
+        for n in range(5):
+            made = office.call("POST", "/invoices", {"gig_id": gig["id"], "kind": "balance", "due_date": today(60)})
+            line = {"invoice_id": made["id"], "description": "Balance", "unit_price_cents": 1000 + n, "tax_rate_bp": 0}
+            office.call("POST", "/invoice-lines", line)
+            balances.append(made["id"])
+        for invoice_id in balances:  # due within 14 days now: both workers look for it in every round
+            office.call("PATCH", f"/invoices/{invoice_id}", {"due_date": today(6)})
+        found = wait_for(issued, timeout=SLOW_MACHINE_SECONDS, interval=0.1)
+        events = office.call("GET", "/events?filter[type]=invoice.issued&limit=100")
+    year = dt.datetime.now(dt.UTC).year
+    assert sorted(invoice["number"] for invoice in found) == [f"{year}-{n:04}" for n in range(1, 6)]
+    assert sorted(event["subject"]["id"] for event in events) == sorted(balances)
 
 
 def test_an_issued_invoice_past_its_due_date_is_overdue(admin, gig):

@@ -55,7 +55,8 @@ def priced(record, line_model, parent):
     rows = list(line_model.select().where(parent == record.id).order_by(line_model.position, line_model.created_at))
     lines = tuple(documents.Line(r.description, r.unit_price_cents, r.quantity, r.tax_rate_bp) for r in rows)
     rates = tuple(documents.RateTotal(*rate) for rate in totals(rows).rates)
-    issued = _date(record.issued_at or record.sent_at) if _issued(record) else office_today()
+    issued = _issued(record)
+    issued = _date(issued) if issued else office_today()
     return {
         "office": letterhead(),
         "client": party,
@@ -134,7 +135,8 @@ def signature(record, gig):
 
 
 def _issued(record):
-    return record.number is not None and (getattr(record, "issued_at", None) or getattr(record, "sent_at", None))
+    """When a numbered quote was sent or an invoice issued; None for a draft."""
+    return record.number and (getattr(record, "issued_at", None) or getattr(record, "sent_at", None))
 
 
 def _date(value):

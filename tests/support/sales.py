@@ -3,6 +3,7 @@ database directly: those operations come in a later step, and the API offers not
 
 import uuid
 
+from domain.sales.frozen import freeze_pdf
 from events.resource import recorder_of
 from models import Contract, Invoice, Quote, now
 from storage import writer
@@ -36,3 +37,13 @@ def signed(contract_id, name="Anna Berger"):
             Contract.id == contract_id
         ).execute()
         recorder_of(Contract).record_event("signed", Contract.get_by_id(contract_id))
+
+
+def sent_and_kept(kind, model, record_id):
+    """The quote or contract `record_id` sent as `POST /quotes|contracts/{id}/send` will leave it: a number, its PDF
+    kept (`freeze_pdf`, which that send calls) in the same transaction; its number."""
+    number = f"{kind[0].upper()}-{uuid.uuid4().hex[:12]}"
+    with writer.transaction():
+        model.update(status="sent", sent_at=now(), number=number).where(model.id == record_id).execute()
+        freeze_pdf(kind, model.get_by_id(record_id))
+    return number
