@@ -568,7 +568,7 @@ class InvoiceSchema(RecordSchema):
     tax_cents = Amount("the tax of each rate's net total, rounded half up, summed")
     gross_cents = Amount("net and tax")
     paid_cents = Amount("the payments' total")
-    open_cents = Amount("gross less payments and credit notes")
+    open_cents = Amount("gross less payments and credit notes, plus money paid back; below 0: owed to the client")
     credits_invoice_id = fields.UUID(
         dump_only=True, allow_none=True, metadata={"description": "a credit note's: the invoice it credits"}
     )

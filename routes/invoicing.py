@@ -37,7 +37,8 @@ def credit_invoice(id):
     falls by it. Money paid back is a payment on the credit note, negative."""
     reject_parameters(request.args)
     INVOICES.get(id)
-    body = load(CreditSchema(), json_body() or {})
+    sent = json_body()
+    body = load(CreditSchema(), {} if sent is None else sent)
     note = invoicing.credit(records.locked(Invoice, id), body.get("lines"))
     return {"data": INVOICES.read(note.id)}
 

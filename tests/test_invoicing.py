@@ -236,7 +236,11 @@ def test_an_invoice_is_credited_no_more_than_its_gross_and_only_once_issued(admi
         "lines"
         in error_of(admin.post(f"/invoices/{other['id']}/credit", json=body), 422, "validation_failed")["details"]
     )
-    assert len(admin.get(f"/invoices?filter[credits_invoice_id]={other['id']}").get_json()["data"]) == 0
+    for bad in ({"lines": []}, {"lines": "all"}, {"lines": ["not an id"]}, {"lines": [strange_line], "x": 1}, []):
+        r = admin.post(f"/invoices/{other['id']}/credit", json=bad)
+        assert r.status_code == 422, (bad, r.get_json())
+    assert admin.get("/invoices?filter[kind]=credit_note&limit=100").get_json()["meta"]["total"] == 1
+    assert read(admin, other["id"])["open_cents"] == 700
 
 
 def test_money_paid_back_is_a_negative_payment_on_the_credit_note(admin, gig):
