@@ -164,7 +164,10 @@ def test_nobody_without_sales_view_reads_a_pdf(signed_in, admin, gig):
 
 
 def test_an_e_invoice_the_office_cannot_make_is_refused_naming_what_it_lacks(admin, build, gig):
-    company = build("contacts", first_name="Carl", last_name="Events", company="Acme Events GmbH")
+    for key, label in (("vat_id", "VAT id"), ("address", "Address")):
+        build("custom-fields", resource="contacts", key=key, label=label, field_type="text")
+    fields = {"vat_id": "DE987654321", "address": "Ring 1\n10115 Berlin"}
+    company = build("contacts", first_name="Carl", last_name="Events", company="Acme Events GmbH", custom_fields=fields)
     invoice = draft(admin, gig, (1, 100000, 1900), contact_id=company["id"])
     details = error_of(admin.post(f"/invoices/{invoice['id']}/issue"), 409, "conflict")["details"]
     assert details == {"reason": "e_invoice_incomplete", "lacking": ["vat_id"]}  # its country: its IBAN's
@@ -173,6 +176,8 @@ def test_an_e_invoice_the_office_cannot_make_is_refused_naming_what_it_lacks(adm
     issued = issue(admin, invoice["id"])
     attachments = PdfReader(io.BytesIO(admin.get(f"/invoices/{invoice['id']}/pdf").data)).attachments
     assert "factur-x.xml" in attachments and issued["status"] == "issued"
+    text = pdf_text(admin.get(f"/invoices/{invoice['id']}/pdf").data)
+    assert all(shown in text for shown in ("Acme Events GmbH", "DE987654321", "Ring 1", "10115 Berlin"))
 
 
 def test_twenty_issues_at_once_take_consecutive_numbers_without_gaps(app, admin, gig):

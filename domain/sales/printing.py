@@ -1,7 +1,8 @@
 """What a sales document prints (SPEC §15), read from the database into `documents`' plain data: the office's
-letterhead and logo (`/office` now), the client (the document's contact: name, company, the custom field `vat_id`
-when the office defines it), the lines and their totals per rate (`money.totals`), the gig's date and venue, a
-contract's text and, once signed, its signature. A record without a number prints as a draft."""
+letterhead and logo (`/office` now), the client (the document's contact: name, company, and the custom fields
+`vat_id` and `address`, a line a line, when the office defines them: a contact keeps no postal address of its own),
+the lines and their totals per rate (`money.totals`), the gig's title, date and venue, a contract's text and, once
+signed, its signature. A record without a number prints as a draft."""
 
 import datetime as dt
 
@@ -11,9 +12,11 @@ from domain.postal_addresses import one_line
 from domain.sales.contract_values import language_of
 from domain.sales.money import totals
 from domain.sales.records import office_today
-from models import Contact, CustomField, Gig, Invoice, InvoiceLine, QuoteLine, User, Venue
+from models import Contact, CustomField, Gig, GigContact, Invoice, InvoiceLine, QuoteLine, User, Venue
 
-VAT_ID = "vat_id"  # the contact's custom field printed as the client's VAT id, when the office defines it
+# The contact's custom fields printed as the client's VAT id and postal address (one line a line), when the office
+# defines them.
+VAT_ID, ADDRESS = "vat_id", "address"
 
 
 def letterhead():
@@ -35,11 +38,20 @@ def client(contact_id):
     if contact is None:
         return documents.Party(name=""), office.current().language
     fields = contact.custom_fields or {}
-    defined = CustomField.select().where((CustomField.resource == "contacts") & (CustomField.key == VAT_ID)).exists()
-    vat_id = fields.get(VAT_ID) if defined and isinstance(fields.get(VAT_ID), str) else ""
+    vat_id, address = (_custom(fields, key) for key in (VAT_ID, ADDRESS))
     name = " ".join(part for part in (contact.first_name, contact.last_name) if part)
-    party = documents.Party(name=name, company=contact.company or "", email=contact.email or "", vat_id=vat_id)
+    lines = tuple(line.strip() for line in address.splitlines() if line.strip())
+    party = documents.Party(
+        name=name, company=contact.company or "", address_lines=lines, email=contact.email or "", vat_id=vat_id
+    )
     return party, language_of(fields, office.current().language)
+
+
+def _custom(fields, key):
+    """The contact's custom field `key` as text, when the office defines it ("" else)."""
+    defined = CustomField.select().where((CustomField.resource == "contacts") & (CustomField.key == key)).exists()
+    value = fields.get(key) if defined else None
+    return value if isinstance(value, str) else ""
 
 
 def subject(gig):
@@ -101,7 +113,7 @@ def invoice(record):
 def contract(record):
     """The contract `record` (a Contract) as `documents.Contract`, with its signature once signed."""
     gig = Gig.get_by_id(record.gig_id)
-    contact_id = record.quote.contact_id if record.quote_id else None
+    contact_id = record.quote.contact_id if record.quote_id else primary_contact(record.gig_id)
     party, language = client(contact_id)
     return documents.Contract(
         office=letterhead(),
@@ -114,6 +126,12 @@ def contract(record):
         signature=signature(record, gig),
         sha256=record.sha256 or "",
     )
+
+
+def primary_contact(gig_id):
+    """The gig's primary contact's id, or None."""
+    primary = GigContact.get_or_none((GigContact.gig == gig_id) & GigContact.is_primary)
+    return primary.contact_id if primary else None
 
 
 def signature(record, gig):
