@@ -299,6 +299,21 @@ def test_signing_issues_the_deposit_and_drafts_the_balance(admin, gig):
     assert quote["number"] in pdf_text(admin.get(f"/invoices/{deposit['id']}/pdf").data)
 
 
+def test_a_deposit_the_office_cannot_issue_as_an_e_invoice_stays_a_draft_and_the_signing_stands(admin, build, gig):
+    company = build("contacts", first_name="Carl", last_name="Events", company="Acme Events GmbH")
+    admin.patch(f"/gigs/{gig['id']}", json={"title": "Acme summer party"})
+    quote = admin.create("quotes", {"gig_id": gig["id"], "contact_id": company["id"]})
+    admin.create("quote-lines", {"quote_id": quote["id"], "description": "Band", "unit_price_cents": 100000})
+    accepted(quote["id"])
+    contract = admin.create("contracts", {"gig_id": gig["id"], "quote_id": quote["id"]})
+    signed(contract["id"])
+    made = invoices_of(admin, gig)
+    assert (made["deposit"]["status"], made["balance"]["status"]) == ("draft", "draft")
+    assert admin.get(f"/contracts/{contract['id']}").get_json()["data"]["status"] == "signed"
+    assert admin.patch("/office", json={"vat_id": "DE123456789"}).status_code == 200
+    assert issue(admin, made["deposit"]["id"])["status"] == "issued"
+
+
 def test_no_deposit_at_zero_percent(admin, gig):
     quote = signed_contract(admin, gig, deposit_percent=0)
     made = invoices_of(admin, gig)

@@ -3,6 +3,7 @@ issues or signs the document (after its number, status and dates are set) and st
 `pdf_of` serves those bytes forever, whatever `/office` says later, and a draft's made on request (it says DRAFT).
 A signed contract is frozen again at signing, with its audit page: the signed copy is the one kept."""
 
+import dataclasses
 import hashlib
 from typing import NamedTuple
 
@@ -51,8 +52,24 @@ def render(kind, record):
     read, make = KINDS[kind]
     printed = read(record)
     if kind == "invoice" and printed.carries_xml and printed.e_invoice_gaps:
-        gaps = printed.e_invoice_gaps
-        message = f"The office lacks what an e-invoice needs: set {' and '.join(gaps)} in /office first."
-        raise conflict("e_invoice_incomplete", message, lacking=gaps)
+        raise incomplete(printed.e_invoice_gaps)
     data = make(printed)
     return Pdf(data, hashlib.sha256(data).hexdigest(), False)
+
+
+def e_invoice_gaps(invoice):
+    """What `/office` lacks for the Factur-X XML the invoice `invoice` (an Invoice) would carry once issued: [] when
+    nothing (or when it carries none)."""
+    printed = dataclasses.replace(printing.invoice(invoice), number=invoice.number or "issued")
+    return printed.e_invoice_gaps if printed.carries_xml else []
+
+
+def issuable(invoice):
+    """Refuse to issue `invoice` before it takes a number when `/office` lacks what its Factur-X XML needs."""
+    if gaps := e_invoice_gaps(invoice):
+        raise incomplete(gaps)
+
+
+def incomplete(gaps):
+    message = f"The office lacks what an e-invoice needs: set {' and '.join(gaps)} in /office first."
+    return conflict("e_invoice_incomplete", message, lacking=gaps)
