@@ -23,7 +23,7 @@ PDF_ERRORS = (400, 404)
 @blueprint.post("/invoices/<id>/issue")
 @operation(capability="sales.edit", response=InvoiceSchema, errors=(400, 404, 409))
 def issue_invoice(id):
-    """Issue a draft invoice: its number, issue time and PDF, kept as issued (`invoice.issued`)."""
+    """Issue a draft invoice: its number, and its PDF kept (`invoice.issued`)."""
     reject_parameters(request.args)
     INVOICES.get(id)
     invoice = invoicing.issue(records.locked(Invoice, id))
@@ -33,8 +33,7 @@ def issue_invoice(id):
 @blueprint.post("/invoices/<id>/credit")
 @operation(capability="sales.edit", body=CreditSchema, response=InvoiceSchema, errors=(400, 404, 409, 422))
 def credit_invoice(id):
-    """Credit an issued invoice's lines (all by default): the credit note, issued at once; the invoice's open amount
-    falls by it. Money paid back is a payment on the credit note, negative."""
+    """Credit an issued invoice's lines (all by default): a credit note, issued at once."""
     reject_parameters(request.args)
     INVOICES.get(id)
     sent = json_body()
@@ -61,20 +60,19 @@ def pdf_answer(kind, resource, id):
 @blueprint.get("/quotes/<id>/pdf")
 @operation(capability="sales.view", media_type="application/pdf", errors=PDF_ERRORS)
 def quote_pdf(id):
-    """The quote as PDF: as sent (ETag: its sha256), or a draft's made now, marked DRAFT."""
+    """The quote's PDF: as sent, or a draft's (DRAFT)."""
     return pdf_answer("quote", QUOTES, id)
 
 
 @blueprint.get("/contracts/<id>/pdf")
 @operation(capability="sales.view", media_type="application/pdf", errors=PDF_ERRORS)
 def contract_pdf(id):
-    """The contract as PDF: as sent, or as signed with its audit page; a draft's made now, marked DRAFT."""
+    """The contract's PDF: as sent, as signed (with its audit page), or a draft's (DRAFT)."""
     return pdf_answer("contract", CONTRACTS, id)
 
 
 @blueprint.get("/invoices/<id>/pdf")
 @operation(capability="sales.view", media_type="application/pdf", errors=PDF_ERRORS)
 def invoice_pdf(id):
-    """The invoice or credit note as PDF (EPC QR code; Factur-X XML to a company): as issued, or a draft's, marked
-    DRAFT."""
+    """The invoice's PDF: as issued, or a draft's (DRAFT)."""
     return pdf_answer("invoice", INVOICES, id)
