@@ -296,7 +296,9 @@ def test_signing_issues_the_deposit_and_drafts_the_balance(admin, gig):
     assert deposit["number"] and events_of(admin, "invoice.issued", deposit["id"])
     assert (balance["status"], balance["due_date"], balance["number"]) == ("draft", today(90 - 14), None)
     assert deposit["gross_cents"] + balance["gross_cents"] == quote["gross_cents"]
-    assert quote["number"] in pdf_text(admin.get(f"/invoices/{deposit['id']}/pdf").data)
+    text = pdf_text(admin.get(f"/invoices/{deposit['id']}/pdf").data)
+    day = dt.date.fromisoformat(gig["gig_date"])
+    assert quote["number"] in text and f"Anna & Ben · {day:%B} {day.day}, {day.year}" in text
 
 
 def test_a_deposit_the_office_cannot_issue_as_an_e_invoice_stays_a_draft_and_the_signing_stands(admin, build, gig):

@@ -6,10 +6,12 @@ signed, its signature. A record without a number prints as a draft."""
 
 import datetime as dt
 
+from babel.dates import format_date
+
 import documents
 from domain import office
 from domain.postal_addresses import one_line
-from domain.sales.contract_values import language_of
+from domain.sales.contract_values import language_of, locale_of
 from domain.sales.money import totals
 from domain.sales.records import office_today
 from models import Contact, CustomField, Gig, GigContact, Invoice, InvoiceLine, QuoteLine, User, Venue
@@ -54,10 +56,11 @@ def _custom(fields, key):
     return value if isinstance(value, str) else ""
 
 
-def subject(gig):
-    """What the document is for, in a line: the gig's title, date and venue."""
+def subject(gig, language):
+    """What the document is for, in a line: the gig's title, date (as the client's language writes it) and venue."""
     venue = Venue.get_or_none(Venue.id == gig.venue_id) if gig.venue_id else None
-    return " · ".join(part for part in (gig.title, _date(gig.gig_date).isoformat(), one_line(venue)) if part)
+    day = format_date(_date(gig.gig_date), "long", locale=locale_of(language))
+    return " · ".join(part for part in (gig.title, day, one_line(venue)) if part)
 
 
 def priced(record, line_model, parent):
@@ -78,7 +81,7 @@ def priced(record, line_model, parent):
         "rates": rates,
         "currency": record.currency,
         "language": language,
-        "subject": subject(gig),
+        "subject": subject(gig, language),
     }
 
 
@@ -122,7 +125,7 @@ def contract(record):
         issued_on=_date(record.sent_at) if record.sent_at else office_today(),
         body=record.body or "",
         language=language,
-        subject=subject(gig),
+        subject=subject(gig, language),
         signature=signature(record, gig),
         sha256=record.sha256 or "",
     )
