@@ -53,8 +53,10 @@ def settled(invoice, gross_cents=None):
     gross = invoice.gross_cents if gross_cents is None else gross_cents
     paid = _paid(Payment.invoice == invoice.id)
     if invoice.kind == CREDIT_NOTE:
-        owed = min(settled(Invoice.get_by_id(invoice.credits_invoice_id))["open_cents"], 0)
-        open_cents = max(gross - paid, owed) if invoice.credits_invoice_id else gross - paid
+        credited = Invoice.get_or_none(Invoice.id == invoice.credits_invoice_id)
+        open_cents = gross - paid
+        if credited is not None:
+            open_cents = max(open_cents, min(settled(credited)["open_cents"], 0))
         return _status(invoice, paid, open_cents, open_cents >= 0)
     counted = (Invoice.credits_invoice == invoice.id) & Invoice.status.not_in(NOT_COUNTED)
     credits = Invoice.select(fn.COALESCE(fn.SUM(Invoice.gross_cents), 0)).where(counted).scalar()
