@@ -11,7 +11,7 @@ import logging
 import events
 from dialects import dialect
 from domain.errors import ApiError, conflict, invalid
-from domain.sales import frozen, records
+from domain.sales import frozen, printing, records
 from domain.sales.money import Line, totals
 from domain.sales.numbers import next_number
 from domain.sales.schedule import schedule
@@ -123,10 +123,9 @@ def contract_signed(happened):
         return
     gig = Gig.get_by_id(contract.gig_id)
     lines = list(QuoteLine.select().where(QuoteLine.quote == quote.id))
-    signed_on = records.office_today()
-    plan = schedule(
-        lines, quote.deposit_percent, quote.deposit_due_days, quote.balance_due_days, signed_on, _date(gig.gig_date)
-    )
+    signed_on, gig_date = records.office_today(), printing.as_date(gig.gig_date)
+    days = (quote.deposit_percent, quote.deposit_due_days, quote.balance_due_days)
+    plan = schedule(lines, *days, signed_on, gig_date)
     if plan.deposit:
         deposit = _scheduled(quote, "deposit", plan.deposit, plan.deposit_due, f"Deposit ({quote.deposit_percent} %)")
         if gaps := frozen.e_invoice_gaps(deposit):  # the signing stands; the office issues it once /office is whole
@@ -220,7 +219,3 @@ def _void(model, condition, gig_id):
     if ids:
         model.update(status="void", updated_at=now()).where(model.id.in_(ids)).execute()
         recorder_of(model).record_events("voided", ids)
-
-
-def _date(value):
-    return value if isinstance(value, dt.date) else dt.date.fromisoformat(str(value))

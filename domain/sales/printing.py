@@ -59,7 +59,7 @@ def _custom(fields, key):
 def subject(gig, language):
     """What the document is for, in a line: the gig's title, date (as the client's language writes it) and venue."""
     venue = Venue.get_or_none(Venue.id == gig.venue_id) if gig.venue_id else None
-    day = format_date(_date(gig.gig_date), "long", locale=locale_of(language))
+    day = format_date(as_date(gig.gig_date), "long", locale=locale_of(language))
     return " · ".join(part for part in (gig.title, day, one_line(venue)) if part)
 
 
@@ -71,7 +71,7 @@ def priced(record, line_model, parent):
     lines = tuple(documents.Line(r.description, r.unit_price_cents, r.quantity, r.tax_rate_bp) for r in rows)
     rates = tuple(documents.RateTotal(*rate) for rate in totals(rows).rates)
     issued = _issued(record)
-    issued = _date(issued) if issued else office_today()
+    issued = as_date(issued) if issued else office_today()
     return {
         "office": letterhead(),
         "client": party,
@@ -89,7 +89,7 @@ def quote(record):
     """The quote `record` (a Quote) as `documents.Quote`."""
     return documents.Quote(
         **priced(record, QuoteLine, QuoteLine.quote),
-        valid_until=_date(record.valid_until),
+        valid_until=as_date(record.valid_until),
         intro=record.intro or "",
         terms=record.terms or "",
         deposit_percent=record.deposit_percent,
@@ -104,12 +104,12 @@ def invoice(record):
     return documents.Invoice(
         **priced(record, InvoiceLine, InvoiceLine.invoice),
         kind=record.kind,
-        service_date=_date(record.service_date),
-        due_date=_date(record.due_date),
+        service_date=as_date(record.service_date),
+        due_date=as_date(record.due_date),
         notes=record.notes or "",
         paid_cents=record.paid_cents or 0,
         credits_number=credited.number or "" if credited else "",
-        credits_issued_on=_date(credited.issued_at) if credited and credited.issued_at else None,
+        credits_issued_on=as_date(credited.issued_at) if credited and credited.issued_at else None,
     )
 
 
@@ -122,7 +122,7 @@ def contract(record):
         office=letterhead(),
         client=party,
         number=record.number,
-        issued_on=_date(record.sent_at) if record.sent_at else office_today(),
+        issued_on=as_date(record.sent_at) if record.sent_at else office_today(),
         body=record.body or "",
         language=language,
         subject=subject(gig, language),
@@ -160,7 +160,7 @@ def _issued(record):
     return record.number and (getattr(record, "issued_at", None) or getattr(record, "sent_at", None))
 
 
-def _date(value):
+def as_date(value):
     """A stored date or timestamp as a date (None stays None)."""
     if value is None or isinstance(value, dt.date):
         return value
