@@ -14,7 +14,7 @@ from flask.cli import FlaskGroup
 
 import auth
 import routes
-from delivery import notifications
+from delivery import invoicing, notifications
 from delivery.mail import Outbox, mailer
 from feeds.copies import FeedCopies
 from models import db
@@ -59,6 +59,7 @@ def create_app(config=None):
     routes.register(app)
     commands.register(app)
     notifications.register()
+    invoicing.register()
     configure(app, config)
     return app
 

@@ -819,7 +819,7 @@ GigRoleInvitation.add_index(
 
 # --- sales (SPEC §15): money in, from the couple ---------------------------------------------------------
 
-QUOTE_STATUSES = ("draft", "sent", "accepted", "declined", "expired", "superseded")
+QUOTE_STATUSES = ("draft", "sent", "accepted", "declined", "expired", "superseded", "void")
 CONTRACT_STATUSES = ("draft", "sent", "signed", "void")
 INVOICE_KINDS = ("deposit", "balance", "final", "credit_note")
 INVOICE_STATUSES = ("draft", "issued", "partly_paid", "paid", "void")
@@ -1025,6 +1025,27 @@ class DocumentNumber(BaseModel):
 MODELS.append(DocumentNumber)
 MODELS_BY_TABLE[DocumentNumber._meta.table_name] = DocumentNumber
 INTERNAL_MODELS += (DocumentNumber,)
+
+
+# --- sales: frozen documents (SPEC §15) ----------------------------------------------------------------
+
+
+class FrozenDocument(BaseModel):
+    """A sent or issued document's PDF, made once (domain/sales/frozen.py): `kind` quote, contract or invoice."""
+
+    kind = CharField(max_length=10)
+    record_id = CharField(max_length=36)
+    sha256 = CharField(max_length=64)
+    frozen_at = TimestampField()
+    data = BlobField()
+
+    class Meta:
+        primary_key = CompositeKey("kind", "record_id")
+
+
+MODELS.append(FrozenDocument)
+MODELS_BY_TABLE[FrozenDocument._meta.table_name] = FrozenDocument
+INTERNAL_MODELS += (FrozenDocument,)
 
 
 # --- sales: the client's links (SPEC §16) ---------------------------------------------------------------

@@ -596,7 +596,7 @@ class InvoiceSchema(RecordSchema):
     tax_cents = Amount("the tax of each rate's net total, rounded half up, summed")
     gross_cents = Amount("net and tax")
     paid_cents = Amount("the payments' total")
-    open_cents = Amount("gross less payments and credit notes")
+    open_cents = Amount("gross less payments and credit notes, plus money paid back; below 0: owed to the client")
     credits_invoice_id = fields.UUID(
         dump_only=True, allow_none=True, metadata={"description": "a credit note's: the invoice it credits"}
     )
@@ -610,7 +610,10 @@ class InvoiceLineSchema(LineSchema):
 class PaymentSchema(RecordSchema):
     create_only = ("invoice_id",)
     invoice_id = Ref(required=True, metadata={"description": "an issued invoice, not yet paid in full"})
-    amount_cents = Int(min=1, required=True, metadata={"description": "at most the invoice's open amount"})
+    amount_cents = Int(
+        required=True,
+        metadata={"description": "more than 0, at most the open amount; on a credit note less than 0: money paid back"},
+    )
     received_on = Date(required=True)
     method = Enum(*PAYMENT_METHODS, load_default="bank_transfer")
     reference = Str(200)

@@ -1,11 +1,12 @@
 """The background worker of `serve` (SPEC §8): one thread that looks for timed work every
 `BAND_WORKER_INTERVAL` seconds, beside the webhook sender (`delivery/webhooks/sender.py`) and the notification sender
 (`delivery/notifications/sender.py`). It records the expiry of invitations as events (the stored status catching up with
-what reads already show), marks sent quotes past their valid_until expired (SPEC §15), prunes events older than
-`BAND_EVENT_DAYS` once a day, takes the daily backup into `BAND_BACKUP_DIR`, and makes the timed notifications
-(reminders, the office digest: `notifications.timed`). The database is the queue: each piece of work is one write
-transaction that claims what it does, so two servers on one database never do it twice, and each round is done by one
-of them (`dialect.one_server_at_a_time`); work not done before a stop is simply found again on the next start."""
+what reads already show), marks sent quotes past their valid_until expired (SPEC §15), issues the balance invoices
+due within 14 days (`invoicing.issue_due_balances`), prunes events older than `BAND_EVENT_DAYS` once a day, takes the
+daily backup into `BAND_BACKUP_DIR`, and makes the timed notifications (reminders, the office digest:
+`notifications.timed`). The database is the queue: each piece of work is one write transaction that claims what it
+does, so two servers on one database never do it twice, and each round is done by one of them
+(`dialect.one_server_at_a_time`); work not done before a stop is simply found again on the next start."""
 
 import datetime as dt
 import logging
@@ -13,7 +14,7 @@ import threading
 import time
 from pathlib import Path
 
-from delivery import notifications
+from delivery import invoicing, notifications
 from delivery.notifications import sender as notification_sender
 from delivery.webhooks import signatures as webhook_signing
 from delivery.webhooks.sender import Sender
@@ -100,6 +101,7 @@ class Worker:
             take_daily_backup(Path(self.app.config["BACKUP_DIR"]), self.app.config["BACKUP_TIME"])
             keep_newest(Path(self.app.config["BACKUP_DIR"]), self.app.config["BACKUP_KEEP"])
         notifications.run_timed(self.app.config)
+        invoicing.issue_due_balances()
 
 
 def expire_invitations():

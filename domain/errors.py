@@ -28,6 +28,7 @@ STAFFING = ("POST /gig-roles", "PATCH /gig-roles/{id}", "POST /gig-role-invitati
 ADMINS = ("PATCH /users/{id}", "DELETE /users/{id}", "PATCH /access-roles/{id}")
 SEND_QUOTE, ANSWER_QUOTE = "POST /quotes/{id}/send", ("POST /quotes/{id}/accept", "POST /quotes/{id}/decline")
 SIGN = "POST /contracts/{id}/sign-on-behalf"
+ISSUE = "POST /invoices/{id}/issue"
 # The writes of the sales documents that change only while the document (or a line's document) is a draft.
 DRAFTS_ONLY = (
     *(f"{method} /{name}/{{id}}" for name in ("quotes", "contracts", "invoices") for method in ("PATCH", "DELETE")),
@@ -35,6 +36,7 @@ DRAFTS_ONLY = (
     *(f"{method} /{name}/{{id}}" for name in ("quote-lines", "invoice-lines") for method in ("PATCH", "DELETE")),
     SEND_QUOTE,
     "POST /contracts/{id}/send",
+    ISSUE,
 )
 PAYMENTS = ("POST /payments", "PATCH /payments/{id}", "DELETE /payments/{id}")
 # Every `details.reason` a client can meet: what it means, and the operations that answer with it ("METHOD /path",
@@ -88,13 +90,21 @@ REASONS = {
     "already_signs_in": ("the staff member is linked to a user already", ("POST /staff-members/{id}/sign-in",)),
     "not_editable": ("the document was sent or issued: only a draft changes (details.status)", DRAFTS_ONLY),
     "no_contact": ("the quote has no contact_id", (SEND_QUOTE,)),
-    "no_lines": ("the quote has no lines", (SEND_QUOTE,)),
+    "no_lines": ("the quote or invoice has no lines: add what it charges first", (SEND_QUOTE, ISSUE)),
     "no_text": ("the contract has no body", ("POST /contracts/{id}/send",)),
     "quote_expired": ("past valid_until (details.valid_until)", (SEND_QUOTE, *ANSWER_QUOTE)),
     "not_sent": ("not sent (details.status)", (*ANSWER_QUOTE, SIGN)),
     "quote_accepted": ("the gig has an accepted quote (details.quote_id)", ANSWER_QUOTE[:1]),
     "contract_void": ("void already", ("POST /contracts/{id}/void",)),
     "not_issued": ("the invoice is a draft or void: only an issued one takes payments (details.status)", PAYMENTS),
+    "not_creditable": (
+        "only an issued invoice is credited, and no more than its gross (details.status)",
+        ("POST /invoices/{id}/credit",),
+    ),
+    "e_invoice_incomplete": (
+        "the invoice's Factur-X XML needs fields /office lacks (details.lacking)",
+        (ISSUE, "POST /invoices/{id}/credit"),
+    ),
 }
 
 

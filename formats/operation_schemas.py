@@ -5,7 +5,7 @@ OpenAPI document."""
 from marshmallow import ValidationError, fields, validate, validates_schema
 
 from formats import push_tokens
-from formats.field_types import Bool, Date, Email, Enum, Int, Str, Text, Time, Timestamp
+from formats.field_types import Bool, Date, Email, Enum, Int, Ref, Str, Text, Time, Timestamp
 from models import (
     CHANNEL_STATES,
     DELIVERY_STATUSES,
@@ -567,3 +567,14 @@ class VoidSchema(BaseSchema):
 class MergeFieldSchema(BaseSchema):
     name = Str(dump_only=True)
     description = Str(dump_only=True)
+
+
+# --- sales (SPEC §15) ------------------------------------------------------------------------------------
+
+
+class CreditSchema(BaseSchema):
+    lines = fields.List(
+        Ref(),
+        validate=validate.Length(min=1, max=500),
+        metadata={"description": "the ids of the invoice's lines to credit; absent: every line"},
+    )

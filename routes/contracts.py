@@ -5,13 +5,12 @@ template may use. Each write is one transaction with its events (`contract.sent`
 
 from flask import Blueprint, g, request
 
-from domain.sales import contract_text, contracting, numbers, quoting, records
+from domain.sales import contract_text, contracting, frozen, numbers, quoting, records
 from formats.operation_schemas import MergeFieldSchema, SignOnBehalfSchema, VoidSchema
 from models import Contract
 from openapi import operation
 from resources import reject_parameters
 from routes.gigs import GIGS
-from routes.quotes import freeze_sent
 from routes.sales import CONTRACTS
 from schemas import ContractSchema, load
 from web.lifecycle import json_body
@@ -35,7 +34,7 @@ def send_contract(id):
     reject_parameters(request.args)
     contract = contracting.send(records.locked(Contract, CONTRACTS.get(id).id), numbers.next_number)
     CONTRACTS.record_event("sent", contract)
-    freeze_sent("contract", contract)
+    frozen.freeze_pdf("contract", contract)
     return {"data": CONTRACTS.read(contract.id)}
 
 

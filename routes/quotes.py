@@ -4,7 +4,7 @@ is one write with its events (`quote.sent`, `quote.superseded`, `quote.accepted`
 
 from flask import Blueprint, g, request
 
-from domain.sales import contracting, numbers, quoting, records
+from domain.sales import contracting, frozen, numbers, quoting, records
 from formats.operation_schemas import QuoteAnswerSchema
 from models import Quote
 from openapi import operation
@@ -41,13 +41,8 @@ def send_quote(id):
     superseded = quoting.send(quote, numbers.next_number("quote"))
     QUOTES.record_events("superseded", superseded)
     QUOTES.record_event("sent", quote)
-    freeze_sent("quote", quote)
+    frozen.freeze_pdf("quote", quote)
     return {"data": QUOTES.read(quote.id)}
-
-
-def freeze_sent(kind, record):
-    """The one place where a sent document's PDF is made and kept (`kind` "quote" or "contract"): the invoicing
-    work's `domain.sales.frozen.freeze_pdf(kind, record)` is called here once it is merged."""
 
 
 @blueprint.post("/quotes/<id>/accept")

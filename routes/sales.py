@@ -87,17 +87,15 @@ class Quotes(Document):
         return records.quote_totals(quote.id)
 
 
-CREDIT_NOTE = "credit_note"
-
-
 class Invoices(Document):
     list_flags = (
         Flag("overdue", "true: only those issued or partly paid past their due date (the office's today); false: all"),
+        Flag("to_credit", "true: only those issued or partly paid of gigs of a status of kind cancelled"),
     )
 
     def before_save(self, write):
         invoice = write.record
-        if "kind" in write.changes and invoice.kind == CREDIT_NOTE:
+        if "kind" in write.changes and invoice.kind == records.CREDIT_NOTE:
             raise invalid({"kind": ["A credit note is made by crediting an issued invoice."]})
         super().before_save(write)
         if write.creating:
@@ -110,7 +108,8 @@ class Invoices(Document):
         return {**kept, **records.settled(invoice, kept["gross_cents"])}
 
     def list_scope(self, flags):
-        return [records.overdue()] if flags["overdue"] else []
+        named = {"overdue": records.overdue, "to_credit": records.to_credit}
+        return [condition() for name, condition in named.items() if flags.get(name)]
 
 
 class Lines(Resource):
@@ -210,8 +209,10 @@ class Payments(Resource):
 
 
 def settle(invoice_id):
-    """The invoice's paid and open amounts and status as its payments and credit notes now say."""
-    INVOICES.refresh(records.locked(Invoice, invoice_id))
+    """The invoice's paid and open amounts and status as its payments and credit notes now say, and those of the
+    invoices that move with it (a credit note's invoice, an invoice's credit notes)."""
+    for settled_id in records.settled_together(records.locked(Invoice, invoice_id)):
+        INVOICES.refresh(records.locked(Invoice, settled_id))
 
 
 QUOTES = Quotes(Quote, QuoteSchema)

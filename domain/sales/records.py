@@ -12,12 +12,13 @@ from dialects import dialect
 from domain import office
 from domain.errors import conflict, invalid
 from domain.sales.money import totals
-from models import Invoice, InvoiceLine, Payment, QuoteLine
+from models import Gig, GigStatus, Invoice, InvoiceLine, Payment, QuoteLine
 
 DRAFT = "draft"
 PAYABLE = ("issued", "partly_paid")  # an invoice that takes a payment
 SETTLING = ("issued", "partly_paid", "paid")  # an invoice whose status its payments decide
 NOT_COUNTED = ("draft", "void")  # a credit note that brings no invoice's open amount down
+CREDIT_NOTE = "credit_note"
 
 
 def editable(document, noun):
@@ -45,18 +46,42 @@ def _totals(model, parent, parent_id):
 
 
 def settled(invoice, gross_cents=None):
-    """{paid_cents, open_cents, status} of `invoice` (an Invoice) from its payments and the credit notes that credit
-    it: open is gross less both; an issued invoice is `issued` until paid, then `partly_paid`, then `paid`."""
+    """{paid_cents, open_cents, status} of `invoice` (an Invoice) from its payments and credit notes. An invoice's open
+    amount is its gross less its payments and its credit notes (whose gross is negative), plus what was paid back on
+    those (their payments, negative): below 0 it owes the client money back. A credit note's is what of that is its
+    to pay back (negative, or 0: nothing is owed back). Issued, `partly_paid` once paid in part, `paid` once settled."""
     gross = invoice.gross_cents if gross_cents is None else gross_cents
-    paid = Payment.select(fn.COALESCE(fn.SUM(Payment.amount_cents), 0)).where(Payment.invoice == invoice.id).scalar()
-    credits = Invoice.select(fn.COALESCE(fn.SUM(Invoice.gross_cents), 0)).where(
-        Invoice.credits_invoice == invoice.id, Invoice.status.not_in(NOT_COUNTED)
-    )
-    open_cents = gross - credits.scalar() - paid
+    paid = _paid(Payment.invoice == invoice.id)
+    if invoice.kind == CREDIT_NOTE:
+        credited = Invoice.get_or_none(Invoice.id == invoice.credits_invoice_id)
+        open_cents = gross - paid
+        if credited is not None:
+            open_cents = max(open_cents, min(settled(credited)["open_cents"], 0))
+        return _status(invoice, paid, open_cents, open_cents >= 0)
+    counted = (Invoice.credits_invoice == invoice.id) & Invoice.status.not_in(NOT_COUNTED)
+    credits = Invoice.select(fn.COALESCE(fn.SUM(Invoice.gross_cents), 0)).where(counted).scalar()
+    paid_back = _paid(Payment.invoice.in_(Invoice.select(Invoice.id).where(counted)))
+    open_cents = gross + credits - paid - paid_back
+    return _status(invoice, paid, open_cents, open_cents <= 0)
+
+
+def _paid(condition):
+    return Payment.select(fn.COALESCE(fn.SUM(Payment.amount_cents), 0)).where(condition).scalar()
+
+
+def _status(invoice, paid, open_cents, done):
     status = invoice.status
     if status in SETTLING:
-        status = "paid" if open_cents <= 0 else "partly_paid" if paid else "issued"
+        status = "paid" if done else "partly_paid" if paid else "issued"
     return {"paid_cents": paid, "open_cents": open_cents, "status": status}
+
+
+def settled_together(invoice):
+    """The ids of the invoices whose amounts move with a payment on `invoice`: itself, the invoice it credits and
+    that invoice's credit notes (each owes back what the invoice was overpaid)."""
+    head = invoice.credits_invoice_id or invoice.id
+    notes = Invoice.select(Invoice.id).where(Invoice.credits_invoice == head).order_by(Invoice.id)
+    return [head, *(note_id for (note_id,) in notes.tuples())]
 
 
 def locked(model, record_id):
@@ -67,12 +92,21 @@ def locked(model, record_id):
 
 
 def payable(invoice, amount_cents, replaced_cents=None):
-    """Refuse a payment of `amount_cents` on `invoice` of more than the invoice's open amount (422 at amount_cents; a
-    changed one's `replaced_cents`, its amount before, counted back in); a new one unless the invoice is issued or
-    partly paid, a changed one unless issued at all (409 `not_issued`, as `settling`)."""
+    """Refuse a payment of `amount_cents` on `invoice` beyond the invoice's open amount (422 at amount_cents; a
+    changed one's `replaced_cents`, its amount before, counted back in): on an invoice more than 0 and at most what is
+    open, on a credit note (money paid back) less than 0 and at most what it owes back; a new one unless the invoice
+    is issued or partly paid, a changed one unless issued at all (409 `not_issued`, as `settling`)."""
     available = invoice.open_cents + (replaced_cents or 0)
-    if amount_cents > available:
-        raise invalid({"amount_cents": [f"More than the invoice's open amount ({available})."]})
+    if invoice.kind == CREDIT_NOTE:
+        if amount_cents >= 0:
+            raise invalid({"amount_cents": ["Money paid back on a credit note is negative."]})
+        if amount_cents < available:
+            raise invalid({"amount_cents": [f"More than the credit note owes back ({available})."]})
+    else:
+        if amount_cents <= 0:
+            raise invalid({"amount_cents": ["A payment on an invoice is more than 0 (pay back on a credit note)."]})
+        if amount_cents > available:
+            raise invalid({"amount_cents": [f"More than the invoice's open amount ({available})."]})
     settling(invoice, PAYABLE if replaced_cents is None else SETTLING)
 
 
@@ -87,6 +121,14 @@ def settling(invoice, statuses=SETTLING):
 def overdue():
     """The condition of an overdue invoice: issued or partly paid, its due date before the office's today."""
     return Invoice.status.in_(PAYABLE) & (Invoice.due_date < office_today().isoformat())
+
+
+def to_credit():
+    """The condition of an invoice a cancelled gig leaves the office to credit: issued or partly paid, not a credit
+    note, of a gig whose status is of kind `cancelled`."""
+    cancelled = Gig.select(Gig.id).join(GigStatus, on=Gig.gig_status == GigStatus.id)
+    cancelled = cancelled.where(GigStatus.kind == "cancelled")
+    return Invoice.status.in_(PAYABLE) & (Invoice.kind != CREDIT_NOTE) & Invoice.gig.in_(cancelled)
 
 
 def office_today():

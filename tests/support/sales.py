@@ -3,7 +3,10 @@ database directly: those operations come in a later step, and the API offers not
 
 import uuid
 
-from models import Invoice, now
+from domain.sales.frozen import freeze_pdf
+from events.resource import recorder_of
+from models import Contract, Invoice, Quote, now
+from storage import writer
 
 
 def issued(invoice_id):
@@ -16,3 +19,31 @@ def sent(model, record_id):
     """The quote or contract `record_id` (of `model`) sent, as `POST /quotes/{id}/send` or `/contracts/{id}/send` will
     leave it."""
     model.update(status="sent", sent_at=now()).where(model.id == record_id).execute()
+
+
+def accepted(quote_id):
+    """The quote `quote_id` sent and accepted on the client's behalf, as `POST /quotes/{id}/accept` will leave it."""
+    number = f"Q-{uuid.uuid4().hex[:16]}"
+    Quote.update(status="accepted", number=number, sent_at=now(), responded_at=now()).where(
+        Quote.id == quote_id
+    ).execute()
+
+
+def signed(contract_id, name="Anna Berger"):
+    """The contract `contract_id` signed on paper with its `contract.signed` event in one transaction, as
+    `POST /contracts/{id}/sign-on-behalf` will: what listens to that event (the schedule) runs in it."""
+    with writer.transaction():
+        Contract.update(status="signed", signed_at=now(), signed_name=name, signed_by="client").where(
+            Contract.id == contract_id
+        ).execute()
+        recorder_of(Contract).record_event("signed", Contract.get_by_id(contract_id))
+
+
+def sent_and_kept(kind, model, record_id):
+    """The quote or contract `record_id` sent as `POST /quotes|contracts/{id}/send` will leave it: a number, its PDF
+    kept (`freeze_pdf`, which that send calls) in the same transaction; its number."""
+    number = f"{kind[0].upper()}-{uuid.uuid4().hex[:12]}"
+    with writer.transaction():
+        model.update(status="sent", sent_at=now(), number=number).where(model.id == record_id).execute()
+        freeze_pdf(kind, model.get_by_id(record_id))
+    return number
