@@ -292,11 +292,13 @@ class GigSchema(RecordSchema):
     )
     quote_status = fields.Str(
         dump_only=True,
-        metadata={"group": "sales", "description": "its latest quote's (sales.view only)"},
+        allow_none=True,
+        metadata={"group": "sales", "description": "its latest quote's (sales.view only); null without one"},
     )
     contract_status = fields.Str(
         dump_only=True,
-        metadata={"group": "sales", "description": "its latest contract's (sales.view only)"},
+        allow_none=True,
+        metadata={"group": "sales", "description": "its latest contract's (sales.view only); null without one"},
     )
     open_invoice_cents = fields.Int(
         dump_only=True,

@@ -8,6 +8,7 @@ import datetime as dt
 import json
 import logging
 
+import documents
 import events
 from dialects import dialect
 from domain.errors import ApiError, conflict, invalid
@@ -184,8 +185,10 @@ def issue_due_balances():
         & (Invoice.kind == "balance")
         & Invoice.id.in_(InvoiceLine.select(InvoiceLine.invoice))
     )
-    issued = 0
-    for (invoice_id,) in list(due.tuples()):
+    issued, found = 0, list(due.tuples())
+    if found:
+        documents.load()  # before a transaction holds the writers back, not in the first issue's
+    for (invoice_id,) in found:
         try:
             with writer.transaction():
                 claimed = dialect.claiming(Invoice.select().where(_still_draft(invoice_id))).first()

@@ -21,9 +21,19 @@ __all__ = [
     "Signature",
     "contract_pdf",
     "invoice_pdf",
+    "load",
     "quote_pdf",
     "text_sha256",
 ]
+
+
+def load():
+    """WeasyPrint and the rest loaded, and the fonts and style made, now: for a caller about to make documents while
+    it holds what others wait for (the worker, in a write transaction), which the first document would hold a second
+    or two longer."""
+    from . import pdfs
+
+    pdfs.style()
 
 
 def quote_pdf(quote):

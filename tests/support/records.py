@@ -46,6 +46,12 @@ def _lines_document(b, given, collection):
     return given.get(f"{collection}_id") or b.id(f"{collection}s", gig_id=_gig_of(b, given, "gig_product"))
 
 
+def _contract(b, given):
+    """A contract of the given quote's gig, or of a new gig with a quote of its own (a contract is made from one)."""
+    gig_id = _gig_of(b, given, "quote")
+    return {"gig_id": gig_id, "quote_id": given.get("quote_id") or b.id("quotes", gig_id=gig_id)}
+
+
 def _payment(b, given):
     """A payment of an issued invoice with a line: the given invoice (issued first while a draft), else a new one."""
     invoice_id = given.get("invoice_id") or b.id("invoices")
@@ -123,7 +129,7 @@ RECIPES = {
         "unit_price_cents": 150000,
     },
     "contract-templates": lambda b, g: {"name": unique("Contract"), "body": "Between {{ office_name }} and you."},
-    "contracts": lambda b, g: {"gig_id": _gig_of(b, g, "quote")},
+    "contracts": lambda b, g: _contract(b, g),
     "invoices": lambda b, g: {"gig_id": b.id("gigs"), "kind": "deposit"},
     "invoice-lines": lambda b, g: {
         "invoice_id": _lines_document(b, g, "invoice"),
