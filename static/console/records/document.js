@@ -100,11 +100,11 @@ function namesIn(pattern) {
   return found ? found[1].split("|").map((name) => name.replace(/\\/g, "")) : [];
 }
 
-/** {field: Set(operators)} of a list's `filter` parameter, from the key pattern it documents (its property
- * names: `^(filter\\[(a|b\\.c)\\]\\[(eq|ne)\\]|...)$`). */
+/** {field: Set(operators)} of a list's `filter` parameter, from the key patterns it documents (its pattern
+ * properties: `^filter\\[(a|b\\.c)\\]\\[(eq|ne)\\]$`, one per value schema). */
 function filtersOf(parameter) {
   const filters = {};
-  const pattern = parameter?.schema?.propertyNames?.pattern || "";
+  const pattern = Object.keys(parameter?.schema?.patternProperties || {}).join("|");
   for (const found of pattern.matchAll(/filter\\\[\(([^)]*)\)\\\]\\\[\(([^)]*)\)\\\]/g)) {
     for (const field of found[1].split("|").map((name) => name.replace(/\\/g, ""))) {
       if (field.includes(".")) continue; // through a reference: the referenced record's own list has it
