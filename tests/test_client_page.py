@@ -59,30 +59,34 @@ def booked(office):
     """A couple reading German (their contact's custom field) with a gig at a venue, a sent quote, a sent contract
     and an issued deposit invoice; the office's bank details; the couple's gig contact."""
     office.call("PATCH", "/office", OFFICE)
-    venue = office.call("POST", "/venues", {"name": "Schloss Elmau", "address_line1": "Elmau 2", "city": "Krün"})
-    gig = office.call(
-        "POST",
-        "/gigs",
-        {"gig_date": "2027-06-12", "title": "Anna & Ben", "venue_id": venue["id"], "start_time": "18:00"},
-    )
-    band = office.call("POST", "/products", {"name": "Band, four sets"})
-    office.call("POST", "/gig-products", {"gig_id": gig["id"], "product_id": band["id"], "start_time": "19:00"})
     language = {"resource": "contacts", "key": "language", "label": "Language", "field_type": "text"}
     office.call("POST", "/custom-fields", language)
-    anna = {"first_name": "Anna", "last_name": "Berger", "email": "anna@couple.example"}
-    anna = office.call("POST", "/contacts", {**anna, "custom_fields": {"language": "de-DE"}})
-    couple = office.call("POST", "/gig-contacts", {"gig_id": gig["id"], "contact_id": anna["id"], "is_primary": True})
+    return booking(office, "Anna & Ben", {"first_name": "Anna", "custom_fields": {"language": "de-DE"}})
+
+
+def booking(office, title, contact):
+    """A gig of `title` at a venue with `contact` its primary contact, a sent quote, a sent contract and an issued
+    deposit invoice."""
+    venue = office.call("POST", "/venues", {"name": "Schloss Elmau", "address_line1": "Elmau 2", "city": "Krün"})
+    gig = {"gig_date": "2027-06-12", "title": title, "venue_id": venue["id"], "start_time": "18:00"}
+    gig = office.call("POST", "/gigs", gig)
+    band = office.call("POST", "/products", {"name": f"Band, four sets ({title})"})
+    office.call("POST", "/gig-products", {"gig_id": gig["id"], "product_id": band["id"], "start_time": "19:00"})
+    contact = office.call("POST", "/contacts", {"last_name": "Berger", "email": "anna@couple.example", **contact})
+    couple = office.call(
+        "POST", "/gig-contacts", {"gig_id": gig["id"], "contact_id": contact["id"], "is_primary": True}
+    )
     quote = office.call("POST", "/quotes", {"gig_id": gig["id"], "valid_until": "2027-01-31"})
     line = {"quote_id": quote["id"], "description": "<b>Band</b>, four sets", "unit_price_cents": 350000}
     office.call("POST", "/quote-lines", {**line, "tax_rate_bp": 1900})
     quote = office.call("POST", f"/quotes/{quote['id']}/send")
     contract = office.call("POST", "/contracts", {"gig_id": gig["id"], "body": "We play from eight till late."})
-    office.call("POST", f"/contracts/{contract['id']}/send")
+    contract = office.call("POST", f"/contracts/{contract['id']}/send")
     invoice = office.call("POST", "/invoices", {"gig_id": gig["id"], "kind": "deposit", "due_date": "2027-02-15"})
     line = {"invoice_id": invoice["id"], "description": "Deposit", "unit_price_cents": 100000, "tax_rate_bp": 1900}
     office.call("POST", "/invoice-lines", line)
     invoice = office.call("POST", f"/invoices/{invoice['id']}/issue")
-    return {"gig_contact": couple, "quote": quote, "invoice": invoice}
+    return {"gig_contact": couple, "quote": quote, "contract": contract, "invoice": invoice}
 
 
 def link_of(office, booked):
@@ -102,7 +106,7 @@ def test_the_link_opens_the_couples_booking_in_their_language_and_leaves_no_toke
     page = opened(context, url)
     expect(page.get_by_role("heading", level=1)).to_have_text("Anna & Ben")
     expect(page.locator("#gig")).to_contain_text("Samstag, 12. Juni 2027")  # the couple's German, not en-GB
-    for words in ("18:00", "Schloss Elmau, Elmau 2", "Band, four sets (from 19:00)"):
+    for words in ("18:00", "Schloss Elmau, Elmau 2", "Band, four sets (Anna & Ben) (from 19:00)"):
         expect(page.locator("#gig")).to_contain_text(words)
 
     quote = page.locator("#quotes article")
@@ -150,6 +154,24 @@ def test_the_page_fits_a_phone_passes_axe_and_is_pictured(office, booked, browse
 
 
 WORDS = "This link does not work any more: ask Elmau Swing Band for a new one."
+
+
+def test_a_signed_contract_says_who_signed_and_a_paid_invoice_asks_for_nothing(office, booked, context):
+    """In the office's language (English) when the contact names none."""
+    done = booking(office, "Cleo & Dan", {"first_name": "Cleo"})
+    office.call("POST", f"/contracts/{done['contract']['id']}/sign-on-behalf", {"signed_name": "Cleo Berger"})
+    paid = {"invoice_id": done["invoice"]["id"], "amount_cents": 119000, "received_on": "2027-01-20"}
+    office.call("POST", "/payments", paid)
+    page = opened(context, link_of(office, done))
+    contract = page.locator("#contract")
+    expect(contract).to_contain_text("StatusSigned")
+    expect(contract).to_contain_text(re.compile(r"Signedby Cleo Berger, \w+ \d{1,2}, 20\d\d at \d{1,2}:\d\d.?[AP]M"))
+    invoice = page.locator("#invoices article")
+    expect(invoice).to_contain_text("StatusPaid")
+    expect(invoice).to_contain_text("Total€1,190.00")
+    expect(invoice.locator(".pay")).to_have_count(0)
+    expect(invoice).not_to_contain_text("Still to pay")
+    expect(page.locator("#gig")).to_contain_text("Saturday, June 12, 2027")  # the office's `en`, not en-GB
 
 
 @pytest.mark.parametrize("fragment", ["#token=bcl_cut-short", "", "#token="])
