@@ -57,6 +57,9 @@ def records_of(record, description=None):
 
 class ClientViewSchema(BaseSchema):
     contact = fields.Nested(ClientContactSchema)
+    language = Text(
+        metadata={"description": "BCP 47: the contact's custom field `language` when known, else the office's"}
+    )
     gig = fields.Nested(ClientGigSchema)
     office = fields.Nested(ClientOfficeSchema, metadata={"description": "its address, contact and bank details"})
     quotes = records_of("Quote", "theirs, sent and after")

@@ -59,5 +59,6 @@ def register(app):
     app.register_blueprint(api)
     app.register_blueprint(account.pages)
     app.register_blueprint(answers.pages)
+    app.register_blueprint(client.pages)
     app.register_blueprint(setup.pages)
     console.register(app)

@@ -1,10 +1,11 @@
 """The client's link (SPEC §16): the office makes (`POST`) or revokes (`DELETE`) a gig contact's link, and its
 holder reads their gig and documents with it (`GET /v1/client`, the only endpoint a `bcl_` token opens; every
-other answers it 401). The link is `domain/sales/client_links.py`, what it shows `domain/sales/client_view.py`."""
+other answers it 401) on the page the link opens (`/client`, templates/client.html). The link is
+`domain/sales/client_links.py`, what it shows `domain/sales/client_view.py`."""
 
 from flask import Blueprint, request
 
-from auth import client_link
+from auth import client_link, public
 from delivery.notifications import clients
 from domain.errors import not_found, unauthenticated
 from domain.sales import client_links, client_view
@@ -14,9 +15,11 @@ from openapi import operation
 from resources import reject_parameters
 from routes import sales
 from web import lifecycle
+from web.html_pages import page_with_nonce
 from web.rate_limits import limit_rate
 
 blueprint = Blueprint("client", __name__)
+pages = Blueprint("client_pages", __name__)
 
 
 def gig_contact_of(id):
@@ -84,3 +87,11 @@ def shown(documents):
             [resource.read(id, columns) for id in ids] if isinstance(ids, list) else ids and resource.read(ids, columns)
         )
     return found
+
+
+@pages.get("/client")
+@public
+def client_page():
+    """The page a client's link opens: its script keeps the link's token for this tab, takes it out of the address
+    bar and shows what `GET /v1/client` answers; it changes nothing."""
+    return page_with_nonce("client.html")

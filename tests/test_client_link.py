@@ -75,6 +75,7 @@ def test_a_link_shows_its_holder_their_gig_and_documents_once_sent_and_nothing_e
     documented.check("GET", "/client", response)
     data = response.get_json()["data"]
     assert data["contact"] == {"first_name": "Anna", "last_name": "Berger"}
+    assert data["language"] == "en"  # no custom field `language`: the office's
     assert data["gig"]["title"] == "Anna & Ben" and data["gig"]["gig_date"] == today(90)
     assert data["gig"]["venue"]["name"] == "Schloss Elmau" and "Elmau 2" in data["gig"]["venue"]["address"]
     assert [(p["start_time"], p["end_time"]) for p in data["gig"]["products"]] == [("19:00", "23:00")]

@@ -4,6 +4,7 @@ the band's people, pay, internal notes, other contacts or another gig; drafts ne
 
 from domain import office
 from domain.postal_addresses import place
+from domain.sales.contract_values import language_of
 from models import Contact, Contract, Gig, GigProduct, Invoice, InvoiceLine, Product, Quote, QuoteLine, Venue
 
 OFFICE_FIELDS = ("name", "address_line1", "address_line2", "postal_code", "city", "country", "email", "phone")
@@ -11,12 +12,13 @@ OFFICE_FIELDS += ("website", "iban", "bic", "bank_name")
 
 
 def view_of(gig_contact):
-    """The client view of `gig_contact`'s gig, as they may read it; `documents` names the ids of theirs, which the
-    caller shows as the API shows them."""
+    """The client view of `gig_contact`'s gig, as they may read it, with the language they read (as their mails and
+    contract are written); `documents` names the ids of theirs, which the caller shows as the API shows them."""
     gig, contact = Gig.get_by_id(gig_contact.gig_id), Contact.get_by_id(gig_contact.contact_id)
     settings = office.current()
     return {
         "contact": {"first_name": contact.first_name, "last_name": contact.last_name},
+        "language": language_of(contact.custom_fields, settings.language),
         "gig": gig_of(gig),
         "office": picked(settings, OFFICE_FIELDS),
         "documents": documents_of(gig.id, contact.id),
