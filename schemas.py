@@ -550,7 +550,7 @@ class QuoteLineSchema(LineSchema):
     quote_id = Ref(required=True, metadata={"description": "a draft quote"})
 
 
-MERGED = ", ".join(contract_text.MERGE_FIELDS)  # what GET /contract-templates/merge-fields describes
+MERGED = ", ".join(contract_text.MERGE_FIELDS)  # what GET /contract-merge-fields describes
 
 
 class ContractTemplateSchema(RecordSchema):

@@ -25,6 +25,7 @@ class Column:
     narrowing: object = None
     followed: bool = False  # read through a reference (`gig.title` on gig roles)
     unindexed: bool = False  # ...where no index of the referenced table leads with it (see `Reference.through`)
+    unsorted: bool = False  # a computed column no list sorts by: no index holds it (a gig's money-in counts)
 
     @property
     def key(self):
@@ -33,7 +34,7 @@ class Column:
 
     @property
     def sortable(self):
-        return self.kind != "json"
+        return self.kind != "json" and not self.unsorted
 
     @property
     def free_text(self):

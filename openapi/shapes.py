@@ -59,11 +59,11 @@ BINARY = {"type": "string", "format": "binary"}
 
 
 def download_content(media_types):
-    """Text as a string, anything else as bytes. `*/*` (an attachment keeps the type it was uploaded with)
-    comes after application/octet-stream, the type generated clients know bytes by."""
+    """Text as a string, anything else as bytes. Bytes of any other type (`*/*`: an attachment keeps the type it was
+    uploaded with; `application/pdf`) come after application/octet-stream, the type generated clients know bytes by."""
     content = {}
     for media_type in media_types:
-        if media_type == "*/*":
+        if not media_type.startswith("text/") and media_type != "application/octet-stream":
             content["application/octet-stream"] = {"schema": BINARY}
         content[media_type] = {"schema": {"type": "string"} if media_type.startswith("text/") else BINARY}
     return content

@@ -19,7 +19,7 @@ blueprint = Blueprint("contracts", __name__)
 SIGNED_FROM = ("inquiry", "tentative", None)  # the gig statuses a signing moves on to `confirmed` (None: no status)
 
 
-@blueprint.get("/contract-templates/merge-fields")
+@blueprint.get("/contract-merge-fields")
 @operation(capability="sales.view", response=MergeFieldSchema, many=True, errors=(400,))
 def merge_fields():
     """The merge fields a template's body may use."""

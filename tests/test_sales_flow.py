@@ -225,7 +225,7 @@ def test_contract_templates_are_checked_and_one_is_the_default(admin, build):
         admin.patch(f"/contract-templates/{second['id']}", json={"body": "{% for x in y %}{% endfor %}"}), "body"
     )
     assert admin.get(f"/contract-templates/{second['id']}").get_json()["data"]["body"] == TEMPLATE
-    fields = admin.get("/contract-templates/merge-fields").get_json()["data"]
+    fields = admin.get("/contract-merge-fields").get_json()["data"]
     assert [field["name"] for field in fields][:3] == ["client_names", "client_address", "gig_date"]
     assert len(fields) == 15 and all(field["description"] for field in fields)
 
@@ -270,7 +270,7 @@ def test_a_viewer_reads_money_in_but_acts_on_nothing_and_staff_see_nothing(admin
     contract = post(admin, "/contracts", {"gig_id": gig["id"], "body": "We play."}, status=201)
     viewer, staff = signed_in("viewer"), signed_in("staff")
     assert viewer.get(f"/quotes/{quote['id']}").status_code == 200
-    assert viewer.get("/contract-templates/merge-fields").status_code == 200
+    assert viewer.get("/contract-merge-fields").status_code == 200
     acts = [
         (f"/gigs/{gig['id']}/quotes", None),
         (f"/quotes/{draft['id']}/send", None),
@@ -284,7 +284,7 @@ def test_a_viewer_reads_money_in_but_acts_on_nothing_and_staff_see_nothing(admin
         for path, body in acts:
             error_of(caller.post(path, body), 403, "forbidden")
     error_of(staff.get(f"/quotes/{quote['id']}"), 403, "forbidden")
-    error_of(staff.get("/contract-templates/merge-fields"), 403, "forbidden")
+    error_of(staff.get("/contract-merge-fields"), 403, "forbidden")
     assert admin.get(f"/quotes/{draft['id']}").get_json()["data"]["status"] == "draft"
     assert admin.get(f"/contracts/{contract['id']}").get_json()["data"]["status"] == "draft"
 
@@ -307,3 +307,15 @@ def test_the_worker_marks_a_sent_quote_past_its_validity_expired(tmp_path):
         assert office.call("GET", f"/quotes/{quote['id']}")["status"] == "expired"
     finally:
         assert office.service.stop() == 0
+
+
+def test_a_product_and_ensemble_of_long_names_make_a_line_cut_to_its_length(admin, build):
+    gig = build("gigs", gig_date="2027-06-12", title="Long names")
+    product, ensemble = build("products", name="R" * 200), build("ensembles", name="E" * 200)
+    build("product-ensembles", product_id=product["id"], ensemble_id=ensemble["id"])
+    times = {"start_time": "18:00", "end_time": "19:30"}
+    build("gig-products", gig_id=gig["id"], product_id=product["id"], ensemble_id=ensemble["id"], **times)
+    quote = post(admin, f"/gigs/{gig['id']}/quotes", status=201)
+    [line] = admin.get(f"/quote-lines?filter[quote_id]={quote['id']}").get_json()["data"]
+    assert len(line["description"]) == 300 and line["description"].startswith("R" * 200 + " (E")
+    assert line["description"].endswith("…")

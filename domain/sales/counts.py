@@ -21,9 +21,13 @@ def _on_gig(sql_before, sql_after):
 
 
 def _latest_status(table):
+    """The status of the gig's latest document of `table`: the one no other of the gig's is newer than (a gig has a
+    few; both lookups along the (gig_id, …) index, and no sorting, which an ORDER BY here took for each gig)."""
     return _on_gig(
         f'(SELECT "latest"."status" FROM "{table}" AS "latest" WHERE "latest"."gig_id" =',
-        ' ORDER BY "latest"."created_at" DESC, "latest"."id" DESC LIMIT 1)',
+        f' AND NOT EXISTS (SELECT 1 FROM "{table}" AS "newer" WHERE "newer"."gig_id" = "latest"."gig_id"'
+        ' AND ("newer"."created_at" > "latest"."created_at" OR ("newer"."created_at" = "latest"."created_at"'
+        ' AND "newer"."id" > "latest"."id"))))',
     )
 
 
@@ -46,7 +50,7 @@ def _overdue(gig):
 def _column(name, on, kind, choices=()):
     """A count of the gig's own list: not followed through a reference (a filter or sort of the gig's roles, say),
     which no index would serve; an expanded gig reads it (its table named as the expansion names it)."""
-    return Column(name, on(Gig), kind, choices, group=SALES, shape=("sales count",))
+    return Column(name, on(Gig), kind, choices, group=SALES, shape=("sales count",), unsorted=True)
 
 
 COLUMNS = {

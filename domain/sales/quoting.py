@@ -34,10 +34,15 @@ def lines_of_gig(gig_id):
     ]
 
 
+DESCRIPTION_CHARS = 300  # a quote line's description (SPEC §15)
+
+
 def described(product, ensemble, start, end):
-    """`Reception (Trio), 18:00–23:00`: the parts known."""
+    """`Reception (Trio), 18:00–23:00`: the parts known, cut to a line's length (a long product name is no refusal of
+    the whole quote)."""
     text = f"{product} ({ensemble})" if ensemble else product
-    return f"{text}, {start}–{end}" if start and end else text
+    text = f"{text}, {start}–{end}" if start and end else text
+    return text if len(text) <= DESCRIPTION_CHARS else text[: DESCRIPTION_CHARS - 1] + "…"
 
 
 def require_sendable(quote):

@@ -14,7 +14,7 @@ import { navigate } from "../../router.js";
 
 async function loadTemplate(api, id, signal) {
   const template = id === "new" ? { name: "", body: "", is_default: false, active: true } : (await api.get(`/contract-templates/${id}`, {}, { signal })).data;
-  const fields = (await api.get("/contract-templates/merge-fields", {}, { signal })).data;
+  const fields = (await api.get("/contract-merge-fields", {}, { signal })).data;
   return { template, fields };
 }
 
