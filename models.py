@@ -1007,6 +1007,14 @@ INTERNAL_MODELS = (
 )
 
 
+def register_internal(model):
+    """A model declared after the lists above (money in's own tables), joined to them: no collection of the API."""
+    global INTERNAL_MODELS
+    MODELS.append(model)
+    MODELS_BY_TABLE[model._meta.table_name] = model
+    INTERNAL_MODELS += (model,)
+
+
 # --- sales: document numbers (SPEC §15) ---------------------------------------------------------------
 
 
@@ -1021,10 +1029,7 @@ class DocumentNumber(BaseModel):
         primary_key = CompositeKey("series", "year")
 
 
-# Declared apart from the lists above, which it joins: no collection of the API, nothing references it.
-MODELS.append(DocumentNumber)
-MODELS_BY_TABLE[DocumentNumber._meta.table_name] = DocumentNumber
-INTERNAL_MODELS += (DocumentNumber,)
+register_internal(DocumentNumber)
 
 
 # --- sales: frozen documents (SPEC §15) ----------------------------------------------------------------
@@ -1043,9 +1048,7 @@ class FrozenDocument(BaseModel):
         primary_key = CompositeKey("kind", "record_id")
 
 
-MODELS.append(FrozenDocument)
-MODELS_BY_TABLE[FrozenDocument._meta.table_name] = FrozenDocument
-INTERNAL_MODELS += (FrozenDocument,)
+register_internal(FrozenDocument)
 
 
 # --- sales: the client's links (SPEC §16) ---------------------------------------------------------------
@@ -1061,7 +1064,4 @@ class ClientLink(BaseModel):
     created_at = TimestampField(default=now)
 
 
-# Declared apart from the lists above, which it joins: no collection of the API, read by routes/client.py.
-MODELS.append(ClientLink)
-MODELS_BY_TABLE[ClientLink._meta.table_name] = ClientLink
-INTERNAL_MODELS += (ClientLink,)
+register_internal(ClientLink)
