@@ -62,12 +62,15 @@ def post(office, path, body, **params):
 
 
 def open_roles_by_gig(office):
-    """{gig id: [open gig roles with gig and role]} of live upcoming gigs, latest gigs first."""
+    """{gig id: [open gig roles with gig and role]} of live upcoming gigs (neither completed nor cancelled: those take
+    no invitations), latest gigs first."""
+    closed = {s["id"] for s in office.api("/gig-statuses")["data"] if s["kind"] in ("completed", "cancelled")}
     path = query(
         "/gig-roles",
         **{
             "filter[status]": "open",
             "filter[gig.gig_date][gte]": dt.date.today().isoformat(),
+            "filter[gig.gig_status_id][nin]": ",".join(sorted(closed)),
             "sort": "-gig.gig_date",
             "expand": "gig,role",
             "limit": 200,

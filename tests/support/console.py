@@ -88,8 +88,11 @@ class DemoOffice:
         headers = {"Authorization": f"Bearer {self.keys[email]}", "Content-Type": "application/json"}
         data = None if body is None else json.dumps(body).encode()
         request = urllib.request.Request(self.url("/v1" + path), data=data, method=method, headers=headers)
-        with OPENER.open(request, timeout=10) as r:
-            return json.loads(r.read())
+        try:
+            with OPENER.open(request, timeout=10) as r:
+                return json.loads(r.read())
+        except urllib.error.HTTPError as e:
+            raise AssertionError(f"{method} {path}: {e.code} {e.read().decode(errors='replace')}") from None
 
 
 @pytest.fixture(scope="module")
