@@ -12,6 +12,7 @@ from itsdangerous import URLSafeSerializer
 
 from app import configure
 from domain import signed_links
+from service import settings
 from tests.support.api import error_of
 from tests.support.mail import mails, text_of
 from tests.support.notified import send_what_is_due
@@ -109,6 +110,7 @@ def test_an_inquiry_makes_the_couples_gig_and_tells_them_and_the_office(app, adm
 
 
 def test_a_robots_inquiry_is_answered_alike_and_kept_nowhere_and_the_sixth_in_an_hour_is_refused(app, admin, anon):
+    configure(app, {**app.config, "INQUIRY_RATE": settings.SETTINGS["INQUIRY_RATE"][0]})  # the default: 5/hour
     before = stored(admin)
     other_key = URLSafeSerializer("not our key", salt=signed_links.FORM_SALT).dumps(int(time.time() * 1000) - 60_000)
     page = Elements(anon.client.get("/inquire").get_data(as_text=True))
