@@ -16,6 +16,7 @@ import pytest
 from playwright.sync_api import expect
 
 from app import configure
+from domain import signed_links
 from domain.errors import ConfigError
 from service import settings
 from tests.support import pages
@@ -60,12 +61,16 @@ def test_an_embedding_origin_that_is_not_one_is_refused_at_start(origins):
         settings.load({"INQUIRY_EMBED_ORIGINS": origins}, environ={})
 
 
-def test_the_form_carries_its_signed_time_and_a_honeypot_under_its_own_nonce(anon):
+def test_the_form_carries_its_signed_time_and_a_honeypot_under_its_own_nonce(app, anon):
+    before = time.time()
     r = anon.client.get("/inquire")
+    after = time.time()
     html = pages.Elements(r.get_data(as_text=True))
     [token] = html.find("input", name="form_token")
     [trap] = html.find("input", name="website")
-    assert token["type"] == "hidden" and token["value"]
+    assert token["type"] == "hidden"
+    with app.app_context():
+        assert before - 0.001 <= signed_links.form_served_at(app.config, token["value"]) <= after + 0.001
     assert trap["tabindex"] == "-1" and trap["autocomplete"] == "off"
     policy = policy_of(r)
     [nonce] = policy["script-src"]
