@@ -197,7 +197,7 @@ def finish(response):
         headers["Cache-Control"] = "no-store"
     if response.mimetype == "text/html":
         policy = headers.setdefault("Content-Security-Policy", "frame-ancestors 'none'")
-        if "frame-ancestors 'none'" in policy:  # else a page the policy lets some origins frame (/inquire)
+        if "frame-ancestors" not in policy or "frame-ancestors 'none'" in policy:  # not /inquire's named origins
             headers["X-Frame-Options"] = "DENY"
     elapsed = (time.perf_counter() - g.get("started", time.perf_counter())) * 1000
     path = loggable_path(request.path)
