@@ -20,7 +20,7 @@ from domain import signed_links
 from domain.errors import ConfigError
 from service import settings
 from tests.support import pages
-from tests.support.console import serious_accessibility_violations
+from tests.support.console import open_context, serious_accessibility_violations
 from tests.support.served import ServedOffice
 from tests.support.waiting import wait_for
 
@@ -156,7 +156,7 @@ def gigs_titled(office, title):
     return office.call("GET", "/gigs?" + urllib.parse.urlencode({"filter[title]": title}))
 
 
-def test_a_couple_sends_the_form_on_a_phone_and_the_office_sees_their_inquiry(office, context):
+def test_a_couple_sends_the_form_on_a_phone_and_the_office_sees_their_inquiry(office, context, browser):
     taken, free = in_days(200), in_days(207)
     confirmed = status_named(office, "confirmed")
     office.call("POST", "/gigs", {"gig_date": taken, "title": "Müller wedding", "gig_status_id": confirmed["id"]})
@@ -193,6 +193,14 @@ def test_a_couple_sends_the_form_on_a_phone_and_the_office_sees_their_inquiry(of
     [played] = office.call("GET", f"/gig-products?filter[gig_id]={gig['id']}")
     products = office.call("GET", "/products?" + urllib.parse.urlencode({"filter[name]": "DJ after midnight"}))
     assert played["product_id"] == products[0]["id"]
+
+    console = open_context(browser, office.key, "ops@example.com")  # the office, in its console
+    gig_page = console.new_page()
+    gig_page.goto(f"{office.service.public_url}/gigs/{gig['id']}")
+    expect(gig_page.get_by_role("heading", level=1)).to_contain_text("Clara & Dev")
+    expect(gig_page.get_by_text("Inquiry", exact=True).first).to_be_visible()
+    assert console.problems.unexpected() == []
+    console.close()
 
 
 def test_the_form_fits_a_phone_passes_axe_and_is_pictured(office, browser):
