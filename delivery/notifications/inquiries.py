@@ -5,7 +5,7 @@ transaction. Each message's words are plain English, in one place (WORDS)."""
 from delivery.notifications import queue
 from delivery.notifications.client_messages import Writer
 from delivery.notifications.messages import message
-from delivery.notifications.words import facts
+from delivery.notifications.words import day, facts
 from domain import office
 from domain.capabilities import held_capabilities
 from models import User
@@ -38,7 +38,7 @@ WORDS = {
 def tell(gig, contact, values, products):
     """Mail the sender their acknowledgement and tell the office of the inquiry that made `gig` and `contact`."""
     settings = office.current()
-    date = Writer(settings.language).date(values["gig_date"])
+    date = Writer(settings.language).date(values["gig_date"])  # as the client's mails write it
     about = {"names": values["names"], "office": settings.name, "date": date}
     asked = {**values, "date": date, "products": ", ".join(product.name for product in products)}
     words = WORDS["acknowledgement"]
@@ -46,7 +46,8 @@ def tell(gig, contact, values, products):
     paragraphs = (words["hello"].format(**about), words["opening"], shown, words["regards"].format(**about))
     title = words["title"].format(**about)
     queue.add("inquiry_received", message(title, paragraphs, title), queue.ids(gig.id), to=contact.email)
-    tell_office(gig, about, asked)
+    office_date = day(values["gig_date"], settings)  # as the office's other news write it
+    tell_office(gig, {**about, "date": office_date}, {**asked, "date": office_date})
 
 
 def tell_office(gig, about, asked):
