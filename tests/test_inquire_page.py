@@ -168,6 +168,9 @@ def test_a_couple_sends_the_form_on_a_phone_and_the_office_sees_their_inquiry(of
     expect(page.get_by_label("Retired brass trio")).to_have_count(0)
 
     page.get_by_label("Your names").fill("Clara & Dev")
+    page.get_by_label("E-mail").fill("clara@")
+    page.get_by_role("button", name="Send the inquiry").click()
+    expect(page.locator("#email-error")).to_have_text("Please check this e-mail address.")
     page.get_by_label("E-mail").fill("clara@couple.example")
     page.get_by_label("Date of the celebration").fill(taken)
     expect(page.locator("#gig_date-note")).to_contain_text("That date is already taken")

@@ -20,6 +20,7 @@ WORDS = {
     "send": "Send the inquiry",
     "sending": "Sending…",
     "required": "Please fill this in.",
+    "email_invalid": "Please check this e-mail address.",
     "date_free": "That date is still free.",
     "date_taken": "That date is already taken, but ask us anyway: we may know a band.",
     "invalid": "Please look at the marked fields.",
