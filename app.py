@@ -74,6 +74,8 @@ def configure(app, config=None):
     app.extensions["outbox"] = Outbox(retry_seconds=app.config["MAIL_RETRIES"])
     app.extensions["auth_rate"] = RateLimiter(*app.config["AUTH_RATE"])
     app.extensions["member_writes"] = RateLimiter(*app.config["MEMBER_WRITES"])
+    app.extensions["inquiry_rate"] = RateLimiter(*app.config["INQUIRIES"])
+    app.extensions["availability_rate"] = RateLimiter(*app.config["AUTH_RATE"])  # sign-in's rate, its own count
     app.extensions["own_pages"] = Remembered(max_bytes=app.config["PAGE_MEMORY_KB"] * 1024)
     if "feeds" in app.extensions:
         app.extensions["feeds"].stop()  # the copies of the database and settings it had

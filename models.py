@@ -719,6 +719,9 @@ NOTIFICATION_TYPES = (
     "quote_answered",
     "contract_signed",
     "invoice_overdue",
+    # new couples (SPEC §16): the sender's acknowledgement, and the office's news of their inquiry
+    "inquiry_received",
+    "inquiry",
 )
 CHANNEL_STATES = ("pending", "sent", "failed", "skipped")
 

@@ -1,6 +1,6 @@
 """Signed values: the service's secret key (BAND_SECRET_KEY, else generated once and kept in the database)
-and the tokens made with it: calendar feeds, the answer links of invitation messages (SPEC §9), and the first
-run's setup link (SPEC §12). Webhooks
+and the tokens made with it: calendar feeds, the answer links of invitation messages (SPEC §9), the first
+run's setup link (SPEC §12), and the time the inquiry form was served (SPEC §16). Webhooks
 sign with each endpoint's own secret, as the Standard Webhooks specification says: `delivery/webhooks/signatures.py`."""
 
 import secrets
@@ -15,6 +15,7 @@ from models import Setting
 FEED_SALT = "calendar-feed"
 ANSWER_SALT = "invitation-answer"
 SETUP_SALT = "first-run-setup"
+FORM_SALT = "inquiry-form"
 
 
 def make_secret_key():
@@ -103,3 +104,16 @@ def setup_subject(config, token):
     if isinstance(found, list) and len(found) == 2 and isinstance(found[0], str) and type(found[1]) is int:
         return found[0], found[1]
     return None
+
+
+def form_token(config, served_at=None):
+    """The token the inquiry form (`/inquire`, SPEC §16) is served with: when it was served (Unix milliseconds, now
+    unless given), so that an inquiry sent too soon after, or too long after, is told from a person's."""
+    served = int((time.time() if served_at is None else served_at) * 1000)
+    return URLSafeSerializer(secret_key(config), salt=FORM_SALT).dumps(served)
+
+
+def form_served_at(config, token):
+    """When the form of a token was served (Unix seconds), or None when the token is not one of ours."""
+    found = signed_value(config, FORM_SALT, token) if isinstance(token, str) else None
+    return found / 1000 if type(found) is int else None

@@ -14,6 +14,7 @@ from routes import (
     devices,
     events,
     gigs,
+    inquiries,
     invoicing,
     me,
     musicians,
@@ -44,6 +45,7 @@ def register(app):
         contracts,
         devices,
         events,
+        inquiries,
         invoicing,
         me,
         musicians,
@@ -60,5 +62,6 @@ def register(app):
     app.register_blueprint(account.pages)
     app.register_blueprint(answers.pages)
     app.register_blueprint(client.pages)
+    app.register_blueprint(inquiries.pages)
     app.register_blueprint(setup.pages)
     console.register(app)

@@ -36,6 +36,9 @@ SETTINGS = {
     "TAX_RATE_BP": (2000, int, "a new quote or invoice line's tax rate, in basis points (2000 = 20 %; 0..10000)"),
     "AUTH_RATE_LIMIT": ("10/minute", str, "requests per client address to /auth/link and /auth/confirm"),
     "MEMBER_WRITE_RATE": ("60/minute", str, "writes of a user without any .edit capability (a musician)"),
+    "INQUIRY_RATE": ("5/hour", str, "inquiries (POST /v1/inquiries) per client address"),
+    "INQUIRY_EMBED_ORIGINS": ("", str, "origins (space-separated) whose pages may show /inquire in an iframe"),
+    "GIGS_PER_DAY": (1, int, "tentative or confirmed gigs a day holds before /v1/availability says it is taken"),
     "MAX_CONNECTIONS_PER_CLIENT": (20, int, "open connections one client address may hold (§2.3)"),
     "TRUSTED_PROXIES": ("", str, "reverse proxies (addresses or networks) whose X-Forwarded-For names the client"),
     "QUERY_BUDGET_MS": (250, int, "CPU ms the statements of a read may spend together before it is stopped (§2.3)"),
@@ -94,6 +97,10 @@ def load(overrides=None, environ=None):
         config["SIGNIN_URL"] = config["PUBLIC_URL"] + "/signin#token={token}"
     config["AUTH_RATE"] = parse_rate("AUTH_RATE_LIMIT", config["AUTH_RATE_LIMIT"])
     config["MEMBER_WRITES"] = parse_rate("MEMBER_WRITE_RATE", config["MEMBER_WRITE_RATE"])
+    config["INQUIRIES"] = parse_rate("INQUIRY_RATE", config["INQUIRY_RATE"])
+    config["EMBED_ORIGINS"] = embed_origins(config["INQUIRY_EMBED_ORIGINS"])
+    if config["GIGS_PER_DAY"] < 1:
+        raise ConfigError("BAND_GIGS_PER_DAY must be 1 or more")
     try:
         config["TRUSTED_NETWORKS"] = proxy_networks(config["TRUSTED_PROXIES"])
     except ValueError as e:
@@ -160,6 +167,19 @@ def waits(name, text):
     if not found or not all(0 < wait < float("inf") for wait in found):  # NaN fails the comparison too
         raise ConfigError(f"BAND_{name}={text!r}: expected seconds between attempts, such as 5,15,30,60")
     return found
+
+
+ORIGIN_RE = re.compile(r"https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?|https?://\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?")
+
+
+def embed_origins(text):
+    """`https://band.example http://localhost:8000` -> those origins: scheme, host and port alone, so that none can
+    add anything to the page's Content-Security-Policy."""
+    origins = text.split()
+    for origin in origins:
+        if not ORIGIN_RE.fullmatch(origin):
+            raise ConfigError(f"BAND_INQUIRY_EMBED_ORIGINS: {origin!r} is not an origin such as https://band.example")
+    return tuple(origins)
 
 
 def parse_rate(name, text):

@@ -55,6 +55,7 @@ def app(shared_app, template_db, tmp_path):
     postgresql.copy_ahead(template_db)  # on PostgreSQL, the next tests' copies are made while this one runs
     location = postgresql.location(tmp_path, template=template_db)
     settings = {"DB": location, "MAIL_URL": f"file:{tmp_path / 'mail'}", "AUTH_RATE_LIMIT": "1000/minute"}
+    settings["INQUIRY_RATE"] = "1000/minute"  # the rate's own tests set theirs (tests/test_inquiries.py)
     if (
         postgresql.on_postgresql()
     ):  # its budget is wall time, which a busy CI machine spends: the budget's own tests set theirs

@@ -115,6 +115,9 @@ def test_every_operation_documents_its_errors_and_security(document):
         ("/invitations/preview", "post"),
         ("/invitations/answer", "post"),
         ("/push/web-key", "get"),
+        ("/inquiries", "post"),  # new couples (SPEC §16)
+        ("/public/products", "get"),
+        ("/availability", "get"),
     }
     assert document["security"] == [{"bearer": []}]
     assert document["components"]["securitySchemes"]["bearer"] == {"type": "http", "scheme": "bearer"}

@@ -196,8 +196,9 @@ def finish(response):
     if response.mimetype == "application/json" and ("caller" in g or request.method in WRITE_METHODS):
         headers["Cache-Control"] = "no-store"
     if response.mimetype == "text/html":
-        headers["X-Frame-Options"] = "DENY"
-        headers.setdefault("Content-Security-Policy", "frame-ancestors 'none'")
+        policy = headers.setdefault("Content-Security-Policy", "frame-ancestors 'none'")
+        if "frame-ancestors" not in policy or "frame-ancestors 'none'" in policy:  # not /inquire's named origins
+            headers["X-Frame-Options"] = "DENY"
     elapsed = (time.perf_counter() - g.get("started", time.perf_counter())) * 1000
     path = loggable_path(request.path)
     method = printable(request.method)

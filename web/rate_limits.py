@@ -1,6 +1,7 @@
-"""Rate limits (SPEC §2.3), both sliding windows of `RateLimiter`: per client address, for the endpoints that take a
-secret without a bearer (sign-in, answer links: `limit_rate`); and per user, for the writes of a user who may edit
-nothing (`limit_user_writes`)."""
+"""Rate limits (SPEC §2.3), all sliding windows of `RateLimiter`: per client address, for the endpoints that take a
+secret without a bearer (sign-in, answer links: `limit_rate`) and the public ones of new couples (SPEC §16: an
+inquiry, a date's availability: `limit_address`); and per user, for the writes of a user who may edit nothing
+(`limit_user_writes`)."""
 
 import collections
 import math
@@ -42,7 +43,12 @@ class RateLimiter:
 def limit_rate():
     """429 past the sign-in rate of the client's address (behind a trusted
     proxy, the one it forwards: server/client_addresses.py)."""
-    wait = current_app.extensions["auth_rate"].retry_after(request.remote_addr or "-")
+    limit_address("auth_rate")
+
+
+def limit_address(limiter):
+    """429 past the rate of the app's limiter named `limiter` (an `app.extensions` key) for the client's address."""
+    wait = current_app.extensions[limiter].retry_after(request.remote_addr or "-")
     if wait:
         message = f"Too many requests from this address; try again in {wait} s."
         raise ApiError(429, "rate_limited", message, headers={"Retry-After": str(wait)})

@@ -1,0 +1,32 @@
+"""Every word of the inquiry form (`/inquire`, SPEC §16), in one place: its labels, what its script says, the
+thank-you; `{office}` is the office's name. The page reads them as `words` (templates/inquire.html)."""
+
+WORDS = {
+    "title": "Ask for your date",
+    "heading": "Ask {office} for your date",
+    "intro": "Tell us about your celebration: we answer every inquiry in person.",
+    "names": "Your names",
+    "names_hint": "For example: Anna & Ben",
+    "email": "E-mail",
+    "phone": "Phone (optional)",
+    "gig_date": "Date of the celebration",
+    "venue_name": "Venue (optional)",
+    "city": "City (optional)",
+    "guest_count": "Number of guests (optional)",
+    "products": "What would you like? (optional)",
+    "message": "Your message (optional)",
+    "consent": "I agree that {office} keeps these details to answer my inquiry.",
+    "honeypot": "Leave this field empty",
+    "send": "Send the inquiry",
+    "sending": "Sending…",
+    "required": "Please fill this in.",
+    "email_invalid": "Please check this e-mail address.",
+    "date_free": "That date is still free.",
+    "date_taken": "That date is already taken, but ask us anyway: we may know a band.",
+    "invalid": "Please look at the marked fields.",
+    "too_many": "Too many inquiries from here just now: please try again in a while.",
+    "failed": "Your inquiry could not be sent. Please try again, or write to us.",
+    "thanks_heading": "Thank you!",
+    "thanks": "We have received your inquiry and will answer you soon. A confirmation is on its way to {email}.",
+    "needs_script": "This form needs JavaScript. Please write to us instead.",
+}
