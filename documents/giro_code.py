@@ -35,7 +35,8 @@ def png_data_uri(invoice):
 
 
 def svg_text(invoice):
-    """The code as SVG markup, black on white, for a page to draw (the client's page, SPEC §16)."""
+    """The code as SVG markup, black on white, sized by its viewBox alone, for a page to draw at the size it likes
+    (the client's page, SPEC §16)."""
     out = io.BytesIO()
-    giro_code(invoice).save(out, kind="svg", scale=4, border=4, dark="black", light="white", xmldecl=False)
+    giro_code(invoice).save(out, kind="svg", border=4, dark="black", light="white", xmldecl=False, omitsize=True)
     return out.getvalue().decode()
