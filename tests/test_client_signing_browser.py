@@ -20,7 +20,12 @@ SHOTS = pathlib.Path(__file__).resolve().parent.parent / "docs" / "screenshots"
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 TEMPLATE = "Agreement between {{ office_name }} and {{ client_names }}.\nThe band plays on {{ gig_date }}."
-OFFICE = {"name": "Elmau Swing Band", "iban": "DE89370400440532013000", "bic": "COBADEFFXXX", "email": "o@swing.example"}
+OFFICE = {
+    "name": "Elmau Swing Band",
+    "iban": "DE89370400440532013000",
+    "bic": "COBADEFFXXX",
+    "email": "o@swing.example",
+}
 
 
 @pytest.fixture(scope="module")
@@ -37,8 +42,12 @@ def booked(office, title):
     gig = office.call("POST", "/gigs", {"gig_date": "2027-06-12", "title": title, "start_time": "18:00"})
     band = office.call("POST", "/products", {"name": f"Band, four sets ({title})"})
     office.call("POST", "/gig-products", {"gig_id": gig["id"], "product_id": band["id"], "price_cents": 400000})
-    contact = office.call("POST", "/contacts", {"first_name": "Anna", "last_name": "Berger", "email": "a@couple.example"})
-    couple = office.call("POST", "/gig-contacts", {"gig_id": gig["id"], "contact_id": contact["id"], "is_primary": True})
+    contact = office.call(
+        "POST", "/contacts", {"first_name": "Anna", "last_name": "Berger", "email": "a@couple.example"}
+    )
+    couple = office.call(
+        "POST", "/gig-contacts", {"gig_id": gig["id"], "contact_id": contact["id"], "is_primary": True}
+    )
     quote = office.call("POST", f"/gigs/{gig['id']}/quotes")
     return couple, office.call("POST", f"/quotes/{quote['id']}/send")
 
@@ -113,7 +122,9 @@ def test_the_couple_accepts_the_quote_and_signs_with_a_drawn_signature_on_a_phon
 
     expect(page.locator("#done")).to_contain_text(f"you signed the contract {contract['number']}")
     expect(page.locator("#contract")).to_contain_text("StatusSigned")
-    expect(page.locator("#contract")).to_contain_text(re.compile(r"Signedby Anna Berger, \w+ \d{1,2}, 20\d\d at \d{1,2}:\d\d.?[AP]M"))
+    expect(page.locator("#contract")).to_contain_text(
+        re.compile(r"Signedby Anna Berger, \w+ \d{1,2}, 20\d\d at \d{1,2}:\d\d.?[AP]M")
+    )
     expect(page.locator("form.sign")).to_have_count(0)
     signed = office.call("GET", f"/contracts/{contract['id']}")
     assert (signed["status"], signed["signed_by"], signed["signed_ip"]) == ("signed", "client", "127.0.0.1")

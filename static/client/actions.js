@@ -22,7 +22,10 @@ export function clientApi(base, token) {
       return answer(response);
     },
     async download(path, filename) {
-      const response = await fetch(base + path, { headers: { Authorization: headers.Authorization }, cache: "no-store" });
+      const response = await fetch(base + path, {
+        headers: { Authorization: headers.Authorization },
+        cache: "no-store",
+      });
       if (!response.ok) {
         return answer(response);
       }
@@ -43,7 +46,10 @@ export function refusal(result) {
   }
   const details = error.details && typeof error.details === "object" ? Object.values(error.details) : [];
   const first = details.find((messages) => Array.isArray(messages) && messages.length);
-  return first ? first[0] : error.message || t("The server answered {status}. Please try again later.", { status: result.status });
+  if (first) {
+    return first[0];
+  }
+  return error.message || t("The server answered {status}. Please try again later.", { status: result.status });
 }
 
 function make(tag, text, className) {
@@ -102,7 +108,8 @@ export function quoteAnswer(quote, api, done) {
     return result;
   });
   acting(decline, problem, async () => {
-    const result = await api.post("/client/quotes/" + quote.id + "/decline", message.value.trim() ? { message: message.value } : {});
+    const said = message.value.trim() ? { message: message.value } : {};
+    const result = await api.post("/client/quotes/" + quote.id + "/decline", said);
     if (result.ok) {
       done(t("You declined the quote {number}; the office has been told.", { number: quote.number }));
     }
@@ -121,7 +128,8 @@ export function pdfButton(kind, record, api) {
   const control = button(t("Download the PDF"), "quiet");
   control.setAttribute("aria-label", t("Download {number} as PDF", { number: record.number || "" }));
   problem.setAttribute("role", "alert");
-  acting(control, problem, () => api.download("/client/" + kind + "/" + record.id + "/pdf", (record.number || kind) + ".pdf"));
+  const path = "/client/" + kind + "/" + record.id + "/pdf";
+  acting(control, problem, () => api.download(path, (record.number || kind) + ".pdf"));
   box.append(control, problem);
   return box;
 }

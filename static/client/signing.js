@@ -55,7 +55,8 @@ export function signingForm(contract, api, done) {
   canvas.setAttribute("role", "img");
   canvas.setAttribute("aria-labelledby", padLabel.id);
   problem.setAttribute("role", "alert");
-  consentLine.append(consent, labelled("consent-" + contract.id, t("I agree to sign this contract electronically"), consent));
+  const agreement = t("I agree to sign this contract electronically");
+  consentLine.append(consent, labelled("consent-" + contract.id, agreement, consent));
   form.append(
     make("h4", t("Sign the contract")),
     labelled("full-name-" + contract.id, t("Your full name"), name),
@@ -95,7 +96,11 @@ export function signingForm(contract, api, done) {
       const body = { full_name: name.value, consent: true, signature_svg: pad.toSVG() };
       const result = await api.post("/client/contracts/" + contract.id + "/sign", body);
       if (result.ok) {
-        done(t("Thank you: you signed the contract {number}. Your signed copy is on its way by e-mail.", { number: contract.number }));
+        done(
+          t("Thank you: you signed the contract {number}. Your signed copy is on its way by e-mail.", {
+            number: contract.number,
+          }),
+        );
       } else {
         problem.textContent = refusal(result);
       }
