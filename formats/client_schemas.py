@@ -78,6 +78,10 @@ class ClientViewSchema(BaseSchema):
     payment_codes = fields.List(fields.Nested(PaymentCodeSchema), metadata={"description": "of their open invoices"})
 
 
+class ClientAcceptSchema(BaseSchema):
+    """Nothing: an accept says no more (a field sent is 422, named)."""
+
+
 class ClientDeclineSchema(BaseSchema):
     message = Str(2000, metadata={"description": "the client's words to the office, kept in the event's data"})
 

@@ -11,7 +11,7 @@ from domain.errors import not_found
 from domain.sales import client_view
 from events import Actor
 from formats import signatures
-from formats.client_schemas import ClientDeclineSchema, ClientSignSchema
+from formats.client_schemas import ClientAcceptSchema, ClientDeclineSchema, ClientSignSchema
 from models import Contact, Contract, Quote
 from openapi import operation
 from routes import client, invoicing
@@ -43,11 +43,12 @@ def actor_of(holder):
 
 @blueprint.post("/client/quotes/<id>/accept")
 @client_link
-@operation(response=QuoteSchema, errors=WRITE_ERRORS)
+@operation(body=ClientAcceptSchema, response=QuoteSchema, errors=WRITE_ERRORS)
 def accept(id):
     """Accept the sent quote: the office hears of it at once; the gig moves on and its contract is drafted, as when
     the office accepts it for the client (`POST /quotes/{id}/accept`)."""
     holder = client.holder()
+    load(ClientAcceptSchema(), json_body() or {})
     quote = Quote.get_by_id(own("quotes", id, holder))
     answer_quote(quote, "accepted", CLIENT, actor=actor_of(holder))
     return {"data": client.read(Quote, quote.id)}

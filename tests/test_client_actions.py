@@ -117,6 +117,7 @@ def accepted_and_sent(admin, anon, booked):
 
 def test_the_couple_accepts_their_quote_as_the_office_would_and_the_office_hears_at_once(admin, anon, booked):
     quote, gig_id = booked["quote"], booked["gig"]["id"]
+    invalid_at(as_client(anon, booked["token"]).post(f"/client/quotes/{quote['id']}/accept", {"note": "Yes"}), "note")
 
     accepted = ok(as_client(anon, booked["token"]).post(f"/client/quotes/{quote['id']}/accept"))
 

@@ -154,3 +154,20 @@ def test_the_signed_booking_at_desktop_width_is_pictured(office, browser):
     assert serious_accessibility_violations(page) == []
     page.screenshot(path=str(SHOTS / "client-signing-desktop.png"), full_page=True, animations="disabled")
     context.close()
+
+
+def test_the_couple_declines_with_a_message_in_one_tap(office, context):
+    couple, quote = booked(office, "Eva & Finn")
+    page = context.new_page()
+    page.goto(link_of(office, couple))
+    article = page.locator("#quotes article")
+    article.get_by_label("A message to the office, if you decline (optional)").fill("We chose a DJ, sorry!")
+
+    article.get_by_role("button", name="Decline with a message").click()
+
+    expect(page.locator("#done")).to_have_text(f"You declined the quote {quote['number']}; the office has been told.")
+    expect(article).to_contain_text("Declined")
+    expect(article.get_by_role("button", name="Decline with a message")).to_have_count(0)
+    history = office.call("GET", f"/gigs/{quote['gig_id']}/history")
+    [declined] = [event for event in history if event["type"] == "quote.declined"]
+    assert declined["data"]["note"] == "We chose a DJ, sorry!" and declined["actor"]["token_kind"] == "client"
