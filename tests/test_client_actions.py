@@ -198,6 +198,19 @@ def test_signing_on_the_page_confirms_the_gig_issues_the_deposit_and_mails_the_s
         [attachment] = list(mail.iter_attachments())
         copies[address] = attachment.get_content()
     assert copies["anna@couple.example"] == copies[admin_address] == office_pdf
+    copy = PdfReader(io.BytesIO(copies["anna@couple.example"]))
+    assert signed["sha256"] in copy.pages[-1].extract_text() and curves(copy.pages[-1]) > 0
+
+
+def test_the_clients_actions_share_the_links_rate_per_address(app, admin, anon, booked):
+    app.extensions["auth_rate"] = RateLimiter(2, 60)
+    client, path = as_client(anon, booked["token"]), f"/client/quotes/{booked['quote']['id']}/pdf"
+    answers = [client.get(path).status_code, client.get("/client").status_code]
+    refused = client.post(f"/client/quotes/{booked['quote']['id']}/accept")
+
+    assert answers == [200, 200]
+    assert error_of(refused, 429, "rate_limited") and refused.headers["Retry-After"]
+    assert admin.get(f"/quotes/{booked['quote']['id']}").get_json()["data"]["status"] == "sent"
 
 
 HOSTILE = {

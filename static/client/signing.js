@@ -69,8 +69,7 @@ export function signingForm(contract, api, done) {
     problem,
   );
   const pad = new SignaturePad(canvas, { penColor: "black", backgroundColor: "rgba(0,0,0,0)" });
-  requestAnimationFrame(() => fitted(canvas, pad));
-  window.addEventListener("resize", () => fitted(canvas, pad));
+  new ResizeObserver(() => fitted(canvas, pad)).observe(canvas); // shown, and whenever its width changes
   clear.addEventListener("click", () => pad.clear());
   pad.addEventListener("beginStroke", () => {
     problem.textContent = "";
