@@ -19,4 +19,4 @@ def of(row):
     contract = Contract.get_or_none(Contract.id == row.topic.removeprefix(SIGNED_COPY))
     if contract is None:
         return ()
-    return ((f"{contract.number}.pdf", frozen.pdf_of("contract", contract).data),)
+    return ((f"{contract.number or 'contract'}.pdf", frozen.pdf_of("contract", contract).data),)
