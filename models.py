@@ -712,6 +712,7 @@ NOTIFICATION_TYPES = (
     "client_link",
     "client_quote",
     "client_contract",
+    "client_signed",
     "client_invoice",
     "client_payment",
     "client_due_soon",
@@ -1068,3 +1069,17 @@ class ClientLink(BaseModel):
 
 
 register_internal(ClientLink)
+
+
+# --- sales: a contract's drawn signature (SPEC §16) -------------------------------------------------------
+
+
+class ContractSignature(BaseModel):
+    """The signature a client drew on their page for a contract, as sanitised SVG (formats/signatures.py)."""
+
+    contract = ref(Contract, on_delete="CASCADE", primary_key=True, index=False)
+    svg = TextField()
+    created_at = TimestampField(default=now)
+
+
+register_internal(ContractSignature)

@@ -31,8 +31,9 @@ LINE_CHARS = 78  # of a header line (RFC 5322's "should")
 ENCODED_BYTES = 39  # of text in one encoded word: 64 characters, which fit a line after `Subject: `
 
 
-def message(sender, to, subject, text, message_id):
-    """A mail of plain text with its HTML alternative; `message_id` as `message_id()` makes it."""
+def message(sender, to, subject, text, message_id, attachments=()):
+    """A mail of plain text with its HTML alternative; `message_id` as `message_id()` makes it; `attachments`,
+    PDFs as (file name, bytes)."""
     msg = EmailMessage()
     msg["From"], msg["To"] = sender, to
     msg.set_raw("Subject", folded(subject))
@@ -41,6 +42,8 @@ def message(sender, to, subject, text, message_id):
     # Unencoded, so the link stays one line in a .eml file or a terminal (quoted-printable would fold it).
     msg.set_content(text, cte="7bit" if text.isascii() else "8bit")
     msg.add_alternative(mail_html.html_of(subject, text), subtype="html")
+    for name, data in attachments:
+        msg.add_attachment(data, maintype="application", subtype="pdf", filename=name)
     return msg
 
 

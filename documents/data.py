@@ -172,6 +172,7 @@ class Signature:
     user_agent: str = ""
     recorded_by: str = ""
     note: str = ""
+    drawing: str = ""  # the SVG the client drew on their page (sanitised: formats/signatures.py)
 
 
 @dataclass(frozen=True)

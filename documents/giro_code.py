@@ -32,3 +32,11 @@ def png_data_uri(invoice):
     out = io.BytesIO()
     giro_code(invoice).save(out, kind="png", scale=4, border=4, dark="black", light="white")
     return "data:image/png;base64," + base64.b64encode(out.getvalue()).decode("ascii")
+
+
+def svg_text(invoice):
+    """The code as SVG markup, black on white, sized by its viewBox alone, for a page to draw at the size it likes
+    (the client's page, SPEC §16)."""
+    out = io.BytesIO()
+    giro_code(invoice).save(out, kind="svg", border=4, dark="black", light="white", xmldecl=False, omitsize=True)
+    return out.getvalue().decode()

@@ -74,7 +74,9 @@ def quote_pdf(quote):
 def contract_pdf(contract):
     """A contract (`documents.Contract`) as PDF bytes; once signed, its last page is the signature record."""
     words = Words(contract.language)
-    return render("contract.html", contract, words("contract"), words, footer_text="")[0]
+    drawn = contract.signature and contract.signature.drawing
+    drawing = data_uri(drawn.encode()) if drawn else None
+    return render("contract.html", contract, words("contract"), words, footer_text="", drawing=drawing)[0]
 
 
 def invoice_pdf(invoice):

@@ -1,9 +1,10 @@
 """The answers of the client's link (SPEC §16): the link as it is made, and what `GET /v1/client` shows its
 holder (`domain/sales/client_view.py`): plain fields, read only."""
 
-from marshmallow import fields
+from marshmallow import ValidationError, fields, validates
 
-from formats.field_types import Date, Time, Timestamp
+from formats import signatures
+from formats.field_types import Bool, Date, Str, Time, Timestamp
 from formats.operation_schemas import PlaceSchema, TimesSchema
 from schemas import BaseSchema
 
@@ -55,6 +56,11 @@ def records_of(record, description=None):
     return fields.Raw(metadata={"type": "array", "items": shown(record), **said})
 
 
+class PaymentCodeSchema(BaseSchema):
+    invoice_id = fields.UUID()
+    svg = Text(metadata={"description": 'the invoice\'s EPC QR code ("GiroCode": IBAN, amount, number) as SVG'})
+
+
 class ClientViewSchema(BaseSchema):
     contact = fields.Nested(ClientContactSchema)
     language = Text(
@@ -69,3 +75,31 @@ class ClientViewSchema(BaseSchema):
     )
     invoices = records_of("Invoice", "theirs, issued and after")
     invoice_lines = records_of("InvoiceLine")
+    payment_codes = fields.List(fields.Nested(PaymentCodeSchema), metadata={"description": "of their open invoices"})
+
+
+class ClientAcceptSchema(BaseSchema):
+    """Nothing: an accept says no more (a field sent is 422, named)."""
+
+
+class ClientDeclineSchema(BaseSchema):
+    message = Str(2000, metadata={"description": "the client's words to the office, kept in the event's data"})
+
+
+class ClientSignSchema(BaseSchema):
+    full_name = Str(200, required=True, metadata={"description": "the signer's full name, as they typed it"})
+    consent = Bool(
+        required=True, metadata={"description": 'must be true: "I agree to sign this contract electronically"'}
+    )
+    signature_svg = fields.String(
+        required=True,
+        metadata={
+            "description": f"the drawn signature as SVG, at most {signatures.MAX_BYTES // 1024} KB; kept are its "
+            "paths, polylines, lines and circles with their geometry and stroke, nothing else"
+        },
+    )
+
+    @validates("consent")
+    def consent_given(self, value, **kwargs):
+        if value is not True:
+            raise ValidationError("Tick the box to agree to sign this contract electronically.")

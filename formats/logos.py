@@ -7,6 +7,7 @@ and kept declaration by declaration, the same way."""
 import io
 import re
 import xml.etree.ElementTree as ElementTree
+from typing import NamedTuple
 
 import tinycss2
 from defusedxml import DefusedXmlException
@@ -57,6 +58,20 @@ CSS_TOKENS = ("ident", "hash", "number", "percentage", "dimension", "whitespace"
 SELECTOR_TOKENS = ("ident", "hash", "whitespace", "literal")
 
 
+class Allowed(NamedTuple):
+    """What an SVG may keep: its elements and attributes, whether links inside the file stay, and the field a
+    refusal names (formats/signatures.py keeps a drawn signature with an allow-list of its own)."""
+
+    elements: frozenset
+    attributes: frozenset
+    links: bool
+    field: str
+    what: str  # what a refused file is not
+
+
+LOGO = Allowed(ELEMENTS, ATTRIBUTES, True, "file", "Not a PNG or SVG image")
+
+
 def checked(data):
     """(media type, bytes to keep) of an uploaded logo, or 422 at `file` saying what it is not."""
     if len(data) > MAX_BYTES:
@@ -66,8 +81,8 @@ def checked(data):
     return SVG, sanitised_svg(data)
 
 
-def refused(message):
-    return invalid({"file": [message]})
+def refused(message, field="file"):
+    return invalid({field: [message]})
 
 
 def checked_png(data):
@@ -82,26 +97,28 @@ def checked_png(data):
     return data
 
 
-def sanitised_svg(data):
+def sanitised_svg(data, allowed=LOGO):
+    """The SVG `data` written again with only what `allowed` keeps (bytes), or 422 at its field."""
     try:
         root = fromstring(data)
     except (ElementTree.ParseError, DefusedXmlException, ValueError):
-        raise refused("Not a PNG or SVG image (an SVG must be well-formed XML without entities).") from None
+        message = f"{allowed.what} (an SVG must be well-formed XML without entities)."
+        raise refused(message, allowed.field) from None
     if root.tag != f"{{{SVG_NS}}}svg":
-        raise refused("Not a PNG or SVG image: an SVG's outermost element is <svg>.")
-    kept = kept_element(root, MAX_DEPTH)
+        raise refused(f"{allowed.what}: an SVG's outermost element is <svg>.", allowed.field)
+    kept = kept_element(root, MAX_DEPTH, allowed)
     kept.set("xmlns", SVG_NS)  # the elements are kept by their plain names, in the one namespace this declares
     return ElementTree.tostring(kept, encoding="utf-8", xml_declaration=True)
 
 
-def kept_element(element, depth):
+def kept_element(element, depth, allowed):
     """A copy of `element` with only the allowed attributes and children (a child not allowed is left out whole)."""
     if depth == 0:
-        raise refused(f"This SVG nests its elements more than {MAX_DEPTH} deep.")
+        raise refused(f"This SVG nests its elements more than {MAX_DEPTH} deep.", allowed.field)
     name = local_name(element)
     kept = ElementTree.Element(name)
     for attribute, value in element.attrib.items():
-        safe = kept_attribute(name, attribute, value)
+        safe = kept_attribute(allowed, name, attribute, value)
         if safe is not None:
             kept.set(attribute, safe)
     if name == "style":
@@ -109,8 +126,8 @@ def kept_element(element, depth):
         return kept
     kept.text = element.text
     for child in element:
-        if local_name(child) in ELEMENTS:
-            copy = kept_element(child, depth - 1)
+        if local_name(child) in allowed.elements:
+            copy = kept_element(child, depth - 1, allowed)
             copy.tail = child.tail
             kept.append(copy)
     return kept
@@ -122,13 +139,13 @@ def local_name(element):
     return tag.removeprefix(f"{{{SVG_NS}}}") if tag.startswith(f"{{{SVG_NS}}}") else None
 
 
-def kept_attribute(element, attribute, value):
+def kept_attribute(allowed, element, attribute, value):
     """`value` if the attribute may stay, as it may stay; None if it goes."""
-    if attribute in LINKS:
+    if attribute in LINKS and allowed.links:
         return value if value.startswith("#") or (element == "image" and PICTURE_RE.fullmatch(value)) else None
     if attribute == f"{{{XML_NS}}}space":
         return value
-    if attribute not in ATTRIBUTES:
+    if attribute not in allowed.attributes:
         return None
     if attribute == "style":
         return kept_declarations(value)

@@ -14,6 +14,7 @@ from models import Contract, GigContact, Invoice, InvoiceLine, Quote, QuoteLine
 from openapi import operation
 from resources import reject_parameters
 from routes import sales
+from storage import writer
 from web import lifecycle
 from web.html_pages import page_with_nonce
 from web.rate_limits import limit_rate
@@ -56,15 +57,22 @@ def revoke_client_link(id):
 def client():
     """The gig as its client sees it, with their quotes, contract and invoices: the bearer is their link's `bcl_`
     token (rate-limited per address, as sign-in)."""
+    view = client_view.view_of(holder())
+    documents = view.pop("documents")
+    return {"data": {**view, **shown(documents)}}
+
+
+def holder():
+    """The gig contact whose live link is this request's bearer (401 without one; 429 past the address's rate);
+    the request takes no query parameters."""
     limit_rate()
     reject_parameters(request.args)
     scheme, _, value = request.headers.get("Authorization", "").partition(" ")
-    holder = client_links.holder(value.strip()) if scheme.lower() == "bearer" else None
-    if holder is None:
+    found = client_links.holder(value.strip()) if scheme.lower() == "bearer" else None
+    if found is None:
         raise unauthenticated("Send the token of your link as a bearer; ask the office for a new link.")
-    view = client_view.view_of(holder)
-    documents = view.pop("documents")
-    return {"data": {**view, **shown(documents)}}
+    writer.note(clients.IN_USE, found.id)
+    return found
 
 
 SHOWN = {  # what the client reads of each document: as GET shows it to the office's sales.view
@@ -80,13 +88,15 @@ def shown(documents):
     """{key: record or [records]} of the documents' ids, each read as its collection shows it to `sales.view`."""
     found = {}
     for key, model in SHOWN.items():
-        resource = next(resource for resource in sales.RESOURCES if resource.model is model)
-        columns = resource.readable(frozenset({"sales.view"}))[1]
         ids = documents[key]
-        found[key] = (
-            [resource.read(id, columns) for id in ids] if isinstance(ids, list) else ids and resource.read(ids, columns)
-        )
+        found[key] = [read(model, id) for id in ids] if isinstance(ids, list) else ids and read(model, ids)
     return found
+
+
+def read(model, id):
+    """The record `id` of `model` as its collection shows it to `sales.view`."""
+    resource = next(resource for resource in sales.RESOURCES if resource.model is model)
+    return resource.read(id, resource.readable(frozenset({"sales.view"}))[1])
 
 
 @pages.get("/client")

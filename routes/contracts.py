@@ -51,11 +51,13 @@ def sign_on_behalf(id):
     return {"data": CONTRACTS.read(contract.id)}
 
 
-def sign_contract(contract, signed_name, signed_by, address, user_agent, note=None, actor=None):
+def sign_contract(contract, signed_name, signed_by, address, user_agent, note=None, actor=None, drawing=None):
     """`contract` signed by `signed_name` (`signed_by`: `client`, or the user who recorded it) from `address` with
     `user_agent`, with its event (the contract, and `note` when given); the gig moves to `confirmed`. `actor`: who
-    did it, when not the caller (events.record). Returns the contract."""
-    contract = contracting.sign(records.locked(Contract, contract.id), signed_name, signed_by, address, user_agent)
+    did it, when not the caller (events.record); `drawing`: the client's drawn signature (SVG). Returns the
+    contract."""
+    locked = records.locked(Contract, contract.id)
+    contract = contracting.sign(locked, signed_name, signed_by, address, user_agent, drawing)
     data = CONTRACTS.event_view(contract.id)
     CONTRACTS.record_event("signed", contract, data={**data, "note": note} if note else data, actor=actor)
     gig = GIGS.get(contract.gig_id)

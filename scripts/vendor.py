@@ -5,6 +5,8 @@ registry's sha512 integrity (SPEC §12: no build step, no CDN).
 
 - the console's library: Preact with htm, the one ES module `htm/preact/standalone.module.js` of the npm package
   `htm`, into static/vendor/htm/ with the package's LICENSE beside it;
+- the client's page's signature pad: the ES module `dist/signature_pad.js` of `signature_pad`, into
+  static/vendor/signature_pad/ with its LICENSE;
 - the tests' accessibility checker: axe-core's `axe.min.js` into tests/support/vendor/ with its LICENSE.
 """
 
@@ -28,6 +30,14 @@ VENDORED = [
         {
             "preact/standalone.module.js": "static/vendor/htm/preact/standalone.module.js",
             "LICENSE": "static/vendor/htm/LICENSE",
+        },
+    ),
+    (
+        "signature_pad",
+        "5.1.4",
+        {
+            "dist/signature_pad.js": "static/vendor/signature_pad/signature_pad.js",
+            "LICENSE": "static/vendor/signature_pad/LICENSE",
         },
     ),
     (

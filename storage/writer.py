@@ -33,7 +33,7 @@ class Transaction:
         if not queue.acquire(timeout):
             raise unavailable()
         self.transaction = (begin or dialect.write_transaction)()
-        self.after_commit = []
+        self.after_commit, self.notes = [], {}
         try:
             self.transaction.__enter__()
         except BaseException:
@@ -61,6 +61,20 @@ def after_commit(action):
     if transaction is None:
         raise RuntimeError("after_commit outside a write transaction")
     transaction.after_commit.append(action)
+
+
+def note(name, value):
+    """Keep `value` as `name` for the rest of the transaction under way (nothing outside one): what the request
+    knows that the work its write sets off asks, `noted(name)`."""
+    transaction = getattr(_under_way, "transaction", None)
+    if transaction is not None:
+        transaction.notes[name] = value
+
+
+def noted(name):
+    """What `note` kept as `name` in the transaction under way, or None."""
+    transaction = getattr(_under_way, "transaction", None)
+    return transaction.notes.get(name) if transaction is not None else None
 
 
 class RolledBack(Exception):

@@ -39,6 +39,10 @@ WORDS = {
             "Your contract {number} to sign",
             "Your contract {number} with {office} is ready: read and sign it on your page.",
         ),
+        "client_signed": (
+            "Your signed contract {number}",
+            "Thank you for signing the contract {number} with {office}: your signed copy is attached.",
+        ),
         "client_invoice": ("Invoice {number} from {office}", "{office} sends you the invoice {number}."),
         "client_payment": (
             "Payment received: invoice {number}",
@@ -80,6 +84,10 @@ WORDS = {
         "client_contract": (
             "Ihr Vertrag {number} zur Unterschrift",
             "Ihr Vertrag {number} mit {office} ist fertig: Sie können ihn auf Ihrer Seite lesen und unterschreiben.",
+        ),
+        "client_signed": (
+            "Ihr unterschriebener Vertrag {number}",
+            "Danke, dass Sie den Vertrag {number} mit {office} unterschrieben haben: Ihre Kopie liegt bei.",
         ),
         "client_invoice": ("Rechnung {number} von {office}", "{office} sendet Ihnen die Rechnung {number}."),
         "client_payment": (

@@ -11,7 +11,7 @@ from flask import current_app
 from peewee import Value, fn
 
 import events
-from delivery.notifications import queue
+from delivery.notifications import attachments, queue
 from delivery.notifications.client_messages import Writer
 from domain import office
 from domain.capabilities import held_capabilities
@@ -29,7 +29,9 @@ from models import (
     Quote,
     User,
 )
+from storage import writer
 
+IN_USE = "client_link_in_use"  # the gig contact whose link the write came with (writer.note)
 DIGESTED = ("quote.accepted", "quote.declined", "contract.signed")  # in the office digest, for sales.edit
 DUE_SOON_DAYS = 3
 OVERDUE_DAYS = 7
@@ -57,12 +59,15 @@ def register():
 
 def tell_client(kind, gig_id, contact_id, number, lines, topic=None, public_url=None):
     """Mail `kind` to the contact of the gig (when they are one of its contacts), with a new link to their page; a
-    contact without an address keeps the link they have (their notification reads skipped: no address)."""
+    contact without an address keeps the link they have (their notification reads skipped: no address), and so
+    does the one acting on their page now (SPEC §16: signing sets off mails; the page they are on keeps working)."""
     gig_contact = GigContact.get_or_none((GigContact.gig == gig_id) & (GigContact.contact == contact_id))
     if gig_contact is None:
         return
     contact = Contact.get_by_id(contact_id)
-    url = contact.email and client_links.make(gig_contact, public_url or current_app.config["PUBLIC_URL"])["url"]
+    acting = writer.noted(IN_USE) == gig_contact.id
+    new_link = contact.email and not acting
+    url = new_link and client_links.make(gig_contact, public_url or current_app.config["PUBLIC_URL"])["url"]
     queue.add(
         kind, client_message(kind, gig_contact, number, lines, url), queue.ids(gig_id), to=contact.email, topic=topic
     )
@@ -189,11 +194,20 @@ def quote_answered(happened):
 
 
 def contract_signed(happened):
+    """The office hears of it; signed by the client on their page, both sides are mailed the signed copy."""
     contract = Contract.get_by_id(happened.subject_id)
     gig = Gig.get_by_id(contract.gig_id)
     by = f"signed by {contract.signed_name}" if contract.signed_name else "signed"
     body = f"The contract {contract.number} for {gig.title} ({gig.gig_date}) is {by}."
-    tell_office("contract_signed", gig.id, f"Contract {contract.number} signed: {gig.title}", body)
+    title = f"Contract {contract.number} signed: {gig.title}"
+    if contract.signed_by != "client":
+        tell_office("contract_signed", gig.id, title, body)
+        return
+    copy = attachments.signed_copy(contract.id)
+    tell_office("contract_signed", gig.id, title, f"{body}\nThe signed copy is attached.", topic=copy, mailed=True)
+    primary = GigContact.get_or_none((GigContact.gig == contract.gig_id) & GigContact.is_primary)
+    if primary is not None:
+        tell_client("client_signed", gig.id, primary.contact_id, contract.number, lambda w: [], topic=copy)
 
 
 # --- by the clock --------------------------------------------------------------------------------------------

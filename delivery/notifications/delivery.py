@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from peewee import fn
 
 from delivery import backoff, mail, push
-from delivery.notifications import queue
+from delivery.notifications import attachments, queue
 from dialects import dialect
 from models import Device, Notification, NotificationSetting, StaffMember, User, now, timestamp
 from storage import writer
@@ -42,6 +42,7 @@ class Mail:
     subject: str
     text: str
     lease: str
+    attachments: tuple = ()  # (file name, PDF bytes): delivery/notifications/attachments.py
 
     @property
     def message_key(self):
@@ -224,7 +225,7 @@ def compose_mails(mails):
         if row.type == COMBINED:
             combined.setdefault(address.lower(), []).append((row, address))
         else:
-            jobs.append(Mail((row.id,), address, row.title, row.body, row.claimed_until))
+            jobs.append(Mail((row.id,), address, row.title, row.body, row.claimed_until, attachments.of(row)))
     for group in combined.values():
         rows = sorted((row for row, _ in group), key=lambda row: (row.due_at, row.created_at))
         subject = rows[0].title if len(rows) == 1 else f"{len(rows)} new invitations"

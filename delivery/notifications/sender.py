@@ -69,7 +69,7 @@ class Sender(QueueSender):
 
     async def send_mail(self, job):
         message_id = mail.message_id(self.config["PUBLIC_URL"], job.message_key)
-        msg = mail.message(self.config["MAIL_FROM"], job.to, job.subject, job.text, message_id)
+        msg = mail.message(self.config["MAIL_FROM"], job.to, job.subject, job.text, message_id, job.attachments)
         waits = self.config["MAIL_RETRIES"]
         try:
             await asyncio.wait_for(in_a_thread(self.mailer, msg), MAIL_SECONDS)

@@ -2,8 +2,10 @@
 played), the office's contact and bank details, and their documents once the office sent or issued them. Never
 the band's people, pay, internal notes, other contacts or another gig; drafts never."""
 
+from documents import giro_code
 from domain import office
 from domain.postal_addresses import place
+from domain.sales import printing
 from domain.sales.contract_values import language_of
 from models import Contact, Contract, Gig, GigProduct, Invoice, InvoiceLine, Product, Quote, QuoteLine, Venue
 
@@ -21,8 +23,19 @@ def view_of(gig_contact):
         "language": language_of(contact.custom_fields, settings.language),
         "gig": gig_of(gig),
         "office": picked(settings, OFFICE_FIELDS),
-        "documents": documents_of(gig.id, contact.id),
+        "documents": (documents := documents_of(gig.id, contact.id)),
+        "payment_codes": payment_codes(documents["invoices"]),
     }
+
+
+def payment_codes(invoice_ids):
+    """[{invoice_id, svg}]: the EPC QR code of each of the invoices a banking app can pay (documents/giro_code.py)."""
+    codes = []
+    for invoice_id in invoice_ids:
+        printed = printing.invoice(Invoice.get_by_id(invoice_id))
+        if giro_code.payable(printed):
+            codes.append({"invoice_id": invoice_id, "svg": giro_code.svg_text(printed)})
+    return codes
 
 
 def gig_of(gig):

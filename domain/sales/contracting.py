@@ -6,7 +6,18 @@ from documents.data import text_sha256
 from domain import office, postal_addresses
 from domain.errors import conflict, invalid
 from domain.sales import contract_text, contract_values, records
-from models import Contact, Contract, ContractTemplate, GigContact, GigProduct, Product, Quote, Venue, now
+from models import (
+    Contact,
+    Contract,
+    ContractSignature,
+    ContractTemplate,
+    GigContact,
+    GigProduct,
+    Product,
+    Quote,
+    Venue,
+    now,
+)
 
 LIVE = ("draft", "sent", "signed")  # a contract that is not void
 
@@ -108,9 +119,10 @@ def send(contract, next_number):
     return contract
 
 
-def sign(contract, signed_name, signed_by, address, user_agent):
+def sign(contract, signed_name, signed_by, address, user_agent, drawing=None):
     """A sent contract signed by `signed_name`: `signed_by` is `client`, or the id of the user who recorded a paper
-    signature; the address and browser of the request that signed."""
+    signature; the address and browser of the request that signed; `drawing`, the SVG the client drew (checked:
+    formats/signatures.py)."""
     if contract.status != "sent":
         message = f"This contract is {contract.status}: only a sent contract is signed."
         raise conflict("not_sent", message, status=contract.status)
@@ -119,7 +131,15 @@ def sign(contract, signed_name, signed_by, address, user_agent):
     contract.signed_ip, contract.signed_user_agent = address, (user_agent or "")[:500] or None
     contract.signed_at = contract.updated_at = stamp
     contract.save()
+    if drawing:
+        ContractSignature.create(contract=contract.id, svg=drawing, created_at=stamp)
     return contract
+
+
+def drawing_of(contract_id):
+    """The SVG text of the signature drawn for the contract, or None."""
+    drawn = ContractSignature.get_or_none(ContractSignature.contract == contract_id)
+    return drawn.svg if drawn else None
 
 
 def void(contract, reason):

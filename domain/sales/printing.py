@@ -11,6 +11,7 @@ from babel.dates import format_date
 import documents
 from domain import office
 from domain.postal_addresses import one_line
+from domain.sales import contracting
 from domain.sales.contract_values import language_of, locale_of
 from domain.sales.money import totals
 from domain.sales.records import office_today
@@ -152,6 +153,7 @@ def signature(record, gig):
         ip=record.signed_ip or "",
         user_agent=record.signed_user_agent or "",
         recorded_by=(recorder.name if recorder else by) if by and by != "client" else "",
+        drawing=contracting.drawing_of(record.id) or "",
     )
 
 
