@@ -2,7 +2,7 @@
 code writes it, the others from `translations/<language>/LC_MESSAGES/client.po`, read with Babel on first use (no
 compiled catalogue to keep in step with its source); and money, rates, dates and times as that language writes them
 (Babel, CLDR's data). A word is marked where it is written: `N_("…")` in Python, `_('…')` in a document's template,
-`t("…")` on the client's page; `pybabel extract -F babel.cfg` finds them all (docs/languages.md)."""
+`t("…")` on the client's page; `pybabel extract -F babel.cfg` finds them all (docs/development.md)."""
 
 import io
 import re

@@ -165,7 +165,7 @@ def test_every_word_a_client_reads_is_in_every_catalogue_with_its_placeholders(u
 def test_a_catalogue_keeps_no_word_the_code_no_longer_says(used):
     for language in client_words.languages()[1:]:
         kept = {message.id for message in client_words.catalogue(language) if message.id}
-        assert kept - set(used) == set(), f"translations/{language}: run pybabel update (docs/languages.md)"
+        assert kept - set(used) == set(), f"translations/{language}: run pybabel update (docs/development.md)"
 
 
 def test_the_languages_a_contact_may_read_are_those_with_words():
