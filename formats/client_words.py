@@ -1,5 +1,5 @@
 """The words a client reads (SPEC §16: their mails, their documents, their page) in their language: English as the
-code writes it, the others from `translations/<language>/LC_MESSAGES/client.po`, read with Babel on first use (no
+code writes it, the others from `translations/<language>/LC_MESSAGES/client.po`, read with Babel at the start (no
 compiled catalogue to keep in step with its source); and money, rates, dates and times as that language writes them
 (Babel, CLDR's data). A word is marked where it is written: `N_("…")` in Python, `_('…')` in a document's template,
 `t("…")` on the client's page; `pybabel extract -F babel.cfg` finds them all (docs/development.md)."""
@@ -29,6 +29,13 @@ SCRIPT_BLOCK = re.compile(r"{%-?\s*block\s+script\s*-?%}(.*?){%-?\s*endblock", r
 def N_(text):
     """`text`, marked as a word a client reads: extracted into the catalogues, translated where it is said."""
     return text
+
+
+def load():
+    """Every catalogue read and compiled now (once a process), so that a broken one stops the start, not a mail."""
+    for language in languages():
+        translations(language)
+        page_words(language)
 
 
 def catalogue_path(language):
@@ -125,9 +132,9 @@ class ClientWords:
     def rate(self, basis_points):
         return format_decimal(Decimal(basis_points).scaleb(-2), "#,##0.##", locale=self.locale) + "\u00a0%"
 
-    def date(self, day, style="long"):
-        """`3. April 2027`, `April 3, 2027`; `full` with the weekday; the empty text for no day."""
-        return format_date(day, style, locale=self.locale) if day else ""
+    def date(self, day):
+        """`3. April 2027`, `April 3, 2027`; the empty text for no day."""
+        return format_date(day, "long", locale=self.locale) if day else ""
 
     def moment(self, at, zone):
         """`at` (aware) as the clock in `zone` read it, seconds and zone written out."""
