@@ -9,6 +9,7 @@ import string
 from pathlib import Path
 
 import pytest
+from babel.dates import format_date
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from pypdf import PdfReader
@@ -93,6 +94,23 @@ def test_an_english_couples_invoice_is_written_in_english_even_from_a_german_off
     for words in ("Deposit invoice", "Total", "Please transfer", "€1,234.57", f"{GIG_DATE:%B} {GIG_DATE.day}, "):
         assert words in text, (words, text)
     assert "Gesamtbetrag" not in text
+
+
+def test_a_german_couples_contract_is_written_and_printed_in_german(admin, build):
+    gig, _ = booked(admin, build, "de")
+    build("contract-templates", name="Standard", body="{{ client_names }}, {{ gig_date }}: {{ quote_total }}.")
+    quote = admin.create("quotes", {"gig_id": gig["id"], "valid_until": GIG_DATE.isoformat()})
+    line = {"quote_id": quote["id"], "description": "Band", "unit_price_cents": 123457, "tax_rate_bp": 0}
+    admin.create("quote-lines", line)
+    for step in ("send", "accept"):
+        assert admin.post(f"/quotes/{quote['id']}/{step}", json={}).status_code == 200
+    template = admin.get("/contract-templates").get_json()["data"][0]["id"]
+    contract = admin.create("contracts", {"gig_id": gig["id"], "template_id": template})
+    assert contract["body"] == f"Anna, {format_date(GIG_DATE, 'full', locale='de')}: 1.234,57\xa0€."
+    answer = admin.get(f"/contracts/{contract['id']}/pdf")
+    text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(answer.data)).pages)
+    for words in ("Vertrag", "ENTWURF", "Ort, Datum, Unterschrift", "Auftraggeber: Anna"):
+        assert words in text, (words, text)
 
 
 @pytest.fixture
