@@ -459,6 +459,9 @@ class StaffMember(Record):
         indexes = ((("last_name", "first_name"), False),)
 
 
+CLIENT_LANGUAGES = ("en", "de")  # the languages a client reads (SPEC §16): translations/<language>/ but English
+
+
 class Contact(Record):
     first_name = CharField(max_length=100)
     last_name = CharField(max_length=100, null=True)
@@ -467,6 +470,7 @@ class Contact(Record):
     company = CharField(max_length=200, null=True)
     notes = TextField(null=True)
     custom_fields = JSONField(default=dict)
+    language = EnumField(CLIENT_LANGUAGES, default="en", constraints=[SQL("DEFAULT 'en'")])
 
 
 # --- gigs ----------------------------------------------------------------------------------------------

@@ -2,8 +2,10 @@
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
+from domain import office
 from domain.errors import flatten, invalid
 from domain.sales import contract_text
+from formats.client_words import default_language
 from formats.field_types import (
     NUL_MESSAGE,
     Bool,
@@ -28,6 +30,7 @@ from formats.field_types import (
     nul_places,
 )
 from models import (
+    CLIENT_LANGUAGES,
     CONTRACT_STATUSES,
     CUSTOM_FIELD_RESOURCES,
     GIG_STATUS_KINDS,
@@ -482,6 +485,14 @@ class ContactSchema(RecordSchema):
     company = Str(200)
     notes = Text()
     custom_fields = CustomFields(load_default=dict)
+    language = Enum(
+        *CLIENT_LANGUAGES,
+        load_default=lambda: default_language(office.current().language),
+        metadata={
+            "description": "the language the client reads: their mails, documents and client page (SPEC §16); "
+            "by default the office's language when a client may read it, else en"
+        },
+    )
 
 
 # --- pay -----------------------------------------------------------------------------------------------

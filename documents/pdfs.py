@@ -12,7 +12,7 @@ from weasyprint import CSS, HTML, URLFetcher
 from weasyprint.text.fonts import FontConfiguration
 
 from . import e_invoice, giro_code
-from .words import Words
+from .words import DRAFT, HEADINGS, Words
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 ENVIRONMENT = Environment(
@@ -47,9 +47,10 @@ def grouped(iban):
 def render(template, document, heading, words, **context):
     """The PDF of `document` through `template`; `heading` is its title ("Invoice", "Quote", …)."""
     office = document.office
-    title = f"{heading} {document.number}" if document.number else f"{heading} ({words('draft')})"
+    title = f"{heading} {document.number}" if document.number else f"{heading} ({words(DRAFT)})"
     html = ENVIRONMENT.get_template(template).render(
         w=words,
+        _=words,
         document=document,
         office=office,
         client=document.client,
@@ -68,7 +69,7 @@ def render(template, document, heading, words, **context):
 def quote_pdf(quote):
     """A quote (`documents.Quote`) as PDF bytes."""
     words = Words(quote.language)
-    return render("quote.html", quote, words("quote"), words, footer_text="")[0]
+    return render("quote.html", quote, words(HEADINGS["quote"]), words, footer_text="")[0]
 
 
 def contract_pdf(contract):
@@ -76,7 +77,7 @@ def contract_pdf(contract):
     words = Words(contract.language)
     drawn = contract.signature and contract.signature.drawing
     drawing = data_uri(drawn.encode()) if drawn else None
-    return render("contract.html", contract, words("contract"), words, footer_text="", drawing=drawing)[0]
+    return render("contract.html", contract, words(HEADINGS["contract"]), words, footer_text="", drawing=drawing)[0]
 
 
 def invoice_pdf(invoice):
@@ -88,7 +89,7 @@ def invoice_pdf(invoice):
     pdf, title = render(
         "invoice.html",
         invoice,
-        words(invoice.kind),
+        words(HEADINGS[invoice.kind]),
         words,
         footer_text=invoice.office.invoice_footer,
         giro_code=code,

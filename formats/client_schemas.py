@@ -64,7 +64,10 @@ class PaymentCodeSchema(BaseSchema):
 class ClientViewSchema(BaseSchema):
     contact = fields.Nested(ClientContactSchema)
     language = Text(
-        metadata={"description": "BCP 47: the contact's custom field `language` when known, else the office's"}
+        metadata={
+            "description": "BCP 47: the contact's `language`, in the office's region when the office speaks it too "
+            "(`de-AT`)"
+        }
     )
     gig = fields.Nested(ClientGigSchema)
     office = fields.Nested(ClientOfficeSchema, metadata={"description": "its address, contact and bank details"})

@@ -2,6 +2,7 @@
 
 from flask import Blueprint
 
+from formats import client_words
 from resources import register as register_resources
 from routes import (
     account,
@@ -67,3 +68,4 @@ def register(app):
     app.register_blueprint(inquiries.pages)
     app.register_blueprint(setup.pages)
     console.register(app)
+    client_words.load()

@@ -9,6 +9,7 @@ from auth import client_link, public
 from delivery.notifications import clients
 from domain.errors import not_found, unauthenticated
 from domain.sales import client_links, client_view
+from formats import client_words
 from formats.client_schemas import ClientLinkSchema, ClientViewSchema
 from models import Contract, GigContact, Invoice, InvoiceLine, Quote, QuoteLine
 from openapi import operation
@@ -104,4 +105,4 @@ def read(model, id):
 def client_page():
     """The page a client's link opens: its script keeps the link's token for this tab, takes it out of the address
     bar and shows what `GET /v1/client` answers; it changes nothing."""
-    return page_with_nonce("client.html")
+    return page_with_nonce("client.html", words=client_words.page_catalogues())

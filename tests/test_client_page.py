@@ -56,12 +56,10 @@ def context(browser):
 
 @pytest.fixture(scope="module")
 def booked(office):
-    """A couple reading German (their contact's custom field) with a gig at a venue, a sent quote, a sent contract
+    """A couple reading German (their contact's `language`) with a gig at a venue, a sent quote, a sent contract
     and an issued deposit invoice; the office's bank details; the couple's gig contact."""
     office.call("PATCH", "/office", OFFICE)
-    language = {"resource": "contacts", "key": "language", "label": "Language", "field_type": "text"}
-    office.call("POST", "/custom-fields", language)
-    return booking(office, "Anna & Ben", {"first_name": "Anna", "custom_fields": {"language": "de-DE"}})
+    return booking(office, "Anna & Ben", {"first_name": "Anna", "language": "de"})
 
 
 def booking(office, title, contact):
@@ -106,35 +104,41 @@ def test_the_link_opens_the_couples_booking_in_their_language_and_leaves_no_toke
     page = opened(context, url)
     expect(page.get_by_role("heading", level=1)).to_have_text("Anna & Ben")
     expect(page.locator("#gig")).to_contain_text("Samstag, 12. Juni 2027")  # the couple's German, not en-GB
-    for words in ("18:00", "Schloss Elmau, Elmau 2", "Band, four sets (Anna & Ben) (from 19:00)"):
+    for words in ("18:00", "Schloss Elmau, Elmau 2", "Band, four sets (Anna & Ben) (ab 19:00)"):
         expect(page.locator("#gig")).to_contain_text(words)
 
     quote = page.locator("#quotes article")
-    expect(quote.get_by_role("heading")).to_have_text(f"Quote {booked['quote']['number']}")
-    for words in ("Waiting for your answer", "Sonntag, 31. Januar 2027", "<b>Band</b>, four sets", "4.165,00\xa0€"):
+    expect(quote.get_by_role("heading")).to_have_text(f"Angebot {booked['quote']['number']}")
+    for words in ("Wartet auf Ihre Antwort", "31. Januar 2027", "<b>Band</b>, four sets", "4.165,00\xa0€"):
         expect(quote).to_contain_text(words)  # markup shown as text
 
     contract = page.locator("#contract")
-    expect(contract).to_contain_text("Waiting for your signature")
+    expect(contract).to_contain_text("Wartet auf Ihre Unterschrift")
     expect(contract).to_contain_text("We play from eight till late.")
 
     invoice = page.locator("#invoices article")
     number = booked["invoice"]["number"]
-    expect(invoice.get_by_role("heading")).to_have_text(f"Deposit invoice {number}")
-    for words in ("Open", "Montag, 15. Februar 2027", "1.190,00\xa0€", "Please transfer 1.190,00\xa0€"):
+    expect(invoice.get_by_role("heading")).to_have_text(f"Anzahlungsrechnung {number}")
+    for words in (
+        "Offen",
+        "15. Februar 2027",
+        "1.190,00\xa0€",
+        "Bitte überweisen Sie 1.190,00\xa0€ bis zum 15. Februar",
+    ):
         expect(invoice).to_contain_text(words)
     pay = invoice.locator(".pay")
-    expect(pay).to_contain_text("Account holderElmau Swing Band")
+    expect(pay).to_contain_text("KontoinhaberElmau Swing Band")
     expect(pay).to_contain_text("IBANDE89 3704 0044 0532 0130 00")
     expect(pay).to_contain_text("BICCOBADEFFXXX")
-    expect(pay).to_contain_text(f"Reference{number}")
-    expect(page.get_by_role("heading", name="How to reach Elmau Swing Band")).to_be_visible()
+    expect(pay).to_contain_text(f"Verwendungszweck{number}")
+    expect(page.get_by_role("heading", name="So erreichen Sie Elmau Swing Band")).to_be_visible()
     expect(page.get_by_role("link", name="office@swing.example")).to_have_attribute(
         "href", "mailto:office@swing.example"
     )
-    expect(quote.get_by_role("button", name="Accept the quote")).to_be_visible()  # static/client/actions.js
-    expect(contract.get_by_role("button", name="Sign the contract")).to_be_visible()
-    expect(invoice.get_by_role("img", name=f"QR code to pay invoice {number} with a banking app")).to_be_visible()
+    expect(quote.get_by_role("button", name="Angebot annehmen")).to_be_visible()  # static/client/actions.js
+    expect(contract.get_by_role("button", name="Vertrag unterschreiben")).to_be_visible()
+    qr_code = f"QR-Code, um die Rechnung {number} mit einer Banking-App zu bezahlen"
+    expect(invoice.get_by_role("img", name=qr_code)).to_be_visible()
 
     assert page.url == url.split("#")[0]  # the token is out of the address bar
     assert "#" not in page.evaluate("location.href")

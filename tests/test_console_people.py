@@ -92,6 +92,18 @@ def test_a_staff_member_s_field_is_edited_in_place_and_a_refusal_stays_at_the_fi
     assert demo_office.api(f"/staff-members/{member['id']}")["data"]["email"] == member["email"]
 
 
+def test_a_contact_s_language_is_chosen_in_place_and_names_the_language(demo_office, signed_in):
+    """The language the client reads (their mails, documents and page, SPEC §16), picked from those they may read."""
+    contact = demo_office.api("/contacts", method="POST", body={"first_name": "Anna", "language": "en"})["data"]
+    page = signed_in()
+    page.goto(demo_office.url(f"/people/contacts/{contact['id']}"))
+    page.get_by_role("button", name="Language English").click()
+    page.get_by_label("Language").select_option(label="German")
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("button", name="Language German")).to_be_visible()
+    assert demo_office.api(f"/contacts/{contact['id']}")["data"]["language"] == "de"
+
+
 def test_a_staff_member_s_page_shows_roles_rates_upcoming_gigs_and_blockouts_are_added_and_removed(
     demo_office, signed_in
 ):

@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 
 from domain.errors import ApiError
 from domain.sales.contract_text import MAX_DEPTH, check, merge_fields, render
-from domain.sales.contract_values import ContractFacts, Product, language_of, split_total, values_for
+from domain.sales.contract_values import ContractFacts, Product, split_total, values_for
+from formats.client_words import language_of
 
 SPEC_FIELDS = [
     "client_names",
@@ -103,11 +104,12 @@ def test_a_language_of_an_unknown_region_is_its_language_and_an_unknown_one_engl
         assert values_for(WEDDING, unknown)["gig_date"] == "Saturday, June 12, 2027"
 
 
-def test_the_clients_own_language_wins_over_the_offices():
-    assert language_of({"language": "fr"}, "de-AT") == "fr"
-    assert language_of({"language": "not a language"}, "de-AT") == "de-AT"
-    assert language_of({}, "de-AT") == language_of(None, "de-AT") == "de-AT"
-    assert values_for(WEDDING, language_of({"language": "fr"}, "de"))["gig_date"] == "samedi 12 juin 2027"
+def test_the_clients_own_language_wins_over_the_offices_written_in_the_offices_region():
+    assert language_of("en", "de-AT") == "en"
+    assert language_of("de", "de-AT") == "de-AT"  # an Austrian office's German client: € 1.234,50
+    assert language_of("de", "en-GB") == "de"
+    assert language_of(None, "de-AT") == "de-AT"  # no contact: the office's
+    assert values_for(WEDDING, language_of("en", "de"))["gig_date"] == "Saturday, June 12, 2027"
 
 
 def test_without_a_deposit_its_paragraph_is_left_out_without_an_empty_line():

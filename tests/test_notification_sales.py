@@ -42,9 +42,8 @@ def inbox(app):
 @pytest.fixture
 def couple(admin, build):
     """Anna reads German (her contact's `language`), Ben English; both are the gig's contacts, Anna its primary."""
-    build("custom-fields", resource="contacts", key="language", label="Language", field_type="text")
     gig = build("gigs", gig_date=today(120), title="Anna & Ben")
-    anna = build("contacts", first_name="Anna", email="anna@couple.example", custom_fields={"language": "de"})
+    anna = build("contacts", first_name="Anna", email="anna@couple.example", language="de")
     ben = build("contacts", first_name="Ben", email="ben@couple.example")
     build("gig-contacts", gig_id=gig["id"], contact_id=anna["id"], is_primary=True)
     bens = build("gig-contacts", gig_id=gig["id"], contact_id=ben["id"])

@@ -98,9 +98,11 @@ def sqlite_shape(connection):
 
 
 def default(table, column):
-    """A column's default as PostgreSQL writes it: a boolean's `0` is `false`."""
+    """A column's default as PostgreSQL writes it: a boolean's `0` is `false`, a text's `'en'` is typed."""
     if (table, column[1]) in BOOLEANS and column[4] in ("0", "1"):
         return {"0": "false", "1": "true"}[column[4]]
+    if column[2].startswith("VARCHAR") and (column[4] or "").startswith("'"):
+        return f"{column[4]}::character varying"
     return column[4]
 
 

@@ -16,7 +16,7 @@ from delivery.notifications.client_messages import Writer
 from domain import office
 from domain.capabilities import held_capabilities
 from domain.sales import client_links, records
-from domain.sales.contract_values import language_of
+from formats.client_words import N_, language_of
 from models import (
     Contact,
     Contract,
@@ -87,17 +87,20 @@ def client_message(kind, gig_contact, number, lines, url):
         Gig.get_by_id(gig_contact.gig_id),
         office.current(),
     )
-    writer = Writer(language_of(contact.custom_fields, settings.language))
+    writer = Writer(language_of(contact.language, settings.language))
     about = {"name": contact.first_name, "office": settings.name, "number": number, "event": gig.title}
     event = f"{gig.title}, {writer.date(gig.gig_date)}"
-    return writer.mail(kind, about, [("event", event), *lines(writer)], url)
+    return writer.mail(kind, about, [(N_("Event"), event), *lines(writer)], url)
 
 
 def quote_sent(happened):
     quote = Quote.get_by_id(happened.subject_id)
 
     def lines(w):
-        return [("total", w.money(quote.gross_cents, quote.currency)), ("valid", w.date(quote.valid_until))]
+        return [
+            (N_("Total"), w.money(quote.gross_cents, quote.currency)),
+            (N_("Valid until"), w.date(quote.valid_until)),
+        ]
 
     tell_client("client_quote", quote.gig_id, quote.contact_id, quote.number, lines)
 
@@ -115,11 +118,11 @@ def invoice_lines(invoice):
 
     def lines(w):
         return [
-            ("amount", w.money(invoice.gross_cents, invoice.currency)),
-            ("open", w.money(invoice.open_cents, invoice.currency) if paid_some else None),
-            ("due", w.date(invoice.due_date)),
-            ("iban", iban),
-            ("reference", invoice.number if iban else None),
+            (N_("Amount"), w.money(invoice.gross_cents, invoice.currency)),
+            (N_("Still open"), w.money(invoice.open_cents, invoice.currency) if paid_some else None),
+            (N_("Due on"), w.date(invoice.due_date)),
+            (N_("IBAN"), iban),
+            (N_("Reference"), invoice.number if iban else None),
         ]
 
     return lines
@@ -138,7 +141,7 @@ def payment_created(happened):
 
     def lines(w):
         received = w.money(payment.amount_cents, invoice.currency)
-        return [("received", received), ("open", w.money(invoice.open_cents, invoice.currency))]
+        return [(N_("Received"), received), (N_("Still open"), w.money(invoice.open_cents, invoice.currency))]
 
     tell_client("client_payment", invoice.gig_id, invoice.contact_id, invoice.number, lines)
 

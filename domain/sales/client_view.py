@@ -6,7 +6,7 @@ from documents import giro_code
 from domain import office
 from domain.postal_addresses import place
 from domain.sales import printing
-from domain.sales.contract_values import language_of
+from formats.client_words import language_of
 from models import Contact, Contract, Gig, GigProduct, Invoice, InvoiceLine, Product, Quote, QuoteLine, Venue
 
 OFFICE_FIELDS = ("name", "address_line1", "address_line2", "postal_code", "city", "country", "email", "phone")
@@ -20,7 +20,7 @@ def view_of(gig_contact):
     settings = office.current()
     return {
         "contact": {"first_name": contact.first_name, "last_name": contact.last_name},
-        "language": language_of(contact.custom_fields, settings.language),
+        "language": language_of(contact.language, settings.language),
         "gig": gig_of(gig),
         "office": picked(settings, OFFICE_FIELDS),
         "documents": (documents := documents_of(gig.id, contact.id)),

@@ -8,15 +8,12 @@ import datetime as dt
 from decimal import Decimal
 from typing import NamedTuple
 
-from babel import Locale, UnknownLocaleError
 from babel.dates import format_date, format_time, format_timedelta
 from babel.lists import format_list
 from babel.numbers import format_currency
 
 from domain.sales.money import share
-
-FALLBACK_LANGUAGE = "en"
-LANGUAGE_FIELD = "language"  # the contact's custom field that names the language the client reads, if any
+from formats.client_words import locale_of
 
 
 class Product(NamedTuple):
@@ -45,32 +42,6 @@ class ContractFacts(NamedTuple):
     balance_due_days: int  # before the gig
     office_name: str
     office_address: str | None
-
-
-def language_of(contact_custom_fields, office_language):
-    """The language a client reads: their contact's custom field `language` when it names one Babel knows, else
-    the office's language."""
-    named = (contact_custom_fields or {}).get(LANGUAGE_FIELD)
-    return named if isinstance(named, str) and _known(named) else office_language
-
-
-def locale_of(language):
-    """Babel's locale of a BCP 47 tag (`de-AT`), its language alone when the region is unknown (`de-XY`), else
-    English: a contract is always written."""
-    for tag in (language, language.split("-")[0], FALLBACK_LANGUAGE):
-        try:
-            return Locale.parse(tag, sep="-")
-        except (UnknownLocaleError, ValueError, TypeError):
-            continue
-    raise AssertionError("the fallback language is known")
-
-
-def _known(language):
-    try:
-        Locale.parse(language, sep="-")
-    except (UnknownLocaleError, ValueError, TypeError):
-        return False
-    return True
 
 
 def split_total(gross_cents, deposit_percent):

@@ -6,6 +6,7 @@ from documents.data import text_sha256
 from domain import office, postal_addresses
 from domain.errors import conflict, invalid
 from domain.sales import contract_text, contract_values, records
+from formats.client_words import language_of
 from models import (
     Contact,
     Contract,
@@ -48,7 +49,7 @@ def rendered(template, gig, quote):
     contacts = contacts_of(gig.id)
     primary = next((contact for contact, is_primary in contacts if is_primary), None)
     the_office = office.current()
-    language = contract_values.language_of(primary.custom_fields if primary else None, the_office.language)
+    language = language_of(primary.language if primary else None, the_office.language)
     facts = contract_values.ContractFacts(
         client_names=[full_name(contact) for contact, _ in contacts],
         client_address=address_of(primary),

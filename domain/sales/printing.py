@@ -12,9 +12,9 @@ import documents
 from domain import office
 from domain.postal_addresses import one_line
 from domain.sales import contracting
-from domain.sales.contract_values import language_of, locale_of
 from domain.sales.money import totals
 from domain.sales.records import office_today
+from formats.client_words import language_of, locale_of
 from models import Contact, CustomField, Gig, GigContact, Invoice, InvoiceLine, QuoteLine, User, Venue
 
 # The contact's custom fields printed as the client's VAT id and postal address (one line a line), when the office
@@ -47,7 +47,7 @@ def client(contact_id):
     party = documents.Party(
         name=name, company=contact.company or "", address_lines=lines, email=contact.email or "", vat_id=vat_id
     )
-    return party, language_of(fields, office.current().language)
+    return party, language_of(contact.language, office.current().language)
 
 
 def _custom(fields, key):

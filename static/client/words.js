@@ -1,6 +1,7 @@
 // The words a client reads on their pages (SPEC §16), in their language. Every word of the client's page goes
-// through `t`: `t("Pay {amount} by {date}", { amount, date })`. The catalogues arrive with the language work; until
-// then the English text is the answer.
+// through `t`: `t("Pay {amount} by {date}", { amount, date })`, English as written; `useLanguage(words)` gives the
+// catalogue of the language the page speaks ({English: translation}, formats/client_words.py's page_words, which
+// the page carries as JSON), and a word it lacks reads English.
 let catalogue = {};
 
 export function useLanguage(words) {

@@ -17,6 +17,7 @@ const FIELDS = [
   ["E-mail", "email", "email"],
   ["Phone", "phone", "tel"],
   ["Notes", "notes", "textarea"],
+  ["Language", "language", "select", [["en", "English"], ["de", "German"]]],  // what their mails, documents and page speak
 ];
 
 export default function Contact({ params }) {
