@@ -100,7 +100,7 @@ def shown(event, hidden, names=None):
         data = {**data, name: None} if data and name in data else data
         changes = {**changes, name: {"from": None, "to": None}} if changes and name in changes else changes
     actor = None
-    if event.actor_user_id:
+    if event.actor_user_id or event.actor_token_kind:  # a client has no user
         actor = {"user_id": event.actor_user_id, "name": event.actor_name, "token_kind": event.actor_token_kind}
     full = {
         "id": event.id,

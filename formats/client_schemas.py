@@ -5,6 +5,7 @@ from marshmallow import fields
 
 from formats.field_types import Date, Time, Timestamp
 from formats.operation_schemas import PlaceSchema, TimesSchema
+from formats.wish_schemas import WishesSchema
 from schemas import BaseSchema
 
 Text = fields.String
@@ -28,6 +29,7 @@ class ClientGigSchema(BaseSchema):
     end_time = Time()
     venue = fields.Nested(PlaceSchema, allow_none=True)
     products = fields.List(fields.Nested(TimesSchema))
+    planning_locks_on = Date(allow_none=False, metadata={"description": "their wishes are read only from this day on"})
 
 
 class ClientOfficeSchema(BaseSchema):
@@ -69,3 +71,4 @@ class ClientViewSchema(BaseSchema):
     )
     invoices = records_of("Invoice", "theirs, issued and after")
     invoice_lines = records_of("InvoiceLine")
+    wishes = fields.Nested(WishesSchema, metadata={"description": "their timeline, song wishes and notes (§16)"})

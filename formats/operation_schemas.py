@@ -206,12 +206,15 @@ class GeneratedEquipmentSchema(BaseSchema):
 
 
 class ActorSchema(BaseSchema):
-    user_id = fields.UUID(dump_only=True)
+    user_id = fields.UUID(dump_only=True, allow_none=True, metadata={"description": "null: a client"})
     name = fields.String(dump_only=True)
     token_kind = fields.String(
         dump_only=True,
-        validate=validate.OneOf(["session", "api_key", "link"]),
-        metadata={"description": "link: the invitee's user, answering with the link of an invitation's message"},
+        validate=validate.OneOf(["session", "api_key", "link", "client"]),
+        metadata={
+            "description": "link: the invitee's user, answering with the link of an invitation's message; client: "
+            "a gig's contact (name) with their client link (SPEC §16)"
+        },
     )
 
 

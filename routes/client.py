@@ -3,14 +3,15 @@ holder reads their gig and documents with it (`GET /v1/client`, the only endpoin
 other answers it 401) on the page the link opens (`/client`, templates/client.html). The link is
 `domain/sales/client_links.py`, what it shows `domain/sales/client_view.py`."""
 
-from flask import Blueprint, request
+from flask import Blueprint, current_app, request
 
 from auth import client_link, public
 from delivery.notifications import clients
+from domain import wishes
 from domain.errors import not_found, unauthenticated
 from domain.sales import client_links, client_view
 from formats.client_schemas import ClientLinkSchema, ClientViewSchema
-from models import Contract, GigContact, Invoice, InvoiceLine, Quote, QuoteLine
+from models import Contract, Gig, GigContact, Invoice, InvoiceLine, Quote, QuoteLine
 from openapi import operation
 from resources import reject_parameters
 from routes import sales
@@ -56,15 +57,27 @@ def revoke_client_link(id):
 def client():
     """The gig as its client sees it, with their quotes, contract and invoices: the bearer is their link's `bcl_`
     token (rate-limited per address, as sign-in)."""
-    limit_rate()
     reject_parameters(request.args)
+    holder = holder_of_request()
+    view = client_view.view_of(holder)
+    documents = view.pop("documents")
+    view["wishes"] = wishes.view_of(Gig.get_by_id(holder.gig_id), holder.contact_id, lock_days())
+    view["gig"]["planning_locks_on"] = view["wishes"]["planning_locks_on"]
+    return {"data": {**view, **shown(documents)}}
+
+
+def holder_of_request():
+    """The gig contact whose link's token is the request's bearer (rate-limited per address, as sign-in), or 401."""
+    limit_rate()
     scheme, _, value = request.headers.get("Authorization", "").partition(" ")
     holder = client_links.holder(value.strip()) if scheme.lower() == "bearer" else None
     if holder is None:
         raise unauthenticated("Send the token of your link as a bearer; ask the office for a new link.")
-    view = client_view.view_of(holder)
-    documents = view.pop("documents")
-    return {"data": {**view, **shown(documents)}}
+    return holder
+
+
+def lock_days():
+    return current_app.config["PLANNING_LOCK_DAYS"]
 
 
 SHOWN = {  # what the client reads of each document: as GET shows it to the office's sales.view

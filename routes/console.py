@@ -136,6 +136,7 @@ def register(app):
     """The console's routes on `app`, and its static tree read once."""
     app.extensions["console_assets"] = console_assets.read_tree()
     app.jinja_env.globals["console_file"] = lambda name: app.extensions["console_assets"].url(f"console/{name}")
+    app.jinja_env.globals["static_file"] = lambda name: app.extensions["console_assets"].url(name)
     app.add_url_rule("/", "console.home", console_page)
     app.add_url_rule("/sw.js", "console.service_worker", service_worker)
     app.add_url_rule("/manifest.webmanifest", "console.manifest", web_app_manifest)

@@ -131,7 +131,7 @@ def test_a_client_token_opens_no_endpoint_but_its_own_view(app, admin, anon, bui
     ids = {"gigs": couple["gig"]["id"], "gig-contacts": couple["gig_contact"]["id"]}
     walked = 0
     for method, path, operation in operations(documented.document):
-        if path == "/client":
+        if path == "/client" or path.startswith("/client/"):  # the client link's own operations
             continue
         target = path.replace("{id}", ids.get(path.split("/")[1], couple["anna"]["id"]))
         target = re.sub(r"\{[a-z_]+\}", "not-a-token", target)
