@@ -548,7 +548,7 @@ class GigSong(Record):
     position = IntegerField(null=True)
     link = CharField(max_length=2000, null=True)
     # added by the couple on their page: theirs to change (SPEC §16)
-    from_client = BooleanField(default=False, constraints=[SQL("DEFAULT FALSE")])
+    from_client = BooleanField(default=False, constraints=[SQL("DEFAULT false")])
 
 
 class GigContact(Record):

@@ -3,7 +3,7 @@
 ALTER TABLE "gig_moments" ADD COLUMN "proposed_time" VARCHAR(5);
 ALTER TABLE "gig_moments" ADD COLUMN "proposed_note" TEXT;
 ALTER TABLE "gig_songs" ADD COLUMN "link" VARCHAR(2000);
-ALTER TABLE "gig_songs" ADD COLUMN "from_client" INTEGER NOT NULL DEFAULT FALSE;
+ALTER TABLE "gig_songs" ADD COLUMN "from_client" INTEGER NOT NULL DEFAULT false;
 CREATE TABLE "client_notes" (
   "id" VARCHAR(36) NOT NULL PRIMARY KEY,
   "created_at" VARCHAR(27) NOT NULL,

@@ -26,6 +26,7 @@ const STYLE = `
   #wishes .said { color: var(--muted); }
 `;
 
+const SEARCH_PAUSE_MS = 400;
 const KINDS = () => ({ request: t("Please play"), do_not_play: t("Please don't play") });
 
 function make(tag, text, attributes) {
@@ -107,8 +108,9 @@ function timeline(wishes, act) {
     form.append(group);
     form.addEventListener("submit", (event) => {
       event.preventDefault();
-      act(() => ["PATCH", "/moments/" + moment.id, { proposed_time: time.value || null, proposed_note: note.value || null }],
-        t("Your wish for {moment} is saved.", { moment: moment.name }));
+      const proposal = { proposed_time: time.value || null, proposed_note: note.value || null };
+      act(["PATCH", "/moments/" + moment.id, proposal], t("Your wish for {moment} is saved.", { moment: moment.name }),
+        (kept, saved) => { kept.timeline = kept.timeline.map((one) => (one.id === saved.id ? saved : one)); });
     });
     part.append(form);
   });
@@ -135,7 +137,8 @@ function songList(wishes, act) {
     if (song.link && /^https?:\/\//i.test(song.link)) item.append(make("a", t("Listen"), { href: song.link, rel: "noopener noreferrer", target: "_blank" }));
     if (wishes.open && song.from_client) {
       const remove = make("button", t("Remove"), { type: "button", class: "quiet", "aria-label": t("Remove {title}", { title: song.title }) });
-      remove.addEventListener("click", () => act(() => ["DELETE", "/songs/" + song.id], t("{title} is removed.", { title: song.title })));
+      remove.addEventListener("click", () => act(["DELETE", "/songs/" + song.id], t("{title} is removed.", { title: song.title }),
+        (kept) => { kept.songs = kept.songs.filter((one) => one.id !== song.id); }));
       item.append(remove);
     }
     list.append(item);
@@ -174,9 +177,12 @@ function songForm(wishes, call, act) {
     found.replaceChildren(make("li", t("Picked: {song}", { song: named(song) })));
   };
   let asked = 0;
-  search.addEventListener("input", async () => {
-    const text = search.value.trim();
+  search.addEventListener("input", () => {
     const mine = ++asked;
+    setTimeout(() => mine === asked && lookUp(mine), SEARCH_PAUSE_MS); // when the typing pauses: each ask counts
+  });
+  const lookUp = async (mine) => {
+    const text = search.value.trim();
     if (text.length < 2) return found.replaceChildren();
     const songs = await call("GET", "/repertoire", null, { q: text }).catch(() => []);
     if (mine !== asked) return; // a later search answers
@@ -187,7 +193,7 @@ function songForm(wishes, call, act) {
       item.append(button);
       return item;
     }) : [make("li", t("No song of the band's matches: type its title below."), { class: "said" })]));
-  });
+  };
   title.addEventListener("input", () => { picked = picked && picked.title === title.value ? picked : null; });
   form.append(make("h4", t("Add a song"), { id: "add-song-heading" }), kindChoice(),
     labelled(t("Find a song the band plays (title or artist)"), search), found,
@@ -199,7 +205,7 @@ function songForm(wishes, call, act) {
     body.kind = form.elements.kind.value;
     if (link.value) body.link = link.value;
     if (moment.value) body.gig_moment_id = moment.value;
-    act(() => ["POST", "/songs", body], t("{title} is on your list.", { title: title.value }));
+    act(["POST", "/songs", body], t("{title} is on your list.", { title: title.value }), (kept, added) => kept.songs.push(added));
   });
   return form;
 }
@@ -222,7 +228,8 @@ function notes(wishes, act) {
     item.append(make("span", note.body, { class: "text" }));
     if (wishes.open) {
       const remove = make("button", t("Remove"), { type: "button", class: "quiet", "aria-label": t("Remove this note") });
-      remove.addEventListener("click", () => act(() => ["DELETE", "/notes/" + note.id], t("Your note is removed.")));
+      remove.addEventListener("click", () => act(["DELETE", "/notes/" + note.id], t("Your note is removed."),
+        (kept) => { kept.notes = kept.notes.filter((one) => one.id !== note.id); }));
       item.append(remove);
     }
     list.append(item);
@@ -234,7 +241,7 @@ function notes(wishes, act) {
   form.append(labelled(t("Your note to the band"), body), make("button", t("Send the note"), { type: "submit" }));
   form.addEventListener("submit", (event) => {
     event.preventDefault();
-    act(() => ["POST", "/notes", { body: body.value }], t("Your note is sent to the band."));
+    act(["POST", "/notes", { body: body.value }], t("Your note is sent to the band."), (kept, added) => kept.notes.push(added));
   });
   part.append(form);
   return part;
@@ -247,13 +254,14 @@ export function showWishes(booking, data, { url, token }) {
   const call = caller(url, token);
   const section = document.getElementById("wishes") || make("section", null, { id: "wishes", "aria-labelledby": "wishes-heading" });
   const status = make("p", null, { role: "status" });
-  const act = async (request, done) => {
+  // A change sent, and its answer kept in `data` by `apply(wishes, answer)`: the link's requests are counted (SPEC
+  // §16: per address, as sign-in), so the page asks for nothing it knows already.
+  const act = async ([method, path, body], done, apply) => {
     const buttons = [...section.querySelectorAll("button")];
     buttons.forEach((button) => { button.disabled = true; });
     try {
-      const [method, path, body] = request();
-      await call(method, path, body);
-      showWishes(booking, await call("GET", ""), { url, token });
+      apply(data.wishes, await call(method, path, body));
+      showWishes(booking, data, { url, token });
       document.getElementById("wishes-status").textContent = done;
     } catch (error) {
       status.textContent = error.message;
