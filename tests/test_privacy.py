@@ -11,7 +11,7 @@ import pytest
 from tests.support.users import make_token, make_user
 from web.rate_limits import RateLimiter
 
-PERIOD = {"from": "2000-01-01", "to": "2099-12-31"}
+PERIOD = {"from": "2000-01-01", "to": "2099-12-31", "q": "Perfect"}  # the required query parameters
 
 
 def day(offset):
