@@ -4,6 +4,8 @@ wishes (from the band's active repertoire or free text with a link) and notes to
 sees them on the gig's records and in its digest."""
 
 import datetime as dt
+import json
+import re
 
 import pytest
 
@@ -11,8 +13,12 @@ from delivery.notifications import run_timed
 from models import Notification
 from tests.support.api import error_of
 from tests.support.notified import config
+from tests.support.receiver import Receiver
+from tests.support.waiting import wait_for
+from tests.support.webhook_office import endpoint_for, webhook_fixtures
 from tests.test_client_link import make_link, today, token_of
 
+serve, served, office = webhook_fixtures()
 HOSTILE = '<script>alert("x")</script> \'; DROP TABLE gig_songs; -- {{7*7}} \u202e'
 
 
@@ -264,3 +270,25 @@ def test_the_office_digest_lists_what_is_new_from_the_couple(app, admin, client,
         f"Anna & Ben, {day}: Anna Berger wrote a note: “Please no polka.”",
     ):
         assert line in digest.body
+
+
+def test_a_webhook_hears_the_couples_change_by_client(office):
+    with Receiver() as receiver:
+        endpoint_for(office, receiver, event_types=["gig_song.*"])
+        gig = office.call("POST", "/gigs", {"gig_date": today(60), "title": "Anna & Ben"})
+        anna = office.call("POST", "/contacts", {"first_name": "Anna", "last_name": "Berger"})
+        gig_contact = office.call("POST", "/gig-contacts", {"gig_id": gig["id"], "contact_id": anna["id"]})
+        url = office.call("POST", f"/gig-contacts/{gig_contact['id']}/client-link")["url"]
+        bearer = {"Authorization": "Bearer " + re.search(r"token=(bcl_\S+)", url).group(1)}
+        wish = json.dumps({"title": "Our song", "kind": "request"}).encode()
+
+        status, _, answer = office.service.request(
+            "POST", "/client/songs", wish, {**bearer, "Content-Type": "application/json"}
+        )
+
+        assert status == 201, answer
+        [received] = wait_for(lambda: receiver.received)
+        event = received.payload["data"]
+        assert received.verified and event["type"] == "gig_song.created" and event["gig_id"] == gig["id"]
+        assert event["actor"] == {"user_id": None, "name": "Anna Berger", "token_kind": "client"}
+        assert (event["data"]["title"], event["data"]["from_client"]) == ("Our song", True)
