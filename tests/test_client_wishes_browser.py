@@ -77,6 +77,7 @@ def test_the_couple_adds_a_first_dance_song_and_a_note_and_the_office_sees_them(
     news = gig_page.get_by_role("region", name="New from the couple")
     expect(news).to_contain_text("Anna Berger added a song wish: “Perfect” by Ed Sheeran for “First dance”")
     expect(news).to_contain_text("Anna Berger wrote to the band: “Please <b>no</b> polka!”")
+    news.screenshot(path=str(SHOTS / "gig-new-from-couple-desktop.png"), animations="disabled")
     assert console.problems.unexpected() == []
     console.close()
 
