@@ -3,7 +3,7 @@ time and a note proposed for a moment of their gig, song wishes (from the band's
 with a link), notes to the band; until the planning locks (`BAND_PLANNING_LOCK_DAYS` before the gig). Each change
 is its record's event by the actor `client`, in the write's transaction. The rules are `domain/wishes.py`."""
 
-from flask import Blueprint, current_app, request
+from flask import Blueprint, request
 
 import events
 from auth import client_link
@@ -22,7 +22,7 @@ from formats.wish_schemas import (
 from models import ClientNote, Contact, Gig, GigMoment, GigSong
 from openapi import operation
 from resources import reject_parameters
-from routes.client import holder_of_request
+from routes.client import holder_of_request, lock_days
 from schemas import load
 from web.lifecycle import json_body
 
@@ -43,7 +43,7 @@ class Couple:
         self.actor = events.Actor(None, name, "client")
 
     def may_change(self):
-        wishes.require_open(self.gig, current_app.config["PLANNING_LOCK_DAYS"])
+        wishes.require_open(self.gig, lock_days())
         return self
 
     def changed(self, model, record, values):
