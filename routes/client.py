@@ -55,10 +55,10 @@ def revoke_client_link(id):
 @client_link
 @operation(response=ClientViewSchema, errors=(400, 401, 429))
 def client():
-    """The gig as its client sees it, with their quotes, contract and invoices: the bearer is their link's `bcl_`
-    token (rate-limited per address, as sign-in)."""
-    reject_parameters(request.args)
+    """The gig as its client sees it, with their quotes, contract, invoices and wishes: the bearer is their link's
+    `bcl_` token (rate-limited per address, as sign-in)."""
     holder = holder_of_request()
+    reject_parameters(request.args)
     view = client_view.view_of(holder)
     documents = view.pop("documents")
     view["wishes"] = wishes.view_of(Gig.get_by_id(holder.gig_id), holder.contact_id, lock_days())

@@ -35,8 +35,8 @@ class Couple:
     """The holder of the request's link: their gig contact, gig, and who they are in the gig's history."""
 
     def __init__(self):
-        reject_parameters(request.args)
         self.gig_contact = holder_of_request()
+        reject_parameters(request.args)
         self.gig = Gig.get_by_id(self.gig_contact.gig_id)
         contact = Contact.get_by_id(self.gig_contact.contact_id)
         name = " ".join(filter(None, (contact.first_name, contact.last_name)))
@@ -80,8 +80,8 @@ def propose(id):
 @operation(response=RepertoireSongSchema, many=True, params=(SEARCH,), errors=(400, 401, 429))
 def repertoire():
     """Songs of the band's active repertoire whose title or artist holds `q` (at most 20): title and artist."""
-    reject_parameters(request.args, ("q",))
     holder_of_request()
+    reject_parameters(request.args, ("q",))
     text = request.args.get("q", "").strip()
     if not 1 <= len(text) <= 100 or "\x00" in text:
         raise invalid({"q": ["Give 1 to 100 characters of a title or artist."]}, "Invalid search.")
