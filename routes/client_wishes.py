@@ -8,7 +8,7 @@ from flask import Blueprint, request
 import events
 from auth import client_link
 from domain import wishes
-from domain.errors import invalid
+from domain.errors import ApiError, invalid
 from events.resource import recorder_of
 from formats.wish_schemas import (
     MomentWishSchema,
@@ -84,7 +84,9 @@ def repertoire():
     reject_parameters(request.args, ("q",))
     text = request.args.get("q", "").strip()
     if not 1 <= len(text) <= 100 or "\x00" in text:
-        raise invalid({"q": ["Give 1 to 100 characters of a title or artist."]}, "Invalid search.")
+        raise ApiError(
+            400, "invalid_query", "Invalid query parameters.", {"q": ["Give 1 to 100 characters of a title or artist."]}
+        )
     return {"data": wishes.repertoire(text)}
 
 

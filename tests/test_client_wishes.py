@@ -238,9 +238,11 @@ def test_only_a_live_link_changes_wishes(anon, couple):
     error_of(nobody.get("/client/repertoire", query_string={"q": "Perfect"}), 401, "unauthenticated")
 
 
-def test_a_repertoire_search_needs_text(client):
-    for wrong in ({}, {"q": ""}, {"q": "x" * 101}):
-        error_of(client.get("/client/repertoire", query_string=wrong), 422, "validation_failed")
+def test_a_repertoire_search_needs_text(client, documented):
+    for wrong in ({}, {"q": ""}, {"q": "x" * 101}, {"q": "a\x00b"}):
+        response = client.get("/client/repertoire", query_string=wrong)
+        assert set(error_of(response, 400, "invalid_query")["details"]) == {"q"}
+        documented.check("GET", "/client/repertoire", response)
     error_of(client.get("/client/repertoire", query_string={"q": "a", "sort": "title"}), 400, "invalid_query")
 
 
