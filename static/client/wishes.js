@@ -62,7 +62,7 @@ function caller(url, token) {
     const answer = response.status === 204 ? null : await response.json().catch(() => null);
     if (!response.ok) {
       const error = (answer && answer.error) || {};
-      const fields = Object.values(error.details || {}).flat().filter((said) => typeof said === "string" && said !== error.details.reason);
+      const fields = Object.values(error.details || {}).filter(Array.isArray).flat(); // a field's messages
       throw new Error([error.message || t("Something went wrong. Please try again."), ...fields].join(" "));
     }
     return answer && answer.data;
