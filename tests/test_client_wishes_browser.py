@@ -66,6 +66,10 @@ def test_the_couple_adds_a_first_dance_song_and_a_note_and_the_office_sees_them(
     wishes.get_by_role("button", name="Add the song").click()
     expect(page.locator("#wishes-status")).to_have_text("Perfect is on your list.")
     expect(wishes.get_by_role("listitem").filter(has_text="Perfect by Ed Sheeran")).to_contain_text("First dance")
+    wishes.get_by_label("Your time for First dance").fill("21:30")
+    wishes.get_by_label("Your note on First dance").fill("After the cake")
+    wishes.get_by_role("button", name="Save your wish for First dance").click()
+    expect(page.locator("#wishes-status")).to_have_text("Your wish for First dance is saved.")
     wishes.get_by_label("Your note to the band").fill("Please <b>no</b> polka!")
     wishes.get_by_role("button", name="Send the note").click()
     expect(page.locator("#wishes-status")).to_have_text("Your note is sent to the band.")
@@ -82,7 +86,11 @@ def test_the_couple_adds_a_first_dance_song_and_a_note_and_the_office_sees_them(
     news = gig_page.get_by_role("region", name="New from the couple")
     expect(news).to_contain_text("Anna Berger added a song wish: “Perfect” by Ed Sheeran for “First dance”")
     expect(news).to_contain_text("Anna Berger wrote to the band: “Please <b>no</b> polka!”")
+    expect(news).to_contain_text("Anna Berger proposed 21:30, “After the cake” for “First dance”")
     news.screenshot(path=str(SHOTS / "gig-new-from-couple-desktop.png"), animations="disabled")
+    gig_page.goto(f"{office.service.public_url}/gigs/{gig['id']}?tab=run-sheet")
+    expect(gig_page.locator(".couple-wish")).to_have_text("The couple asks: 21:30 · After the cake")
+    expect(gig_page.locator(".song").filter(has_text="Perfect — Ed Sheeran")).to_contain_text("from the couple")
     assert console.problems.unexpected() == []
     console.close()
 
