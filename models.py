@@ -534,6 +534,8 @@ class GigMoment(Record):
     gig_product = ref(GigProduct, null=True)
     notes = TextField(null=True)
     position = IntegerField(null=True)
+    proposed_time = TimeField(null=True)  # the couple's, from their page (SPEC §16)
+    proposed_note = TextField(null=True)
 
 
 SONG_KINDS = ("request", "do_not_play", "setlist")
@@ -548,6 +550,9 @@ class GigSong(Record):
     gig_moment = ref(GigMoment, null=True)
     notes = TextField(null=True)
     position = IntegerField(null=True)
+    link = CharField(max_length=2000, null=True)
+    # added by the couple on their page: theirs to change (SPEC §16)
+    from_client = BooleanField(default=False, constraints=[SQL("DEFAULT false")])
 
 
 class GigContact(Record):
@@ -1087,3 +1092,18 @@ class ContractSignature(BaseModel):
 
 
 register_internal(ContractSignature)
+
+
+# --- the couple's wishes (SPEC §16) ----------------------------------------------------------------------
+
+
+class ClientNote(Record):
+    """A note the couple wrote to the band on their page; its contact may be deleted, the note stays."""
+
+    gig = ref(Gig)
+    contact = ref(Contact, null=True, on_delete="SET NULL")
+    body = TextField()
+
+
+MODELS.append(ClientNote)
+MODELS_BY_TABLE[ClientNote._meta.table_name] = ClientNote

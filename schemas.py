@@ -340,6 +340,8 @@ class GigMomentSchema(RecordSchema):
     gig_product_id = Ref(metadata={"description": "a gig product of the same gig"})
     notes = Text()
     position = Int()
+    proposed_time = Time(metadata={"description": "the time the couple proposes on their page (SPEC §16)"})
+    proposed_note = Text(metadata={"description": "the couple's note on it, from their page"})
 
 
 class GigSongSchema(RecordSchema):
@@ -352,6 +354,15 @@ class GigSongSchema(RecordSchema):
     gig_moment_id = Ref(metadata={"description": "a gig moment of the same gig"})
     notes = Text()
     position = Int()
+    link = Url(metadata={"description": "where to hear it (http or https)"})
+    from_client = Bool(dump_only=True, metadata={"description": "the couple added it on their page: theirs to change"})
+
+
+class ClientNoteSchema(RecordSchema):
+    create_only = ("gig_id",)
+    gig_id = Ref(required=True)
+    contact_id = Ref(metadata={"description": "the gig's contact who wrote it on their page (SPEC §16)"})
+    body = Str(2000, required=True)
 
 
 class GigContactSchema(RecordSchema):

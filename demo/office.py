@@ -42,7 +42,7 @@ class Office:
         self.venues, self.planners, self.crew_user, self.musician = [], [], None, None
         self.last_day = None  # of the season: its gigs are inquiries, not planned yet
         self.musician_invited = 0  # pending invitations of the musician (staff@band.example's member) so far
-        self.ids_made = rng.getrandbits(46)  # where the sequence of ids starts (see `new_id`)
+        self.ids_made = FIRST_ID  # the sequence of ids (see `new_id`)
 
     def add(self, model, when=None, **fields):
         """A new row with an id from the seeded generator, created (and last changed) `when`."""
@@ -103,12 +103,20 @@ class Office:
         return dt.datetime.combine(day, dt.time(12), dt.UTC)
 
 
+FIRST_ID = 0x5EA50000_0000  # the first id's first 48 bits (any value would do)
+RANDOM_PART = (1 << 80) - 1  # of 128 bits drawn, as ever: the generator's later draws (the band) stay the same
+
+
 def new_id(rng, sequence):
     """A version 4 UUID as `str(uuid.UUID(int=bits, version=4))` writes it (in a third of the time), whose first 48
     bits are `sequence` and the rest from `rng`: ids in the order the rows are made, so that millions of them go to
     the ends of their indexes, not all over them (a random id's insert reads and splits pages anywhere: most of a big
     demo's time)."""
-    bits = sequence << 80 | rng.getrandbits(80) & ~(0xF000 << 64 | 0xC000 << 48) | (0x4000 << 64 | 0x8000 << 48)
+    bits = (
+        sequence << 80
+        | rng.getrandbits(128) & RANDOM_PART & ~(0xF000 << 64 | 0xC000 << 48)
+        | (0x4000 << 64 | 0x8000 << 48)
+    )
     text = f"{bits:032x}"
     return f"{text[:8]}-{text[8:12]}-{text[12:16]}-{text[16:20]}-{text[20:]}"
 

@@ -38,6 +38,15 @@ DRAFTS_ONLY = (
     "POST /contracts/{id}/send",
     ISSUE,
 )
+# The couple's wishes on their page (SPEC §16), which change until the gig's planning locks.
+WISHES = (
+    "PATCH /client/moments/{id}",
+    "POST /client/songs",
+    "PATCH /client/songs/{id}",
+    "DELETE /client/songs/{id}",
+    "POST /client/notes",
+    "DELETE /client/notes/{id}",
+)
 PAYMENTS = ("POST /payments", "PATCH /payments/{id}", "DELETE /payments/{id}")
 # Every `details.reason` a client can meet: what it means, and the operations that answer with it ("METHOD /path",
 # as the OpenAPI document writes them), where the document names it (tests/test_reasons.py walks the code for them).
@@ -100,6 +109,10 @@ REASONS = {
     "not_creditable": (
         "only an issued invoice is credited, and no more than its gross (details.status)",
         ("POST /invoices/{id}/credit",),
+    ),
+    "planning_locked": (
+        "the gig's planning is locked (details.planning_locks_on): ask the office by phone",
+        WISHES,
     ),
     "e_invoice_incomplete": (
         "the invoice's Factur-X XML needs fields /office lacks (details.lacking)",

@@ -36,8 +36,9 @@ class RecordsEvents:
         events.record(event_type, table, record.id, self.group, data, changes=changes, gig_id=gig_id, actor=actor)
         return data
 
-    def change(self, record, **values):
-        """A change the service makes itself, not a client's body: stored, with its `updated` event."""
+    def change(self, record, actor=None, **values):
+        """A change the service makes itself, not a client's body: stored, with its `updated` event (`actor`: who
+        did it, when not the caller)."""
         before = self.event_view(record.id)
         for name, value in values.items():
             setattr(record, name, value)
@@ -45,7 +46,7 @@ class RecordsEvents:
         record.save()
         after = self.event_json(record.id)
         if changed := events.changes_between(before, json.loads(after)):
-            self.record_event("updated", record, after, changes=changed)
+            self.record_event("updated", record, after, changes=changed, actor=actor)
 
     def record_events(self, verb, record_ids, actor=None):
         """`<record>.<verb>` for each of `record_ids`, changed together (in bulk), in a few statements."""

@@ -6,6 +6,7 @@ from marshmallow import ValidationError, fields, validates
 from formats import signatures
 from formats.field_types import Bool, Date, Str, Time, Timestamp
 from formats.operation_schemas import PlaceSchema, TimesSchema
+from formats.wish_schemas import WishesSchema
 from schemas import BaseSchema
 
 Text = fields.String
@@ -29,6 +30,7 @@ class ClientGigSchema(BaseSchema):
     end_time = Time()
     venue = fields.Nested(PlaceSchema, allow_none=True)
     products = fields.List(fields.Nested(TimesSchema))
+    planning_locks_on = Date(allow_none=False, metadata={"description": "their wishes are read only from this day on"})
 
 
 class ClientOfficeSchema(BaseSchema):
@@ -79,6 +81,7 @@ class ClientViewSchema(BaseSchema):
     invoices = records_of("Invoice", "theirs, issued and after")
     invoice_lines = records_of("InvoiceLine")
     payment_codes = fields.List(fields.Nested(PaymentCodeSchema), metadata={"description": "of their open invoices"})
+    wishes = fields.Nested(WishesSchema, metadata={"description": "their timeline, song wishes and notes (§16)"})
 
 
 class ClientAcceptSchema(BaseSchema):

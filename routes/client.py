@@ -3,15 +3,16 @@ holder reads their gig and documents with it (`GET /v1/client`, the only endpoin
 other answers it 401) on the page the link opens (`/client`, templates/client.html). The link is
 `domain/sales/client_links.py`, what it shows `domain/sales/client_view.py`."""
 
-from flask import Blueprint, request
+from flask import Blueprint, current_app, request
 
 from auth import client_link, public
 from delivery.notifications import clients
+from domain import wishes
 from domain.errors import not_found, unauthenticated
 from domain.sales import client_links, client_view
 from formats import client_words
 from formats.client_schemas import ClientLinkSchema, ClientViewSchema
-from models import Contract, GigContact, Invoice, InvoiceLine, Quote, QuoteLine
+from models import Contract, Gig, GigContact, Invoice, InvoiceLine, Quote, QuoteLine
 from openapi import operation
 from resources import reject_parameters
 from routes import sales
@@ -56,24 +57,31 @@ def revoke_client_link(id):
 @client_link
 @operation(response=ClientViewSchema, errors=(400, 401, 429))
 def client():
-    """The gig as its client sees it, with their quotes, contract and invoices: the bearer is their link's `bcl_`
-    token (rate-limited per address, as sign-in)."""
-    view = client_view.view_of(holder())
+    """The gig as its client sees it, with their quotes, contract, invoices and wishes: the bearer is their link's
+    `bcl_` token (rate-limited per address, as sign-in)."""
+    found = holder()
+    view = client_view.view_of(found)
     documents = view.pop("documents")
+    view["wishes"] = wishes.view_of(Gig.get_by_id(found.gig_id), found.contact_id, lock_days())
+    view["gig"]["planning_locks_on"] = view["wishes"]["planning_locks_on"]
     return {"data": {**view, **shown(documents)}}
 
 
-def holder():
+def holder(parameters=()):
     """The gig contact whose live link is this request's bearer (401 without one; 429 past the address's rate);
-    the request takes no query parameters."""
+    the request takes no query parameters but `parameters`."""
     limit_rate()
-    reject_parameters(request.args)
+    reject_parameters(request.args, parameters)
     scheme, _, value = request.headers.get("Authorization", "").partition(" ")
     found = client_links.holder(value.strip()) if scheme.lower() == "bearer" else None
     if found is None:
         raise unauthenticated("Send the token of your link as a bearer; ask the office for a new link.")
     writer.note(clients.IN_USE, found.id)
     return found
+
+
+def lock_days():
+    return current_app.config["PLANNING_LOCK_DAYS"]
 
 
 SHOWN = {  # what the client reads of each document: as GET shows it to the office's sales.view

@@ -25,8 +25,8 @@ def column(name, kind):
     return Column(name, SQL("NULL") if kind == "json" else getattr(Event, name), kind)
 
 
-# Filterable and sortable; the answer nests actor and subject (their parts filter as actor_user_id,
-# subject_collection, subject_id).
+# Filterable and sortable; the answer nests actor and subject (their parts filter as actor_user_id, actor_token_kind:
+# `client` for the couple's changes on their page, subject_collection, subject_id).
 EVENT_COLUMNS = {
     "id": column("id", "id"),
     "seq": column("seq", "int"),
@@ -34,6 +34,7 @@ EVENT_COLUMNS = {
     "occurred_at": column("occurred_at", "timestamp"),
     "actor": column("actor", "json"),
     "actor_user_id": column("actor_user_id", "ref"),
+    "actor_token_kind": column("actor_token_kind", "str"),
     "request_id": column("request_id", "str"),
     "subject": column("subject", "json"),
     "subject_collection": column("subject_collection", "str"),
@@ -42,7 +43,8 @@ EVENT_COLUMNS = {
     "data": column("data", "json"),
     "changes": column("changes", "json"),
 }
-SHOWN_AS = {"actor_user_id": "actor", "subject_collection": "subject", "subject_id": "subject"}
+SHOWN_AS = {"actor_user_id": "actor", "actor_token_kind": "actor", "subject_collection": "subject"}
+SHOWN_AS["subject_id"] = "subject"
 
 
 @blueprint.get("/events")

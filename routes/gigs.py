@@ -18,6 +18,7 @@ from domain.sales import counts as sales_counts
 from formats.field_types import TEXT_CHARS
 from models import (
     Attachment,
+    ClientNote,
     Gig,
     GigContact,
     GigMoment,
@@ -33,6 +34,7 @@ from openapi import operation
 from resources import REGISTRY, Multipart, Resource, clear_others, reject_parameters
 from schemas import (
     AttachmentSchema,
+    ClientNoteSchema,
     GigContactSchema,
     GigMomentSchema,
     GigProductSchema,
@@ -250,4 +252,5 @@ RESOURCES = [
     GigSongs(GigSong, GigSongSchema, "gigs"),
     GigContacts(GigContact, GigContactSchema, "gigs"),
     ATTACHMENTS,
+    Resource(ClientNote, ClientNoteSchema, "gigs"),
 ]

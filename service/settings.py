@@ -31,6 +31,7 @@ SETTINGS = {
     "MAX_UPLOAD_MB": (25, int, "attachment size limit"),
     "MAX_JSON_KB": (1024, int, "JSON body size limit"),
     "INVITATION_HOURS": (72, int, "invitation lifetime"),
+    "PLANNING_LOCK_DAYS": (14, int, "the couple's wishes lock this many days before the gig (SPEC §16)"),
     "QUOTE_DAYS": (14, int, "how long a new quote is valid (its valid_until from today)"),
     "DEPOSIT_PERCENT": (30, int, "a new quote's deposit, percent of its gross (0..100)"),
     "TAX_RATE_BP": (2000, int, "a new quote or invoice line's tax rate, in basis points (2000 = 20 %; 0..10000)"),
@@ -132,6 +133,7 @@ def load(overrides=None, environ=None):
 def check_sales(config):
     """The defaults of new quotes and their lines (SPEC §15), refused at start rather than stored wrong."""
     ranges = {"QUOTE_DAYS": (0, 3650), "DEPOSIT_PERCENT": (0, 100), "TAX_RATE_BP": (0, 10000)}
+    ranges["PLANNING_LOCK_DAYS"] = (0, 365)
     for name, (low, high) in ranges.items():
         if not low <= config[name] <= high:
             raise ConfigError(f"BAND_{name}={config[name]!r}: expected {low} to {high}")

@@ -84,7 +84,7 @@ def test_a_german_couple_reads_their_page_in_german_in_an_english_browser(office
 def test_an_english_couple_reads_english_in_a_german_browser(office, browser):
     context, page, problems = opened(browser, link_of_a_couple(office, "en"), "de-DE")
     expect(page.locator("#gig")).to_contain_text("DateSaturday, April 3, 2027")
-    expect(page.get_by_role("heading", name="Your day")).to_be_visible()
+    expect(page.get_by_role("heading", name="Your day", exact=True)).to_be_visible()
     expect(page.locator("#quotes article")).to_contain_text("StatusWaiting for your answer")
     expect(page.locator("#invoices article")).to_contain_text("Please transfer €1,190.00 by February 15, 2027 to:")
     assert page.evaluate("document.documentElement.lang") == "en"

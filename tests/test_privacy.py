@@ -11,7 +11,8 @@ import pytest
 from tests.support.users import make_token, make_user
 from web.rate_limits import RateLimiter
 
-PERIOD = {"from": "2000-01-01", "to": "2099-12-31", "date": "2099-12-31"}  # and /availability's date
+# the required query parameters (a period's, /availability's date, the repertoire's q)
+PERIOD = {"from": "2000-01-01", "to": "2099-12-31", "date": "2099-12-31", "q": "Perfect"}
 
 
 def day(offset):

@@ -9,7 +9,7 @@ import itertools
 
 from peewee import JOIN, Value, fn
 
-from delivery.notifications import clients, facts, messages, queue
+from delivery.notifications import clients, facts, messages, queue, wishes
 from delivery.notifications.words import person
 from dialects import dialect
 from domain import signed_links
@@ -149,7 +149,8 @@ def remind_gigs(found):
 
 
 def digest_due(config, moment):
-    """The invitations answered or expired since the last digest (their events), once its minutes have passed."""
+    """The invitations answered or expired, money in's news and the couple's wishes since the last digest (their
+    events), once its minutes have passed."""
     minutes_ago = timestamp(moment - dt.timedelta(minutes=config["DIGEST_MINUTES"]))
     last_at = setting(DIGEST_AT)
     if last_at is not None and last_at > minutes_ago:
@@ -157,15 +158,17 @@ def digest_due(config, moment):
     since = setting(DIGEST_SEQ)
     if since is None:  # the first digest: what happened within its minutes, not the whole history
         since = Event.select(fn.MAX(Event.seq)).where(Event.occurred_at < minutes_ago).scalar() or 0
-    query = Event.select().where(Event.seq > int(since), Event.type.in_(DIGESTED)).order_by(Event.seq)
+    told = Event.type.in_(DIGESTED) | wishes.BY_THE_COUPLE
+    query = Event.select().where(Event.seq > int(since), told).order_by(Event.seq)
     return list(query)
 
 
 def send_digest(moment, happened):
     """The digest to each of its readers (none when the records of what happened are gone since): the invitations'
-    news to those holding staffing.edit, money in's to those holding sales.edit."""
+    news to those holding staffing.edit, money in's and the couple's wishes to those holding sales.edit."""
     told_of = answered([event for event in happened if event.type in INVITATIONS_DIGESTED])
     money_in = clients.digest_lines([event for event in happened if event.type in clients.DIGESTED])
+    money_in += wishes.digest_lines([event for event in happened if wishes.of_the_couple(event)])
     topic, written = f"office_digest:{happened[-1].seq}", {}
     for user_id, staffing, sales in digest_readers():
         if not ((staffing and told_of) or (sales and money_in)):

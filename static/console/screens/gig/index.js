@@ -13,6 +13,7 @@ import { useLoad } from "../../load.js";
 import { can } from "../../me.js";
 import { useModule } from "../../modules.js";
 import { agendaMonthPath, gigPath } from "../../paths.js";
+import { FromCouple } from "./from_couple.js";
 import { StatusControl } from "./status.js";
 import { tabsFor } from "./tabs.js";
 
@@ -91,6 +92,7 @@ export default function GigPage({ params, query }) {
   if (!gig) return html`<section class="screen gig"><h1>Gig</h1><${Loading} /></section>`;
   return html`<section class="screen gig">
     <${Header} gig=${gig} reload=${reload} told=${told} />
+    ${can(me, "gigs.view") ? html`<${FromCouple} gig=${gig} />` : null}
     <${Tabs} tabs=${tabs} current=${tab} id=${gig.id} />
     <div class="gig-tab" id="gig-tab">
       <${OpenTab} key=${tab.id} tab=${tab} gig=${gig} reload=${reload} />

@@ -1,6 +1,7 @@
 // The gig page's Run sheet tab: the gig's moments in order, each with its songs, then the songs of no moment.
 // Moments and songs are added, edited in place, removed, and put in order by dragging or by keys (ordered_list.js);
-// the order is saved to their `position`. "Print" gives the run sheet alone (console.css's print section).
+// the order is saved to their `position`. "Print" gives the run sheet alone (console.css's print section). What the
+// couple asked for on their page (SPEC §16) is shown with it: a moment's proposed time and note, their songs.
 
 import { InPlace } from "../../components/in_place.js";
 import { ReferencePicker } from "../../components/reference_picker.js";
@@ -101,6 +102,9 @@ function Moment({ moment, editable, save, remove }) {
     <${InPlace} id=${`${id}-notes`} field="notes" label="Notes" type="textarea" value=${moment.notes} editable=${editable}
       placeholder="Add notes…"
       onSave=${(value) => save({ notes: value })} />
+    ${moment.proposed_time || moment.proposed_note
+      ? html`<p class="couple-wish">The couple asks: ${[time(moment.proposed_time), moment.proposed_note].filter(Boolean).join(" · ")}</p>`
+      : null}
   </div>`;
 }
 
@@ -108,6 +112,8 @@ function Song({ song, editable, save, remove }) {
   const id = `song-${song.id}`;
   return html`<div class="song">
     <span class="song-title">${songText(song)}</span>
+    ${song.from_client ? html`<span class="muted">from the couple</span>` : null}
+    ${/^https?:\/\//i.test(song.link || "") ? html`<a href=${song.link} rel="noopener noreferrer" target="_blank">Listen</a>` : null}
     <${InPlace} id=${`${id}-kind`} field="kind" label="Kind" type="select" options=${KINDS} value=${song.kind}
       display=${(KINDS.find(([value]) => value === song.kind) || [null, song.kind])[1]} editable=${editable}
       onSave=${(value) => save({ kind: value })} />
