@@ -76,7 +76,7 @@ def test_a_draft_quotes_lines_are_edited_in_place_as_money_and_percent(demo_offi
     quantity.fill("two")
     line_field(page, "Description", 1).click()
     expect(quantity).to_have_attribute("aria-invalid", "true")
-    expect(page.locator(f"#{line['id']}-quantity-error")).to_contain_text("integer")
+    expect(page.locator(f'[id="{line["id"]}-quantity-error"]')).to_contain_text("integer")
     assert demo_office.api(f"/quote-lines/{line['id']}")["data"]["quantity"] == line["quantity"]
 
     page.get_by_role("button", name="Add a line").click()

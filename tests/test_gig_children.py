@@ -217,6 +217,8 @@ def test_a_gig_moments_name_defaults_to_the_moments(admin, build):
         "gig_product_id": None,
         "notes": None,
         "position": None,
+        "proposed_time": None,  # the couple's wish (SPEC §16)
+        "proposed_note": None,
     }
     named = admin.create("gig-moments", {"gig_id": gig_id, "moment_id": moment["id"], "name": "Our song"})
     assert (named["name"], named["moment_id"]) == ("Our song", moment["id"])
@@ -263,6 +265,8 @@ def test_a_gig_songs_title_and_artist_default_from_the_song(admin, build):
         "gig_moment_id": None,
         "notes": None,
         "position": None,
+        "link": None,
+        "from_client": False,  # the office's, not the couple's (SPEC §16)
     }
     covered = admin.create("gig-songs", {"gig_id": gig_id, "song_id": song["id"], "artist": "The Band"})
     assert (covered["title"], covered["artist"]) == ("Dancing Queen", "The Band")

@@ -3,13 +3,16 @@
 filter value of each text field by each operator among them, is 400 naming it; on either database, never a 500,
 and nothing is stored."""
 
+import datetime as dt
 import io
 import re
+import uuid
 
 import pytest
 
 from tests.support.api import error_of
 from tests.support.users import make_token, make_user
+from tests.test_client_link import make_link, token_of
 
 NUL_TEXT = "a\x00b"
 ANONYMOUS = ("/auth/", "/invitations/")
@@ -75,27 +78,45 @@ def body_operations(document):
                 yield method.upper(), path, media, content["schema"]
 
 
-def caller_for(path, anon, admin, musician):
+def caller_for(path, anon, admin, musician, couple):
     if path.startswith(ANONYMOUS):
         return anon
+    if path.startswith("/client/"):
+        return couple
     return musician if path.startswith("/me/") else admin
 
 
-def filled(path, build, musician):
-    """`path` with its record's id: one of the musician's blockouts, or a record built of its collection."""
+def filled(path, build, musician, couple):
+    """`path` with its record's id: one of the musician's blockouts, the couple's moment or song wish (their
+    documents' bodies are read before the id is looked up: any id), or a record built of its collection."""
     if "{id}" not in path:
         return path
     if path.startswith("/me/blockouts/"):
         return path.replace("{id}", musician.blockout["id"])
+    if path.startswith("/client/"):
+        return path.replace("{id}", couple.own.get(path.split("/")[2], str(uuid.uuid4())))
     return path.replace("{id}", build(path.split("/")[1])["id"])
 
 
-def test_every_text_of_every_body_refuses_nul_at_its_field(anon, admin, build, musician, document):
+@pytest.fixture
+def couple(admin, anon, build):
+    """A couple with their link (SPEC §16), their gig's wishes open, a moment of it and a song wish of their own."""
+    gig = build("gigs", gig_date=(dt.date.today() + dt.timedelta(days=200)).isoformat())
+    moment = build("gig-moments", gig_id=gig["id"], name="First dance")
+    contact = build("contacts", first_name="Anna")
+    gig_contact = build("gig-contacts", gig_id=gig["id"], contact_id=contact["id"], is_primary=True)
+    couple = anon.with_token(token_of(make_link(admin, gig_contact["id"])))
+    song = couple.post("/client/songs", json={"kind": "request", "title": "Perfect"}).get_json()["data"]
+    couple.own = {"moments": moment["id"], "songs": song["id"]}
+    return couple
+
+
+def test_every_text_of_every_body_refuses_nul_at_its_field(anon, admin, build, musician, couple, document):
     """Each operation's each text in turn, alone in the body (the other fields' own errors may join it)."""
     sent, missed = 0, []
     for method, path, media, schema in body_operations(document):
-        caller = caller_for(path, anon, admin, musician)
-        url = filled(path, build, musician)
+        caller = caller_for(path, anon, admin, musician, couple)
+        url = filled(path, build, musician, couple)
         for place in sorted(set(text_places(document, schema)), key=str):
             name = ".".join(str(key) for key in place)
             if media == "multipart/form-data":

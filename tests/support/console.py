@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.support import pages, postgresql
-from tests.support.served import LOOPBACK_PUSH, OPENER, Service
+from tests.support.served import ANSWER_SECONDS, LOOPBACK_PUSH, OPENER, Service
 
 browser = pages.browser  # the module's chromium (a fixture)
 
@@ -78,7 +78,7 @@ class DemoOffice:
         """(status, headers, body) of a GET of any path of the server (not only /v1)."""
         request = urllib.request.Request(self.url(path), headers=headers or {})
         try:
-            with OPENER.open(request, timeout=10) as r:
+            with OPENER.open(request, timeout=ANSWER_SECONDS) as r:
                 return r.status, r.headers, r.read()
         except urllib.error.HTTPError as e:
             return e.code, e.headers, e.read()
@@ -89,7 +89,7 @@ class DemoOffice:
         data = None if body is None else json.dumps(body).encode()
         request = urllib.request.Request(self.url("/v1" + path), data=data, method=method, headers=headers)
         try:
-            with OPENER.open(request, timeout=10) as r:
+            with OPENER.open(request, timeout=ANSWER_SECONDS) as r:
                 return json.loads(r.read())
         except urllib.error.HTTPError as e:
             raise AssertionError(f"{method} {path}: {e.code} {e.read().decode(errors='replace')}") from None

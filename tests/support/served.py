@@ -16,6 +16,9 @@ from tests.support import PROJECT, postgresql
 from tests.support.waiting import wait_for
 
 OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # 127.0.0.1 whatever the proxy settings
+# How long a test waits for the server's answer: a deadline (a sent quote renders its PDF, which on a busy CI
+# machine took more than 10 s), not a wait.
+ANSWER_SECONDS = 30
 
 SERVING = re.compile(r"serving \S+ on http://\S+:(\d+)/v1 \(public URL (\S+?)[,)]")
 
@@ -76,7 +79,7 @@ class Service:
         """(status, headers, body) of one request to the API."""
         request = urllib.request.Request(self.base + path, data=body, method=method, headers=headers or {})
         try:
-            with OPENER.open(request, timeout=10) as r:
+            with OPENER.open(request, timeout=ANSWER_SECONDS) as r:
                 return r.status, dict(r.headers), r.read()
         except urllib.error.HTTPError as e:
             return e.code, dict(e.headers), e.read()
