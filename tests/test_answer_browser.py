@@ -12,7 +12,7 @@ from domain import signed_links
 from models import timestamp
 from tests.support import pages
 from tests.support.database import connected
-from tests.support.served import ServedOffice
+from tests.support.served import UNHURRIED, ServedOffice
 
 browser = pages.browser  # the module's chromium (a fixture)
 
@@ -40,7 +40,7 @@ def context(browser):
 def office(tmp_path_factory):
     """One office for the module's tests: each invites staff members of its own to a gig of its own. Their pages
     together open more links a minute than a person's browser may (BAND_AUTH_RATE_LIMIT)."""
-    settings = {"BAND_SECRET_KEY": SECRET_KEY, "BAND_AUTH_RATE_LIMIT": "1000/minute"}
+    settings = {**UNHURRIED, "BAND_SECRET_KEY": SECRET_KEY, "BAND_AUTH_RATE_LIMIT": "1000/minute"}
     office = ServedOffice(tmp_path_factory.mktemp("answer"), **settings).start()
     yield office
     office.service.stop()

@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 
 from tests.support import pages
 from tests.support.mail import mailed_signin_link
-from tests.support.served import OPENER, ServedOffice, Service
+from tests.support.served import OPENER, UNHURRIED, ServedOffice, Service
 from tests.support.waiting import SLOW_MACHINE_SECONDS, wait_for
 
 browser = pages.browser  # the module's chromium (a fixture)
@@ -46,7 +46,8 @@ def office(tmp_path_factory):
     """One office for the module's tests: each signs in a member of its own."""
     path = tmp_path_factory.mktemp("signin")
     mail = path / "mail"
-    office = ServedOffice(path, BAND_MAIL_URL=f"file:{mail}", BAND_AUTH_RATE_LIMIT="1000/minute").start()
+    settings = {**UNHURRIED, "BAND_MAIL_URL": f"file:{mail}", "BAND_AUTH_RATE_LIMIT": "1000/minute"}
+    office = ServedOffice(path, **settings).start()
     office.mail, office.origin = mail, office.service.public_url
     yield office
     office.service.stop()
