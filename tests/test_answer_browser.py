@@ -12,7 +12,7 @@ from domain import signed_links
 from models import timestamp
 from tests.support import pages
 from tests.support.database import connected
-from tests.support.served import ServedOffice
+from tests.support.served import UNHURRIED, ServedOffice
 
 browser = pages.browser  # the module's chromium (a fixture)
 
@@ -36,9 +36,12 @@ def context(browser):
     assert [problem for problem in problems if not problem.startswith("Failed to load resource:")] == []
 
 
-@pytest.fixture
-def office(tmp_path):
-    office = ServedOffice(tmp_path, BAND_SECRET_KEY=SECRET_KEY).start()
+@pytest.fixture(scope="module")
+def office(tmp_path_factory):
+    """One office for the module's tests: each invites staff members of its own to a gig of its own. Their pages
+    together open more links a minute than a person's browser may (BAND_AUTH_RATE_LIMIT)."""
+    settings = {**UNHURRIED, "BAND_SECRET_KEY": SECRET_KEY, "BAND_AUTH_RATE_LIMIT": "1000/minute"}
+    office = ServedOffice(tmp_path_factory.mktemp("answer"), **settings).start()
     yield office
     office.service.stop()
 
@@ -50,7 +53,7 @@ EXPIRES_AT, ANSWER_BY = "2030-01-15T01:49:00Z", "Tue 15.01.2030, 02:49 CET"
 def invitations(office, *first_names):
     """Invitations to sing at a wedding at a venue in Vienna's zone, one for each first name, all to one gig role,
     to be answered by EXPIRES_AT."""
-    singer = office.call("POST", "/roles", {"name": "Singer"})
+    singer = singer_role(office)
     venue = office.call("POST", "/venues", {"name": "Schloss Hof", "city": "Marchegg", "timezone": "Europe/Vienna"})
     gig = office.call(
         "POST",
@@ -66,6 +69,12 @@ def invitations(office, *first_names):
         body["message"] = "<b>Black tie</b>, please."
         made.append(office.call("POST", "/gig-role-invitations", body))
     return made
+
+
+def singer_role(office):
+    """The office's role Singer, made by the first test that asks for it."""
+    found = office.call("GET", "/roles?filter[name]=Singer")
+    return found[0] if found else office.call("POST", "/roles", {"name": "Singer"})
 
 
 def link(office, invitation):

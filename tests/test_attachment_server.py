@@ -30,11 +30,13 @@ MULTIPART = f"multipart/form-data; boundary={BOUNDARY}"
 def office(tmp_path):
     """A running service and the headers of an admin's API key for it."""
     service = Service(tmp_path)
-    assert service.run("create-user", "ada@example.com", "--name", "Ada", "--role", "admin").returncode == 0
-    key = service.run("create-api-key", "ada@example.com", "--label", "tests").stdout.strip()
+    _, key = service.run_all(
+        ["create-user", "ada@example.com", "--name", "Ada", "--role", "admin"],
+        ["create-api-key", "ada@example.com", "--label", "tests"],
+    )
+    service.key = key.strip()
     service.start()
-    service.key = key
-    yield service, {"Authorization": f"Bearer {key}"}
+    yield service, {"Authorization": f"Bearer {service.key}"}
     service.stop()
 
 

@@ -74,8 +74,9 @@ def test_behind_a_trusted_proxy_each_forwarded_client_is_a_client_of_its_own(tmp
         BAND_MAX_CONNECTIONS_PER_CLIENT="4",
         BAND_MAIL_URL=f"file:{mail}",
     )
-    for name in ("ada", "bob", "cy"):
-        assert service.run("create-user", f"{name}@example.com", "--name", name, "--role", "admin").returncode == 0
+    service.run_all(
+        *(["create-user", f"{name}@example.com", "--name", name, "--role", "admin"] for name in ("ada", "bob", "cy"))
+    )
     service.start()
     proxy, other = connection(service, "127.0.0.1"), connection(service, "127.0.0.2")
 

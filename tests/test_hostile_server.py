@@ -203,7 +203,8 @@ def test_a_request_that_trickles_in_is_dropped_within_the_timeouts(server):
         assert answer_of(patient)[0] == 200
 
 
-def test_a_body_over_the_json_limit_is_refused_before_it_is_sent(server):
+def test_a_body_over_the_json_limit_is_refused_before_it_is_sent(shared_server):
+    server = shared_server
     sockets = [server.connect(timeout=2) for _ in range(10)]  # below the per-client cap, with room to spare
     try:
         for s in sockets:  # 25 MB each, declared

@@ -34,10 +34,12 @@ def office(tmp_path, inbox):
 
 def as_user(office, email):
     """An API key of a new user with the staff role: (user, key)."""
-    office.service.run("create-user", email, "--name", email.split("@")[0].title(), "--role", "staff")
-    key = office.service.run("create-api-key", email, "--label", "phone").stdout.strip()
+    _, key = office.service.run_all(
+        ["create-user", email, "--name", email.split("@")[0].title(), "--role", "staff"],
+        ["create-api-key", email, "--label", "phone"],
+    )
     [user] = office.call("GET", f"/users?filter[email]={email}")
-    return user, key
+    return user, key.strip()
 
 
 def call_as(office, key, method, path, body):

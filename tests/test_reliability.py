@@ -69,9 +69,11 @@ class Writer:
 
 def started_with_a_key(tmp_path):
     service = Service(tmp_path)
-    service.run("create-user", "ops@example.com", "--name", "Ops", "--role", "admin")
-    key = service.run("create-api-key", "ops@example.com", "--label", "load").stdout.strip()
-    return service.start(), key
+    _, key = service.run_all(
+        ["create-user", "ops@example.com", "--name", "Ops", "--role", "admin"],
+        ["create-api-key", "ops@example.com", "--label", "load"],
+    )
+    return service.start(), key.strip()
 
 
 def test_every_answered_write_survives_sigkill(tmp_path):

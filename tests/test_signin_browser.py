@@ -10,13 +10,14 @@ import json
 import re
 import urllib.parse
 import urllib.request
+import uuid
 
 import pytest
 from playwright.sync_api import expect
 
 from tests.support import pages
 from tests.support.mail import mailed_signin_link
-from tests.support.served import OPENER, ServedOffice, Service
+from tests.support.served import OPENER, UNHURRIED, ServedOffice, Service
 from tests.support.waiting import SLOW_MACHINE_SECONDS, wait_for
 
 browser = pages.browser  # the module's chromium (a fixture)
@@ -40,10 +41,13 @@ def context(browser):
     assert [problem for problem in problems if not problem.startswith("Failed to load resource:")] == []
 
 
-@pytest.fixture
-def office(tmp_path):
-    mail = tmp_path / "mail"
-    office = ServedOffice(tmp_path, BAND_MAIL_URL=f"file:{mail}", BAND_AUTH_RATE_LIMIT="1000/minute").start()
+@pytest.fixture(scope="module")
+def office(tmp_path_factory):
+    """One office for the module's tests: each signs in a member of its own."""
+    path = tmp_path_factory.mktemp("signin")
+    mail = path / "mail"
+    settings = {**UNHURRIED, "BAND_MAIL_URL": f"file:{mail}", "BAND_AUTH_RATE_LIMIT": "1000/minute"}
+    office = ServedOffice(path, **settings).start()
     office.mail, office.origin = mail, office.service.public_url
     yield office
     office.service.stop()
@@ -51,7 +55,7 @@ def office(tmp_path):
 
 def member(office, name="Sam Player"):
     """A new user with no access role: its address."""
-    address = f"u{len(list(office.mail.glob('*.eml')))}-{id(name)}@example.com"
+    address = f"u{uuid.uuid4().hex}@example.com"
     office.call("POST", "/users", {"email": address, "name": name, "roles": []})
     return address
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from demo.data import USERS as DEMO_USERS
 from tests.support import pages, postgresql
 from tests.support.served import ANSWER_SECONDS, LOOPBACK_PUSH, OPENER, Service
 
@@ -52,9 +53,9 @@ class Keys(dict):
 
 
 class DemoOffice:
-    """`app.py demo` (the band of SEASON_OF) served on a free port; `keys[email]`, an API key of a demo user, is made
-    when first asked for (each is a process of its own: a second or two on a busy machine). `settings` are BAND_*
-    variables of the server."""
+    """`app.py demo` (the band of SEASON_OF) served on a free port; `keys[email]`, an API key of a demo user: made
+    at the start for the band's own users (…@band.example, in one process), else when first asked for (a process
+    of its own: a second or two on a busy machine). `settings` are BAND_* variables of the server."""
 
     def __init__(self, tmp_path, **settings):
         self.service = Service(tmp_path, **{"BAND_WORKER_INTERVAL": "0.2", **LOOPBACK_PUSH, **settings})
@@ -63,6 +64,10 @@ class DemoOffice:
         assert made.returncode == 0, made.stderr
         self.service.env["BAND_DB"] = demo
         self.keys = Keys(self)
+        # the band's users' keys made in one process, as a process costs more than all they ask
+        users = [email for email, _, _, active in DEMO_USERS if active and email.endswith("@band.example")]
+        keys = self.service.run_all(*(["create-api-key", email, "--label", "console tests"] for email in users))
+        self.keys.update(zip(users, (key.strip() for key in keys), strict=True))
         self.service.start()
         self.origin = f"http://127.0.0.1:{self.service.port}"
 
