@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 from tests.support import pages
 from tests.support.console import serious_accessibility_violations
 from tests.support.served import ServedOffice
+from tests.support.signing import draw
 
 browser = pages.browser  # the module's chromium (a fixture)
 
@@ -65,21 +66,6 @@ def context(browser):
     yield context
     context.close()
     assert [problem for problem in context.problems if not problem.startswith("Failed to load resource:")] == []
-
-
-def draw(page):
-    """Two strokes of a signature with the mouse on the pad."""
-    box = page.locator("canvas.pad").bounding_box()
-    x, y = box["x"], box["y"] + box["height"] / 2
-    page.mouse.move(x + 20, y)
-    page.mouse.down()
-    for step in range(1, 12):
-        page.mouse.move(x + 20 + step * 18, y + (-25 if step % 2 else 25), steps=3)
-    page.mouse.up()
-    page.mouse.move(x + 60, y + 40)
-    page.mouse.down()
-    page.mouse.move(x + 220, y + 35, steps=8)
-    page.mouse.up()
 
 
 def pdf_bytes(office, path):
