@@ -73,6 +73,7 @@ def configure(app, config=None):
     app.extensions["mailer"] = mailer(app.config["MAIL_URL"])
     app.extensions["outbox"] = Outbox(retry_seconds=app.config["MAIL_RETRIES"])
     app.extensions["auth_rate"] = RateLimiter(*app.config["AUTH_RATE"])
+    app.extensions["client_rate"] = RateLimiter(*app.config["CLIENT_REQUESTS"])
     app.extensions["member_writes"] = RateLimiter(*app.config["MEMBER_WRITES"])
     app.extensions["inquiry_rate"] = RateLimiter(*app.config["INQUIRIES"])
     app.extensions["availability_rate"] = RateLimiter(*app.config["AUTH_RATE"])  # sign-in's rate, its own count

@@ -488,6 +488,15 @@ class StaffMemberSchema(RecordSchema):
     custom_fields = CustomFields(load_default=dict)
 
 
+def ClientLanguage(description):
+    """A client's language (en or de), by default the office's when a client may read it, else en."""
+    return Enum(
+        *CLIENT_LANGUAGES,
+        load_default=lambda: default_language(office.current().language),
+        metadata={"description": f"{description}; by default the office's language when a client may read it, else en"},
+    )
+
+
 class ContactSchema(RecordSchema):
     first_name = Str(100, required=True)
     last_name = Str(100)
@@ -496,14 +505,7 @@ class ContactSchema(RecordSchema):
     company = Str(200)
     notes = Text()
     custom_fields = CustomFields(load_default=dict)
-    language = Enum(
-        *CLIENT_LANGUAGES,
-        load_default=lambda: default_language(office.current().language),
-        metadata={
-            "description": "the language the client reads: their mails, documents and client page (SPEC §16); "
-            "by default the office's language when a client may read it, else en"
-        },
-    )
+    language = ClientLanguage("the language the client reads: their mails, documents and client page (SPEC §16)")
 
 
 # --- pay -----------------------------------------------------------------------------------------------

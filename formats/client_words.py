@@ -1,5 +1,5 @@
-"""The words a client reads (SPEC §16: their mails, their documents, their page) in their language: English as the
-code writes it, the others from `translations/<language>/LC_MESSAGES/client.po`, read with Babel at the start (no
+"""The words a client reads (SPEC §16: their mails, documents, page, the inquiry form) in their language: English as
+the code writes it, the others from `translations/<language>/LC_MESSAGES/client.po`, read with Babel at the start (no
 compiled catalogue to keep in step with its source); and money, rates, dates and times as that language writes them
 (Babel, CLDR's data). A word is marked where it is written: `N_("…")` in Python, `_('…')` in a document's template,
 `t("…")` on the client's page; `pybabel extract -F babel.cfg` finds them all (docs/development.md)."""
@@ -102,6 +102,13 @@ def default_language(office_language):
     """A new contact's language: the office's, when a client may read it, else English."""
     language = locale_of(office_language).language
     return language if language in languages() else ENGLISH
+
+
+def form_language(asked, browser, office_language):
+    """The language of the page a client opens without a link (the inquiry form, SPEC §16): `asked` (its `?lang=`,
+    for a band's website that embeds it per language) when given, else the browser's first a client may read
+    (`browser`: the request's Accept-Language), else the office's (`default_language`)."""
+    return asked or browser.best_match(languages()) or default_language(office_language)
 
 
 def language_of(contact_language, office_language):

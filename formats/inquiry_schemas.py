@@ -4,7 +4,7 @@ lists, a date's availability."""
 from marshmallow import ValidationError, fields, validate
 
 from formats.field_types import Bool, Date, Email, Int, Ref, Str
-from schemas import BaseSchema
+from schemas import BaseSchema, ClientLanguage
 
 MESSAGE_CHARS = 5000
 MAX_PRODUCTS = 20
@@ -30,6 +30,7 @@ class InquirySchema(BaseSchema):
         metadata={"description": "ids of `GET /v1/public/products`; any but an active product's is left out"},
     )
     message = Str(MESSAGE_CHARS)
+    language = ClientLanguage("the new contact's language: of their acknowledgement and mails (the form sends its own)")
     consent = Bool(required=True, validate=consented, metadata={"description": "must be `true`"})
     form_token = Str(
         200,

@@ -90,7 +90,7 @@ def document(app):
     )
     spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     spec.options["security"] = [{"bearer": []}]
-    link = "the `bcl_` token of a client's link (SPEC §16): `GET /client` only"
+    link = "a client link's `bcl_` token (SPEC §16): `/client…` only; BAND_CLIENT_RATE per address, dead: sign-in's"
     spec.components.security_scheme("clientLink", {"type": "http", "scheme": "bearer", "description": link})
     plugin.converter.add_attribute_function(mark_custom_fields)
     plugin.converter.add_attribute_function(mark_private_fields)

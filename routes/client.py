@@ -19,7 +19,7 @@ from routes import sales
 from storage import writer
 from web import lifecycle
 from web.html_pages import page_with_nonce
-from web.rate_limits import limit_rate
+from web.rate_limits import limit_address, limit_rate
 
 blueprint = Blueprint("client", __name__)
 pages = Blueprint("client_pages", __name__)
@@ -58,7 +58,7 @@ def revoke_client_link(id):
 @operation(response=ClientViewSchema, errors=(400, 401, 429))
 def client():
     """The gig as its client sees it, with their quotes, contract, invoices and wishes: the bearer is their link's
-    `bcl_` token (rate-limited per address, as sign-in)."""
+    `bcl_` token (rate-limited per address: `holder()`)."""
     found = holder()
     view = client_view.view_of(found)
     documents = view.pop("documents")
@@ -68,14 +68,17 @@ def client():
 
 
 def holder(parameters=()):
-    """The gig contact whose live link is this request's bearer (401 without one; 429 past the address's rate);
-    the request takes no query parameters but `parameters`."""
-    limit_rate()
-    reject_parameters(request.args, parameters)
+    """The gig contact whose live link is this request's bearer; the request takes no query parameters but
+    `parameters`. A request without a live link counts against sign-in's budget of its address (guessing a token
+    costs what guessing a sign-in does: 429 past it, else 401); a live link's against a budget of its own
+    (`BAND_CLIENT_RATE`), so that a couple editing their wishes does not run out of sign-in's."""
     scheme, _, value = request.headers.get("Authorization", "").partition(" ")
     found = client_links.holder(value.strip()) if scheme.lower() == "bearer" else None
     if found is None:
+        limit_rate()
         raise unauthenticated("Send the token of your link as a bearer; ask the office for a new link.")
+    limit_address("client_rate")
+    reject_parameters(request.args, parameters)
     writer.note(clients.IN_USE, found.id)
     return found
 

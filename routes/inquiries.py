@@ -12,10 +12,11 @@ from flask import Blueprint, current_app, request
 import events
 from auth import public
 from delivery.notifications import inquiries as told
-from domain import inquiries, rules, signed_links
+from domain import inquiries, office, rules, signed_links
 from domain.errors import ApiError, invalid
 from domain.sales.records import office_today
 from events.resource import recorder_of
+from formats import client_words
 from formats.field_types import DATE_RE
 from formats.inquiry_schemas import AvailabilitySchema, InquirySchema, PublicProductSchema, ReceivedSchema
 from models import Contact, Gig, GigContact, GigProduct
@@ -52,7 +53,9 @@ def inquire():
 
 def keep(values):
     """The inquiry's records with their events (by `client`, named as the couple signed), and its messages."""
-    contact = Contact.create(first_name=values["names"], email=values["email"], phone=values.get("phone"))
+    contact = Contact.create(
+        first_name=values["names"], email=values["email"], phone=values.get("phone"), language=values["language"]
+    )
     gig = Gig.create(
         gig_date=values["gig_date"],
         title=values["names"],
@@ -115,12 +118,25 @@ def availability():
 @public
 def inquire_page():
     """The inquiry form, framed only by the origins of `BAND_INQUIRY_EMBED_ORIGINS`; it carries the signed time it
-    was served (the form's token) and a honeypot."""
+    was served (the form's token) and a honeypot. It speaks `?lang=` (en or de), else the browser's language when a
+    client may read it, else the office's (`client_words.form_language`)."""
     config = current_app.config
+    language = page_language()
+    words = client_words.ClientWords(language)
     return page_with_nonce(
         "inquire.html",
         frame_ancestors=config["EMBED_ORIGINS"] or ("'none'",),
         form_token=signed_links.form_token(config),
-        words=WORDS,
+        language=language,
+        words={key: words(text) for key, text in WORDS.items()},
         dates={"min": office_today().isoformat(), "max": inquiries.latest_date(office_today()).isoformat()},
     )
+
+
+def page_language():
+    """The inquiry form's language: `client_words.form_language`; a `?lang=` no client reads is 400 naming it."""
+    asked = request.args.get("lang")
+    if asked is not None and asked not in client_words.languages():
+        choices = ", ".join(client_words.languages())
+        raise ApiError(400, "invalid_query", "Invalid query parameters.", {"lang": f"Expected one of {choices}."})
+    return client_words.form_language(asked, request.accept_languages, office.current().language)

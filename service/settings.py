@@ -36,6 +36,7 @@ SETTINGS = {
     "DEPOSIT_PERCENT": (30, int, "a new quote's deposit, percent of its gross (0..100)"),
     "TAX_RATE_BP": (2000, int, "a new quote or invoice line's tax rate, in basis points (2000 = 20 %; 0..10000)"),
     "AUTH_RATE_LIMIT": ("10/minute", str, "requests per client address to /auth/link and /auth/confirm"),
+    "CLIENT_RATE": ("120/minute", str, "requests per client address with a live client link (bcl_) to /v1/client/..."),
     "MEMBER_WRITE_RATE": ("60/minute", str, "writes of a user without any .edit capability (a musician)"),
     "INQUIRY_RATE": ("5/hour", str, "inquiries (POST /v1/inquiries) per client address"),
     "INQUIRY_EMBED_ORIGINS": ("", str, "origins (space-separated) whose pages may show /inquire in an iframe"),
@@ -98,6 +99,7 @@ def load(overrides=None, environ=None):
         config["SIGNIN_URL"] = config["PUBLIC_URL"] + "/signin#token={token}"
     config["AUTH_RATE"] = parse_rate("AUTH_RATE_LIMIT", config["AUTH_RATE_LIMIT"])
     config["MEMBER_WRITES"] = parse_rate("MEMBER_WRITE_RATE", config["MEMBER_WRITE_RATE"])
+    config["CLIENT_REQUESTS"] = parse_rate("CLIENT_RATE", config["CLIENT_RATE"])
     config["INQUIRIES"] = parse_rate("INQUIRY_RATE", config["INQUIRY_RATE"])
     config["EMBED_ORIGINS"] = embed_origins(config["INQUIRY_EMBED_ORIGINS"])
     if config["GIGS_PER_DAY"] < 1:

@@ -9,6 +9,7 @@ import re
 import pytest
 
 from models import Contract, Invoice, Quote
+from service import settings
 from tests.support.api import error_of
 from tests.support.sales import issued, sent
 from tests.test_privacy import PERIOD, operations
@@ -31,7 +32,16 @@ def couple(admin, build):
     build("gig-contacts", gig_id=gig["id"], contact_id=planner["id"])
     build("gig-roles", gig_id=gig["id"], pay_cents=424242)
     other_gig = build("gigs", gig_date=today(91), title="Other couple")
-    return {"gig": gig, "venue": venue, "gig_contact": link_of, "other_gig": other_gig, "anna": anna}
+    other = build("contacts", first_name="Olga", last_name="Other", email="olga@other.example")
+    other_contact = build("gig-contacts", gig_id=other_gig["id"], contact_id=other["id"])
+    return {
+        "gig": gig,
+        "venue": venue,
+        "gig_contact": link_of,
+        "other_gig": other_gig,
+        "anna": anna,
+        "other_contact": other_contact,
+    }
 
 
 def make_link(admin, gig_contact_id):
@@ -113,14 +123,39 @@ def test_only_sales_edit_makes_a_link_and_a_gig_contact_deleted_takes_its_link(s
     error_of(as_client(anon, token), 401, "unauthenticated")
 
 
-def test_an_unknown_or_misspelt_client_token_is_401_and_many_are_429(app, admin, anon, couple):
+def test_an_unknown_or_misspelt_client_token_is_401(app, admin, anon, couple):
     token = token_of(make_link(admin, couple["gig_contact"]["id"]))
     for wrong in ("bcl_" + "A" * 43, token[:-1], token.replace("bcl_", "bos_"), ""):
         error_of(as_client(anon, wrong), 401, "unauthenticated")
     error_of(anon.get("/client"), 401, "unauthenticated")
-    app.extensions["auth_rate"] = RateLimiter(3, 60)  # sign-in's budget, which the link shares
-    answers = [as_client(anon, token).status_code for _ in range(4)]
-    assert answers[-1] == 429
+
+
+def test_guessing_tokens_costs_what_sign_in_does_and_a_live_link_has_a_budget_of_its_own(app, admin, anon, couple):
+    token = token_of(make_link(admin, couple["gig_contact"]["id"]))
+    revoked = token_of(make_link(admin, couple["other_contact"]["id"]))
+    assert admin.delete(f"/gig-contacts/{couple['other_contact']['id']}/client-link").status_code == 204
+    app.extensions["auth_rate"] = RateLimiter(10, 60)  # BAND_AUTH_RATE_LIMIT's default: 10/minute
+
+    assert [as_client(anon, token).status_code for _ in range(10)] == [200] * 10
+    assert as_client(anon, token, "/client/repertoire?q=love").status_code == 200  # the 11th in the minute
+    wrong = ("bcl_" + "A" * 43, revoked, token[:-1], "")
+    answers = [as_client(anon, wrong[n % len(wrong)]).status_code for n in range(10)]
+    assert answers == [401] * 10
+    for guess in (*wrong, None):
+        refused = anon.get("/client") if guess is None else as_client(anon, guess)
+        error_of(refused, 429, "rate_limited")
+        assert int(refused.headers["Retry-After"]) > 0
+    assert as_client(anon, token).status_code == 200  # the guesses spent sign-in's budget, not the link's
+
+
+def test_a_live_link_past_its_own_rate_is_429_with_retry_after(app, admin, anon, couple):
+    assert settings.load({})["CLIENT_REQUESTS"] == (120, 60)  # BAND_CLIENT_RATE's default: 120/minute
+    token = token_of(make_link(admin, couple["gig_contact"]["id"]))
+    app.extensions["client_rate"] = RateLimiter(3, 60)
+    assert [as_client(anon, token).status_code for _ in range(3)] == [200] * 3
+    refused = as_client(anon, token)
+    error_of(refused, 429, "rate_limited")
+    assert 0 < int(refused.headers["Retry-After"]) <= 60
 
 
 def test_a_client_token_opens_no_endpoint_but_its_own_view(app, admin, anon, build, couple, documented):

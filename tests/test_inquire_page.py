@@ -219,6 +219,42 @@ def test_the_form_fits_a_phone_passes_axe_and_is_pictured(office, browser):
         context.close()
 
 
+@pytest.mark.parametrize(("locale", "path"), [("de-DE", "/inquire"), ("en-GB", "/inquire?lang=de")])
+def test_a_german_couple_reads_the_form_in_german_on_a_phone_and_becomes_a_german_contact(
+    office, browser, locale, path
+):
+    """The browser's language, or the website's `?lang=de` whatever the browser speaks: German at 390 px, axe clean;
+    the couple sent becomes a contact reading German (their acknowledgement: tests/test_inquiry_language.py)."""
+    context = browser.new_context(locale=locale, viewport=PHONE)
+    page = context.new_page()
+    page.goto(f"{office.service.public_url}{path}")
+    served = time.monotonic()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Fragen Sie Ihren Termin bei Elmau Swing Band an")
+    assert page.evaluate("document.documentElement.lang") == "de"
+    expect(page.get_by_label("DJ after midnight")).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert serious_accessibility_violations(page) == []
+    if locale == "de-DE":
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / "inquire-phone-de.png"), full_page=True, animations="disabled")
+    names = f"Greta & Hans {locale}"
+    page.get_by_label("Ihre Namen").fill(names)
+    page.get_by_label("E-Mail").fill("greta@paar.example")
+    page.get_by_label("Datum der Feier").fill(in_days(300))
+    expect(page.locator("#gig_date-note")).to_have_text("Dieser Termin ist noch frei.")
+    page.get_by_role("button", name="Anfrage senden").click()
+    expect(page.locator("#consent-error")).to_have_text("Bitte füllen Sie dieses Feld aus.")
+    page.get_by_label("Ich bin einverstanden, dass Elmau Swing Band diese Angaben speichert").check()
+    time.sleep(max(0.0, PERSON_SECONDS - (time.monotonic() - served)))  # a person's pace, which the form asks for
+    page.get_by_role("button", name="Anfrage senden").click()
+    expect(page.get_by_role("heading", name="Vielen Dank!")).to_be_visible()
+    expect(page.locator("#thanks")).to_contain_text("Eine Bestätigung ist unterwegs an greta@paar.example.")
+    context.close()
+    [gig] = wait_for(lambda: gigs_titled(office, names))
+    [link] = office.call("GET", f"/gig-contacts?filter[gig_id]={gig['id']}")
+    assert office.call("GET", f"/contacts/{link['contact_id']}")["language"] == "de"
+
+
 def test_the_bands_website_shows_the_form_in_an_iframe_and_another_website_cannot(office, websites, browser):
     band, other = websites
     form_url = f"{office.service.public_url}/inquire"

@@ -1,7 +1,7 @@
 """Rate limits (SPEC §2.3), all sliding windows of `RateLimiter`: per client address, for the endpoints that take a
-secret without a bearer (sign-in, answer links: `limit_rate`) and the public ones of new couples (SPEC §16: an
-inquiry, a date's availability: `limit_address`); and per user, for the writes of a user who may edit nothing
-(`limit_user_writes`)."""
+secret without a bearer (sign-in, answer links, a client link that is not live: `limit_rate`), a live client link's
+and the public ones of new couples (SPEC §16: an inquiry, a date's availability: `limit_address`); and per user,
+for the writes of a user who may edit nothing (`limit_user_writes`)."""
 
 import collections
 import math

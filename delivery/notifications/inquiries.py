@@ -1,6 +1,7 @@
 """A new couple's inquiry told (SPEC §16): the sender's acknowledgement by mail, and the office's news of it for
 every active user holding `sales.edit` (in-app, push and mail, as their settings say), in the inquiry's
-transaction. Each message's words are plain English, in one place (WORDS)."""
+transaction. The acknowledgement's words are the client's (ACKNOWLEDGEMENT, ASKED: in the catalogues), the office's
+plain English (WORDS)."""
 
 from delivery.notifications import queue
 from delivery.notifications.client_messages import Writer
@@ -8,15 +9,18 @@ from delivery.notifications.messages import message
 from delivery.notifications.words import day, facts
 from domain import office
 from domain.capabilities import held_capabilities
+from formats import client_words
+from formats.client_words import N_
 from models import User
 
-WORDS = {
-    "acknowledgement": {
-        "title": "Your inquiry to {office}",
-        "hello": "Hello {names},",
-        "opening": "Thank you for your inquiry: we have received it and will answer you soon.",
-        "regards": "Kind regards,\n{office}",
-    },
+ACKNOWLEDGEMENT = {  # the sender's, in their language (formats/client_words.py)
+    "title": N_("Your inquiry to {office}"),
+    "hello": N_("Hello {names},"),
+    "opening": N_("Thank you for your inquiry: we have received it and will answer you soon."),
+    "regards": N_("Kind regards,\n{office}"),
+}
+ASKED = {"date": N_("Date"), "venue_name": N_("Venue"), "city": N_("City"), "guest_count": N_("Guests")}
+WORDS = {  # the office's news, in English as the console
     "inquiry": {
         "title": "New inquiry: {names}, {date}",
         "opening": "{names} asked for {date} through the inquiry form.",
@@ -36,16 +40,19 @@ WORDS = {
 
 
 def tell(gig, contact, values, products):
-    """Mail the sender their acknowledgement and tell the office of the inquiry that made `gig` and `contact`."""
+    """Mail the sender their acknowledgement in their contact's language and tell the office of the inquiry that
+    made `gig` and `contact`."""
     settings = office.current()
-    date = Writer(settings.language).date(values["gig_date"])  # as the client's mails write it
-    about = {"names": values["names"], "office": settings.name, "date": date}
+    writer = Writer(client_words.language_of(contact.language, settings.language))
+    words, date = writer.words, writer.date(values["gig_date"])
+    about = {"names": values["names"], "office": settings.name}
     asked = {**values, "date": date, "products": ", ".join(product.name for product in products)}
-    words = WORDS["acknowledgement"]
-    shown = facts([(WORDS["facts"][name], asked.get(name)) for name in ("date", "venue_name", "city", "guest_count")])
-    paragraphs = (words["hello"].format(**about), words["opening"], shown, words["regards"].format(**about))
-    title = words["title"].format(**about)
-    queue.add("inquiry_received", message(title, paragraphs, title), queue.ids(gig.id), to=contact.email)
+    shown = facts([(words(label), asked.get(name)) for name, label in ASKED.items()])
+    said = {key: words(text, **about) for key, text in ACKNOWLEDGEMENT.items()}
+    paragraphs = (said["hello"], said["opening"], shown, said["regards"])
+    queue.add(
+        "inquiry_received", message(said["title"], paragraphs, said["title"]), queue.ids(gig.id), to=contact.email
+    )
     office_date = day(values["gig_date"], settings)  # as the office's other news write it
     tell_office(gig, {**about, "date": office_date}, {**asked, "date": office_date})
 

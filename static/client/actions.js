@@ -3,24 +3,26 @@
 import { saveBlob } from "../console/save_file.js";
 import { t } from "./words.js";
 
-/** The API as the link's holder calls it: `post(path, body)` and `download(path, filename)`, each resolving to
- *  `{ok, status, body}`; `after(text)` is called with the words to announce once a change is made. */
+/** The API as the link's holder calls it: `send(method, path, body, query)`, `post(path, body)` and
+ *  `download(path, filename)`, each resolving to `{ok, status, body}` (a 204's body null). */
 export function clientApi(base, token) {
   const headers = { Authorization: "Bearer " + token, Accept: "application/json" };
   async function answer(response) {
-    const body = await response.json().catch(() => null);
+    const body = response.status === 204 ? null : await response.json().catch(() => null);
     return { ok: response.ok, status: response.status, body };
   }
+  async function send(method, path, body, query) {
+    const response = await fetch(base + path + (query ? "?" + new URLSearchParams(query) : ""), {
+      method,
+      headers: body === undefined ? headers : { ...headers, "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      cache: "no-store",
+    });
+    return answer(response);
+  }
   return {
-    async post(path, body) {
-      const response = await fetch(base + path, {
-        method: "POST",
-        headers: { ...headers, "Content-Type": "application/json" },
-        body: JSON.stringify(body || {}),
-        cache: "no-store",
-      });
-      return answer(response);
-    },
+    send,
+    post: (path, body) => send("POST", path, body || {}),
     async download(path, filename) {
       const response = await fetch(base + path, {
         headers: { Authorization: headers.Authorization },

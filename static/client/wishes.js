@@ -3,6 +3,7 @@
 // the first dance) and their notes to the band, as `GET /v1/client` answers them in `wishes`; changed through
 // `/v1/client/...` with the link's token until the planning locks, then read only with the office's phone number.
 // Plain DOM, text nodes only; its look in a style element under the page's nonce (the page's CSP allows no other).
+import { refusal } from "./actions.js";
 import { t } from "./words.js";
 
 const STYLE = `
@@ -49,23 +50,13 @@ function styled() {
   document.head.append(style);
 }
 
-// The endpoints of the couple's link: JSON in, JSON out; an error is thrown with the API's message.
-function caller(url, token) {
+// The couple's link's endpoints under `/client` through the page's one API (actions.js): the answer's data, or an
+// error thrown with its refusal in words.
+function caller(api) {
   return async (method, path, body, query) => {
-    const address = url + path + (query ? "?" + new URLSearchParams(query) : "");
-    const response = await fetch(address, {
-      method,
-      cache: "no-store",
-      headers: { Authorization: "Bearer " + token, Accept: "application/json", "Content-Type": "application/json" },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    const answer = response.status === 204 ? null : await response.json().catch(() => null);
-    if (!response.ok) {
-      const error = (answer && answer.error) || {};
-      const fields = Object.values(error.details || {}).filter(Array.isArray).flat(); // a field's messages
-      throw new Error([error.message || t("Something went wrong. Please try again."), ...fields].join(" "));
-    }
-    return answer && answer.data;
+    const result = await api.send(method, "/client" + path, body || undefined, query);
+    if (!result.ok) throw new Error(refusal(result));
+    return result.body && result.body.data;
   };
 }
 
@@ -248,20 +239,20 @@ function notes(wishes, act) {
 }
 
 /** Show the couple's wishes in `booking` (before its last section, how to reach the office) from `data`, the
- * answer of `GET /v1/client` (`url`), changing them with the link's `token`. */
-export function showWishes(booking, data, { url, token }) {
+ * answer of `GET /v1/client`, changing them through `api` (actions.js's `clientApi`). */
+export function showWishes(booking, data, api) {
   styled();
-  const call = caller(url, token);
+  const call = caller(api);
   const section = document.getElementById("wishes") || make("section", null, { id: "wishes", "aria-labelledby": "wishes-heading" });
   const status = make("p", null, { role: "status" });
   // A change sent, and its answer kept in `data` by `apply(wishes, answer)`: the link's requests are counted (SPEC
-  // §16: per address, as sign-in), so the page asks for nothing it knows already.
+  // §16: per address), so the page asks for nothing it knows already.
   const act = async ([method, path, body], done, apply) => {
     const buttons = [...section.querySelectorAll("button")];
     buttons.forEach((button) => { button.disabled = true; });
     try {
       apply(data.wishes, await call(method, path, body));
-      showWishes(booking, data, { url, token });
+      showWishes(booking, data, api);
       document.getElementById("wishes-status").textContent = done;
     } catch (error) {
       status.textContent = error.message;
