@@ -202,8 +202,8 @@ def test_signing_on_the_page_confirms_the_gig_issues_the_deposit_and_mails_the_s
     assert signed["sha256"] in copy.pages[-1].extract_text() and curves(copy.pages[-1]) > 0
 
 
-def test_the_clients_actions_share_the_links_rate_per_address(app, admin, anon, booked):
-    app.extensions["auth_rate"] = RateLimiter(2, 60)
+def test_the_clients_actions_share_the_live_links_rate_per_address(app, admin, anon, booked):
+    app.extensions["client_rate"] = RateLimiter(2, 60)  # BAND_CLIENT_RATE
     client, path = as_client(anon, booked["token"]), f"/client/quotes/{booked['quote']['id']}/pdf"
     answers = [client.get(path).status_code, client.get("/client").status_code]
     refused = client.post(f"/client/quotes/{booked['quote']['id']}/accept")
