@@ -911,6 +911,7 @@ class Invoice(Record):
     open_cents = IntegerField(default=0)
     # A credit note's invoice: issued, so never deleted (nothing to restrict, and no parent a client sets).
     credits_invoice = ref("self", null=True, on_delete="SET NULL", index=False)
+    e_invoice = BooleanField(default=False, constraints=[SQL("DEFAULT false")])  # asked for its Factur-X XML
 
 
 class InvoiceLine(Record):

@@ -626,6 +626,12 @@ class InvoiceSchema(RecordSchema):
     credits_invoice_id = fields.UUID(
         dump_only=True, allow_none=True, metadata={"description": "a credit note's: the invoice it credits"}
     )
+    e_invoice = Bool(
+        metadata={
+            "description": "true: once issued, its PDF carries its Factur-X XML (EN 16931) for the client's "
+            "accounting; an invoice to a contact with a `company` carries it anyway"
+        }
+    )
 
 
 class InvoiceLineSchema(LineSchema):

@@ -201,6 +201,23 @@ def test_an_e_invoice_the_office_cannot_make_is_refused_naming_what_it_lacks(adm
     assert all(shown in text for shown in ("Acme Events GmbH", "DE987654321", "Ring 1", "10115 Berlin"))
 
 
+def test_a_couples_invoice_carries_its_factur_x_xml_only_when_it_asked(admin, gig):
+    assert admin.patch("/office", json={"vat_id": "DE123456789", "country": "DE"}).status_code == 200
+    asked = draft(admin, gig, (1, 100000, 1900), e_invoice=True)
+    plain = draft(admin, gig, (1, 100000, 1900))
+    assert (asked["e_invoice"], plain["e_invoice"]) == (True, False)
+    for invoice in (asked, plain):
+        issue(admin, invoice["id"])
+    attachments = {
+        name: PdfReader(io.BytesIO(admin.get(f"/invoices/{invoice['id']}/pdf").data)).attachments
+        for name, invoice in (("asked", asked), ("plain", plain))
+    }
+    assert "factur-x.xml" in attachments["asked"] and "factur-x.xml" not in attachments["plain"]
+    assert b"Anna Berger" in attachments["asked"]["factur-x.xml"][0]
+    refused = admin.patch(f"/invoices/{plain['id']}", json={"e_invoice": True})  # issued: kept as it went out
+    error_of(refused, 409, "conflict")
+
+
 def test_twenty_issues_at_once_take_consecutive_numbers_without_gaps(app, admin, gig):
     invoices = [draft(admin, gig, (1, 1000 + n, 0))["id"] for n in range(20)]
     live = Live(app, admin.token)

@@ -111,6 +111,7 @@ def invoice(record):
         paid_cents=record.paid_cents or 0,
         credits_number=credited.number or "" if credited else "",
         credits_issued_on=as_date(credited.issued_at) if credited and credited.issued_at else None,
+        e_invoice=bool(record.e_invoice),
     )
 
 

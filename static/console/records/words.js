@@ -173,6 +173,7 @@ export const FIELDS = {
   body: ["Text", "The contract's words; the gig's details are filled in from the template."],
   "quotes.contact_id": ["Client", "Left empty: the gig's main contact."],
   "invoices.contact_id": ["Client", "Left empty: the gig's main contact."],
+  "invoices.e_invoice": ["E-invoice", "Its PDF carries Factur-X XML for the client's accounting (a company's always does)."],
   is_active: ["Active", ""],
   key: ["Key", "A short name for programs, in small letters, such as dresscode."],
   field_type: ["Type", ""],
