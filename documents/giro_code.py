@@ -16,15 +16,41 @@ def payable(invoice):
     return bool(invoice.office.iban) and invoice.currency == "EUR" and invoice.open_cents > 0 and not invoice.draft
 
 
+def transfer(invoice):
+    """What the code asks a banking app to transfer: to whom, how much, with which remittance text."""
+    return {
+        "name": invoice.office.name[:70],
+        "iban": invoice.office.iban,
+        "bic": invoice.office.bic or None,
+        "amount": Decimal(invoice.open_cents).scaleb(-2),
+        "text": invoice.number,
+    }
+
+
 def giro_code(invoice):
     """The invoice's EPC QR code (segno's `QRCode`)."""
-    return segno.helpers.make_epc_qr(
-        name=invoice.office.name[:70],
-        iban=invoice.office.iban,
-        bic=invoice.office.bic or None,
-        amount=Decimal(invoice.open_cents).scaleb(-2),
-        text=invoice.number,
-    )
+    return segno.helpers.make_epc_qr(**transfer(invoice))
+
+
+# EPC069-12's character sets, by their number on the code's third line
+EPC_ENCODINGS = (
+    "utf-8",
+    "iso-8859-1",
+    "iso-8859-2",
+    "iso-8859-4",
+    "iso-8859-5",
+    "iso-8859-7",
+    "iso-8859-10",
+    "iso-8859-15",
+)
+
+
+def payload(invoice):
+    """The code's text (EPC069-12: `BCD`, its version, character set, the BIC, name, IBAN, `EUR<amount>`, the
+    remittance text), as segno's helper writes it into the code: its own function, which it keeps private (the
+    version is pinned in requirements.txt)."""
+    data = segno.helpers._make_epc_qr_data(**transfer(invoice))
+    return data.decode(EPC_ENCODINGS[int(data.split(b"\n")[2]) - 1])
 
 
 def png_data_uri(invoice):

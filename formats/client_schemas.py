@@ -61,6 +61,7 @@ def records_of(record, description=None):
 class PaymentCodeSchema(BaseSchema):
     invoice_id = fields.UUID()
     svg = Text(metadata={"description": 'the invoice\'s EPC QR code ("GiroCode": IBAN, amount, number) as SVG'})
+    text = Text(metadata={"description": "the code's text (EPC069-12), for an app that draws or reads it itself"})
 
 
 class ClientViewSchema(BaseSchema):

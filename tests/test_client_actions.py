@@ -213,6 +213,10 @@ def test_the_clients_actions_share_the_live_links_rate_per_address(app, admin, a
     assert admin.get(f"/quotes/{booked['quote']['id']}").get_json()["data"]["status"] == "sent"
 
 
+def invoice_number(admin, invoice_id):
+    return admin.get(f"/invoices/{invoice_id}").get_json()["data"]["number"]
+
+
 HOSTILE = {
     "an entity bomb": '<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "aaaa"><!ENTITY b "&a;&a;">]>'
     '<svg xmlns="http://www.w3.org/2000/svg"><path d="M 1,1 L 2,2">&b;</path></svg>',
@@ -296,3 +300,6 @@ def test_a_token_reaches_only_its_own_gigs_documents_and_their_pdfs_are_the_offi
     error_of(theirs.get(f"/client/invoices/{invoice['id']}/pdf"), 404, "not_found")
     [code] = ok(mine.get("/client"))["payment_codes"]
     assert code["invoice_id"] == invoice["id"] and code["svg"].startswith("<svg")
+    paid_to = admin.get("/office").get_json()["data"]
+    assert code["text"].splitlines()[:2] == ["BCD", "002"]
+    assert {paid_to["iban"], "EUR1190", invoice_number(admin, invoice["id"])} <= set(code["text"].splitlines())

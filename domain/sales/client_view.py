@@ -29,12 +29,15 @@ def view_of(gig_contact):
 
 
 def payment_codes(invoice_ids):
-    """[{invoice_id, svg}]: the EPC QR code of each of the invoices a banking app can pay (documents/giro_code.py)."""
+    """[{invoice_id, svg, text}]: the EPC QR code of each of the invoices a banking app can pay, drawn and as its
+    text (documents/giro_code.py)."""
     codes = []
     for invoice_id in invoice_ids:
         printed = printing.invoice(Invoice.get_by_id(invoice_id))
         if giro_code.payable(printed):
-            codes.append({"invoice_id": invoice_id, "svg": giro_code.svg_text(printed)})
+            codes.append(
+                {"invoice_id": invoice_id, "svg": giro_code.svg_text(printed), "text": giro_code.payload(printed)}
+            )
     return codes
 
 
