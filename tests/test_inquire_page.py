@@ -240,6 +240,8 @@ def test_a_german_couple_reads_the_form_in_german_on_a_phone_and_becomes_a_germa
     names = f"Greta & Hans {locale}"
     page.get_by_label("Ihre Namen").fill(names)
     page.get_by_label("E-Mail").fill("greta@paar.example")
+    page.get_by_label("Datum der Feier").fill(in_days(-3))  # the service refuses it in English: the form in German
+    expect(page.locator("#gig_date-error")).to_have_text("Bitte wählen Sie einen Termin von heute bis in drei Jahren.")
     page.get_by_label("Datum der Feier").fill(in_days(300))
     expect(page.locator("#gig_date-note")).to_have_text("Dieser Termin ist noch frei.")
     page.get_by_role("button", name="Anfrage senden").click()

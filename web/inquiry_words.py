@@ -27,6 +27,8 @@ WORDS = {
     "date_free": N_("That date is still free."),
     "date_taken": N_("That date is already taken, but ask us anyway: we may know a band."),
     "invalid": N_("Please look at the marked fields."),
+    "date_range": N_("Please choose a date from today up to three years ahead."),
+    "field_invalid": N_("Please check what you wrote here."),
     "too_many": N_("Too many inquiries from here just now: please try again in a while."),
     "failed": N_("Your inquiry could not be sent. Please try again, or write to us."),
     "thanks_heading": N_("Thank you!"),
