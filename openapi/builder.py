@@ -334,10 +334,7 @@ VERBS = {
 }
 
 
-NARROWED = (
-    "Every field comes, unless a `fields` parameter narrowed the answer to those it names (`id` always comes): "
-    "on a create or a change, and on a list or a read without `fields`, each field is there."
-)
+NARROWED = "Every field comes, unless `fields` narrowed a list or a read to those it names (`id` always)."
 
 
 def mark_custom_fields(converter, field, **kwargs):

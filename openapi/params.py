@@ -47,10 +47,9 @@ def paging_params(offset_description=None):
     ]
 
 
-OFFSET_BOUND = (
-    f"A page ordered through a reference (`sort=gig.title`) lies at most {MAX_WALK} rows from an end of its list (400 "
-    "`invalid_query` at `offset` farther from both: narrow the list with a filter, or sort it the other way); in its "
-    "own fields' order a list is read to any depth. An offset past the end answers no rows."
+OFFSET_BOUND = (  # the lists' rules at length: the document's description (openapi/builder.py)
+    f"Rows to skip. Ordered through a reference, a page lies at most {MAX_WALK} rows from an end (farther: 400 "
+    "`invalid_query`; narrow the list or sort it the other way)."
 )
 
 
@@ -60,10 +59,7 @@ def fields_param(columns, references=None):
     description = "Comma list of the fields to return (`id` always comes)."
     if references:
         # the pattern cannot say that a reference is named only beside `expand`: the description does
-        description += (
-            " It may also name a reference that `expand` embeds (`expand=venue&fields=title,venue`); naming one "
-            "that is not expanded is a 400 that says to expand it. An expanded reference is embedded either way."
-        )
+        description += " It may name a reference `expand` embeds (`expand=venue&fields=title,venue`)."
     return query_param("fields", {"type": "string", "pattern": pattern}, description)
 
 
@@ -118,11 +114,8 @@ def list_params(columns, references=None, searched=()):
 
 
 FILTER_DESCRIPTION = (
-    "The list's filters, as one object whose keys are the query parameters themselves (form style, exploded: "
-    '`{"filter[gig_date][gte]": "2027-06-01"}` is sent as `filter[gig_date][gte]=2027-06-01`). A key is '
-    "`filter[<field>][<op>]`, or `filter[<reference>.<field>][<op>]` through a reference; the pattern it matches "
-    "gives its value as the query carries it (text: `true`, `42`, `2027-06-01`), and an `in`/`nin` value is one "
-    "value or a list of them (the parameter repeated)."
+    "Each key, `filter[<field>][<op>]` or `filter[<reference>.<field>][<op>]`, is a query parameter of its own (form "
+    "style, exploded); its pattern gives the value; `in`/`nin` take one value or a list."
 )
 
 
@@ -171,10 +164,7 @@ def record_params(columns, references):
 
 def expand_param(references):
     names = "|".join(re.escape(name) for name in references)
-    description = (
-        "Comma list of references to embed, each as `<name>: {record}` beside its `<name>_id` (null where it is "
-        "null), one level deep; following one needs the view capability of its collection."
-    )
+    description = "References to embed as `<name>` beside `<name>_id`, one level; each needs its collection's view."
     return query_param("expand", {"type": "string", "pattern": f"^({names})(,({names}))*$"}, description)
 
 

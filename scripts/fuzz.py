@@ -40,7 +40,12 @@ def main():
     parser.add_argument("--seed", type=int, default=20261123, help="the same cases on every run (CI)")
     options, extra = parser.parse_known_args()
     workdir = tempfile.mkdtemp(prefix="band-fuzz-")
-    with served(workdir, threads=8, BAND_AUTH_RATE_LIMIT="100000/minute") as (base_url, key):
+    rates = {
+        "BAND_AUTH_RATE_LIMIT": "100000/minute",
+        "BAND_INQUIRY_RATE": "100000/hour",
+        "BAND_CLIENT_RATE": "100000/minute",
+    }
+    with served(workdir, threads=8, **rates) as (base_url, key):
         link_a_staff_member(base_url, key)
         command = [
             str(Path(sys.executable).with_name("schemathesis")),

@@ -27,7 +27,7 @@ def new_gig(page, office, title):
 
 def create_the_gig(page, office):
     page.get_by_role("button", name="Create the gig").click()
-    expect(page).to_have_url(re.compile(r"/gigs/[0-9a-f-]{36}$"))
+    expect(page).to_have_url(re.compile(r"/gigs/[0-9a-f-]{36}$"), timeout=30_000)  # a write, on a busy CI machine
     return office.api(f"/gigs/{page.url.rsplit('/', 1)[1]}?expand=venue")["data"]
 
 

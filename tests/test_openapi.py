@@ -245,7 +245,7 @@ def test_answers_mark_every_field_they_always_carry_as_required(document):
     schemas, gigs = document["components"]["schemas"], document["paths"]["/gigs"]
     gig = {"$ref": "#/components/schemas/Gig"}
     # `fields` narrows lists and reads: a record's fields are sure to come but for its id, as its description says
-    assert schemas["Gig"]["required"] == ["id"] and "unless a `fields` parameter" in schemas["Gig"]["description"]
+    assert schemas["Gig"]["required"] == ["id"] and "unless `fields` narrowed" in schemas["Gig"]["description"]
     assert {"title", "gig_date", "venue_id", "custom_fields", "venue"} <= set(schemas["Gig"]["properties"])
     assert set(schemas["Candidate"]["required"]) == set(schemas["Candidate"]["properties"])  # no `fields` there
     me = schemas["Me"]["properties"]["token"]  # objects nested in an answer too
@@ -385,7 +385,7 @@ def test_a_generated_client_is_offered_expand_q_and_the_filters_through_referenc
     assert re.fullmatch(roles["sort"]["schema"]["pattern"], "gig.gig_date,-created_at")
     assert "q" in params("/staff-members") and "expand" in params("/gigs/{id}")
     for fields in (roles["fields"], params("/gigs/{id}")["fields"]):  # the pattern cannot say it: the text does
-        assert "may also name a reference that `expand` embeds" in fields["description"]
+        assert "may name a reference `expand` embeds" in fields["description"]
     schemas = document["components"]["schemas"]
     assert schemas["Gig"]["properties"]["venue"]["anyOf"] == [{"$ref": "#/components/schemas/Venue"}, {"type": "null"}]
     assert "venue" not in schemas["Gig"]["required"]
