@@ -54,7 +54,8 @@ export function refusal(result) {
   return error.message || t("The server answered {status}. Please try again later.", { status: result.status });
 }
 
-function make(tag, text, className) {
+/** An element with its text (as text, never markup) and class. */
+export function make(tag, text, className) {
   const made = document.createElement(tag);
   if (text !== undefined && text !== null) {
     made.textContent = text;

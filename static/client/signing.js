@@ -1,19 +1,8 @@
 // Signing the contract on the couple's page (SPEC §16): the typed full name, the consent box and a signature drawn
 // with the vendored signature pad (static/vendor/signature_pad/), sent as SVG. Every word through `t`.
 import SignaturePad from "../vendor/signature_pad/signature_pad.js";
-import { refusal } from "./actions.js";
+import { make, refusal } from "./actions.js";
 import { t } from "./words.js";
-
-function make(tag, text, className) {
-  const made = document.createElement(tag);
-  if (text !== undefined && text !== null) {
-    made.textContent = text;
-  }
-  if (className) {
-    made.className = className;
-  }
-  return made;
-}
 
 function labelled(id, text, control) {
   const label = make("label", text);
