@@ -25,15 +25,9 @@ PHONE = {"width": 390, "height": 844}
 @pytest.fixture
 def context(browser):
     """A phone's browser in British English, in New York while the gigs are in Vienna; the errors its pages' scripts
-    meet (a CSP refusal, say) fail the test."""
-    context = browser.new_context(locale="en-GB", timezone_id="America/New_York", viewport=PHONE)
-    problems = []
-    context.on("console", lambda message: message.type == "error" and problems.append(message.text))
-    context.on("weberror", lambda error: problems.append(str(error.error)))
-    yield context
-    context.close()
-    # Chromium logs every answer of 4xx as an error: the page expects those
-    assert [problem for problem in problems if not problem.startswith("Failed to load resource:")] == []
+    meet fail the test (`pages.watched`)."""
+    with pages.watched(browser, locale="en-GB", timezone_id="America/New_York", viewport=PHONE) as context:
+        yield context
 
 
 @pytest.fixture(scope="module")

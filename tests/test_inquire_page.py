@@ -137,14 +137,9 @@ def office(tmp_path_factory, websites):
 
 @pytest.fixture
 def context(browser):
-    """A browser at a phone's size whose pages' script errors (a CSP refusal, say) fail the test."""
-    context = browser.new_context(locale="en-GB", viewport=PHONE)
-    problems = []
-    context.on("console", lambda message: message.type == "error" and problems.append(message.text))
-    context.on("weberror", lambda error: problems.append(str(error.error)))
-    yield context
-    context.close()
-    assert [problem for problem in problems if not problem.startswith("Failed to load resource:")] == []
+    """A browser at a phone's size whose pages' script errors fail the test (`pages.watched`)."""
+    with pages.watched(browser, locale="en-GB", viewport=PHONE) as context:
+        yield context
 
 
 def status_named(office, kind):

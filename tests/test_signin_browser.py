@@ -29,16 +29,10 @@ SETUP_LINK = re.compile(r"\S+/setup#token=\S+")
 
 @pytest.fixture
 def context(browser):
-    """A browser whose pages' script errors (a CSP refusal, say) fail the test. The console's service worker is
-    kept out: a test ending as the console opens would close the context while the worker's script is fetched."""
-    context = browser.new_context(service_workers="block")
-    problems = []
-    context.on("console", lambda message: message.type == "error" and problems.append(message.text))
-    context.on("weberror", lambda error: problems.append(str(error.error)))
-    yield context
-    context.close()
-    # Chromium logs every answer of 4xx as an error (the console's paths are not on this branch): expected
-    assert [problem for problem in problems if not problem.startswith("Failed to load resource:")] == []
+    """A browser whose pages' script errors fail the test (`pages.watched`). The console's service worker is kept
+    out: a test ending as the console opens would close the context while the worker's script is fetched."""
+    with pages.watched(browser, service_workers="block") as context:
+        yield context
 
 
 @pytest.fixture(scope="module")

@@ -1,6 +1,7 @@
 """The service's HTML pages as a test reads them: their elements and their Content-Security-Policy; and Debian's
 chromium, to open them in a real browser."""
 
+import contextlib
 import os
 import shutil
 from html.parser import HTMLParser
@@ -63,3 +64,17 @@ def browser():
         launched = playwright.chromium.launch(executable_path=executable)
         yield launched
         launched.close()
+
+
+@contextlib.contextmanager
+def watched(browser, **options):
+    """A context of `browser` (with Playwright's `options`) whose pages' script errors, a CSP refusal say, fail the
+    test once it is closed; Chromium's line for every answer of 4xx ("Failed to load resource") aside: the pages
+    expect those."""
+    context = browser.new_context(**options)
+    problems = []
+    context.on("console", lambda message: message.type == "error" and problems.append(message.text))
+    context.on("weberror", lambda error: problems.append(str(error.error)))
+    yield context
+    context.close()
+    assert [problem for problem in problems if not problem.startswith("Failed to load resource:")] == []
