@@ -627,6 +627,7 @@ class InvoiceSchema(RecordSchema):
         dump_only=True, allow_none=True, metadata={"description": "a credit note's: the invoice it credits"}
     )
     e_invoice = Bool(
+        load_default=False,
         metadata={
             "description": "true: once issued, its PDF carries its Factur-X XML (EN 16931) for the client's "
             "accounting; an invoice to a contact with a `company` carries it anyway"
