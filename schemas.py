@@ -631,7 +631,7 @@ class InvoiceSchema(RecordSchema):
         metadata={
             "description": "true: once issued, its PDF carries its Factur-X XML (EN 16931) for the client's "
             "accounting; an invoice to a contact with a `company` carries it anyway"
-        }
+        },
     )
 
 
