@@ -16,7 +16,6 @@ import urllib.parse
 
 import facturx
 import pytest
-import zxingcpp
 from babel.dates import format_date
 from lxml import etree
 from playwright.sync_api import expect
@@ -27,6 +26,7 @@ from tests.support.console import PHONE, open_context, serious_accessibility_vio
 from tests.support.served import ServedOffice
 from tests.support.signing import draw
 from tests.support.waiting import SLOW_MACHINE_SECONDS, wait_for
+from tests.test_invoicing import qr_codes
 
 pytestmark = pytest.mark.browser
 browser = pages.browser  # the module's chromium (a fixture)
@@ -85,16 +85,6 @@ def euros(cents, language):
 def pdf_text(pdf):
     """The PDF's text, its spaces made one (a layout's line breaks are not the test's business)."""
     return " ".join(" ".join(page.extract_text().split()) for page in PdfReader(io.BytesIO(pdf)).pages)
-
-
-def qr_codes(pdf):
-    """The texts of the QR codes among the PDF's images, read by zxing-cpp."""
-    return [
-        code.text
-        for page in PdfReader(io.BytesIO(pdf)).pages
-        for image in page.images
-        for code in zxingcpp.read_barcodes(image.image, formats=zxingcpp.BarcodeFormat.QRCode)
-    ]
 
 
 def accessible(page):
