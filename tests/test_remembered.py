@@ -34,12 +34,19 @@ def test_an_answer_is_kept_until_anything_is_committed(app):
 
 
 def test_an_answer_is_kept_until_its_moment(app):
-    memory = Remembered(max_bytes=1024)
-    soon = timestamp(dt.datetime.now(dt.UTC) + dt.timedelta(seconds=2))
-    work_out, calls = answer("pending", until=soon)
-    memory.get("key", work_out)
-    memory.get("key", work_out)
-    assert len(calls) == 1
+    def scenario(memory):
+        moment = dt.datetime.now(dt.UTC) + dt.timedelta(seconds=2)
+        work_out, calls = answer("pending", until=timestamp(moment))
+        memory.get("key", work_out)
+        memory.get("key", work_out)
+        in_time = dt.datetime.now(dt.UTC) < moment  # a busy machine may take the whole moment between the two
+        return calls, memory, work_out, in_time
+
+    for _ in range(5):
+        calls, memory, work_out, in_time = while_the_database_stays(scenario, max_bytes=1024)
+        if in_time:
+            break
+    assert in_time and calls == ["pending"]
     wait_for(lambda: memory.get("key", work_out) and len(calls) == 2, timeout=10)
 
 
