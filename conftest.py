@@ -41,10 +41,10 @@ def pytest_configure(config):
 
 
 def pytest_collection_modifyitems(config, items):
-    """Tests marked `<database>_only` are skipped on the other database; a test that drives Chromium (the `browser`
-    fixture, itself or through another) is marked `browser`."""
+    """Tests marked `<database>_only` are skipped on the other database; a test that drives Chromium (the `browser` or
+    `whole_browser` fixture, itself or through another) is marked `browser`."""
     for item in items:
-        if "browser" in getattr(item, "fixturenames", ()):
+        if {"browser", "whole_browser"} & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.browser)
         for name in ("sqlite", "postgresql"):
             if item.get_closest_marker(f"{name}_only") and name != DATABASE:

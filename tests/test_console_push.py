@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 from cryptography.hazmat.primitives import serialization
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 from py_vapid import Vapid
 
 from tests.support import console
@@ -98,16 +98,10 @@ def office(tmp_path_factory, vapid):
 
 
 @pytest.fixture(scope="module")
-def driver():
-    with sync_playwright() as playwright:
-        yield playwright
-
-
-@pytest.fixture(scope="module")
-def browser(driver):
+def browser(playwright_driver):
     """Chromium that resolves LAN_HOST to this machine, so that the office is also at a plain-HTTP LAN address."""
-    launched = driver.chromium.launch(
-        executable_path=chromium(), args=[f"--host-resolver-rules=MAP {LAN_HOST} 127.0.0.1"]
+    launched = playwright_driver.chromium.launch(
+        executable_path=chromium(whole=True), args=[f"--host-resolver-rules=MAP {LAN_HOST} 127.0.0.1"]
     )
     yield launched
     launched.close()
@@ -122,15 +116,15 @@ def desktop(tmp_path_factory):
 
 
 @pytest.fixture
-def own_phone(driver, desktop, office, tmp_path):
+def own_phone(playwright_driver, desktop, office, tmp_path):
     """Chromium with a profile of its own (a tap finds its way back to a real profile only), its notifications shown
     on the stand-in `desktop`, signed in as the demo musician who ticked "keep me signed in" (the session in the
     profile's localStorage, as on the musician's own phone: a window the service worker opens is a new tab, which a
     tab's sessionStorage does not reach), notifications allowed: its persistent context. At the end, any console
     error, page error or CSP violation fails the test."""
-    context = driver.chromium.launch_persistent_context(
+    context = playwright_driver.chromium.launch_persistent_context(
         tmp_path / "profile",
-        executable_path=chromium(),
+        executable_path=chromium(whole=True),
         env={**os.environ, "DBUS_SESSION_BUS_ADDRESS": desktop.address},
         viewport=PHONE,
         locale="en-GB",

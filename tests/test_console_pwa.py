@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import expect
 
-from tests.support import console
+from tests.support import console, pages
 from tests.support.console import PHONE
 from tests.support.mail import mailed_signin_link
 from tests.support.pages import Elements
@@ -25,6 +25,7 @@ POLICY = (
 )
 MUSICIAN = "staff@band.example"
 browser = console.browser
+whole_browser = pages.whole_browser
 pytestmark = pytest.mark.browser
 
 
@@ -161,8 +162,11 @@ def test_the_console_page_links_the_manifest_and_an_icon_for_ios(demo_office):
 # --- in the browser -------------------------------------------------------------------------------------------
 
 
-def test_the_worker_installs_and_controls_the_page(demo_office, phone):
-    page = phone()
+def test_the_worker_installs_and_controls_the_page(demo_office, whole_browser):
+    """In the whole browser: the headless shell judges no app installable and says nothing of why."""
+    token = demo_office.keys[MUSICIAN]
+    context = console.open_context(whole_browser, token, MUSICIAN, PHONE, service_workers="allow")
+    page = context.new_page()
     page.goto(demo_office.url("/my"))
     page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=30000)
     scope = page.evaluate("async () => (await navigator.serviceWorker.getRegistration()).scope")
@@ -172,6 +176,8 @@ def test_the_worker_installs_and_controls_the_page(demo_office, phone):
     assert manifest["url"] == demo_office.url("/manifest.webmanifest") and manifest["errors"] == []
     refusals = devtools.send("Page.getInstallabilityErrors")["installabilityErrors"]
     assert [refusal["errorId"] for refusal in refusals] == ["in-incognito"]  # a test's context: nothing else missing
+    context.close()
+    assert context.problems.unexpected() == []
 
 
 def upcoming_gig_ids(page):

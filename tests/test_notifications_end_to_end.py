@@ -7,9 +7,9 @@ import json
 import re
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
-from tests.support.pages import chromium
+from tests.support import pages
 from tests.support.receiver import Receiver
 from tests.support.served import ServedOffice
 from tests.support.smtp_server import smtp_server
@@ -17,6 +17,8 @@ from tests.support.waiting import SLOW_MACHINE_SECONDS, wait_for
 
 SETTINGS = {"BAND_NOTIFY_DELAY_SECONDS": "1", "BAND_DIGEST_MINUTES": "0.05", "BAND_WORKER_INTERVAL": "0.2"}
 HOLD_AND_A_FEW_SECONDS = 1 + 5
+
+browser = pages.browser  # the module's chromium-headless-shell (a fixture)
 
 
 @pytest.fixture
@@ -53,7 +55,7 @@ def answer_link(message):
     return re.search(r"(http://\S+/answer#token=\S+)", message.get_body(("plain",)).get_content())[1]
 
 
-def test_an_invitation_reaches_its_member_by_mail_and_push_and_is_answered_from_the_mail(office, inbox):
+def test_an_invitation_reaches_its_member_by_mail_and_push_and_is_answered_from_the_mail(office, inbox, browser):
     inbox = inbox[0]
     kim, kim_key = as_user(office, "kim@example.com")
     with Receiver() as phone:
@@ -93,14 +95,12 @@ def test_an_invitation_reaches_its_member_by_mail_and_push_and_is_answered_from_
         [kims_notification] = office.call("GET", f"/notifications?filter[staff_member_id]={members[0]['id']}")
         assert pushed["notification_id"] == kims_notification["id"]  # a repeat after a crash is recognisably it
 
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=chromium())
-            page = browser.new_page(locale="en-GB")
-            page.goto(answer_link(kims_mail))
-            expect(page.locator("#gig")).to_contain_text("Anna & Ben")
-            page.get_by_role("button", name="Accept").click()
-            expect(page.locator("#outcome")).to_contain_text("Accepted")
-            browser.close()
+        page = browser.new_page(locale="en-GB")
+        page.goto(answer_link(kims_mail))
+        expect(page.locator("#gig")).to_contain_text("Anna & Ben")
+        page.get_by_role("button", name="Accept").click()
+        expect(page.locator("#outcome")).to_contain_text("Accepted")
+        page.close()
         assert office.call("GET", f"/gig-role-invitations/{invitations[0]['id']}")["status"] == "accepted"
 
         withdrawn = wait_for(lambda: inbox.messages("lee@example.com")[1:], timeout=HOLD_AND_A_FEW_SECONDS)

@@ -13,7 +13,7 @@ from demo.data import USERS as DEMO_USERS
 from tests.support import pages, postgresql
 from tests.support.served import ANSWER_SECONDS, LOOPBACK_PUSH, OPENER, Service
 
-browser = pages.browser  # the module's chromium (a fixture)
+browser = pages.browser  # the module's chromium-headless-shell (a fixture)
 
 SESSION_KEY = "band-office.session"
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"

@@ -46,24 +46,44 @@ def csp_directives(header):
     return {words[0].lower(): words[1:] for words in parts if words}
 
 
-def chromium():
-    """Debian's chromium, or a skip when there is none here (CI installs it: .ci/run)."""
-    found = os.environ.get("BAND_TEST_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+def chromium(whole=False):
+    """Debian's `chromium-headless-shell`: Chromium's page engine without the browser around it, which costs about half
+    the CPU per page of the whole browser run headless (a test module 62 -> 32 CPU-s); or, with `whole`, Debian's
+    `chromium`, for what only the browser has (notifications and push, an app's installability). Either may be named
+    by `BAND_TEST_HEADLESS_SHELL` / `BAND_TEST_CHROMIUM`; a machine with the whole browser alone uses it for both. A
+    skip where there is none, a failure under CI (.ci/run installs both)."""
+    whole_browser = os.environ.get("BAND_TEST_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+    shell = os.environ.get("BAND_TEST_HEADLESS_SHELL") or shutil.which("chromium-headless-shell")
+    found = whole_browser if whole else shell or (None if os.environ.get("CI") else whole_browser)
     if found is None and os.environ.get("CI"):
-        pytest.fail("no chromium in CI: .ci/run installs Debian's chromium package")
+        pytest.fail("no chromium in CI: .ci/run installs Debian's chromium and chromium-headless-shell packages")
     if found is None:
-        pytest.skip("no chromium on this machine (apt-get install chromium) to run the answer page in a browser")
+        pytest.skip("no chromium on this machine (apt-get install chromium chromium-headless-shell)")
     return found
 
 
+@pytest.fixture(scope="session")
+def playwright_driver():
+    """Playwright's driver, one per test process (tests/conftest.py brings it to every module): its sync API runs an
+    event loop of its own, and a second driver cannot start while one runs."""
+    with sync_playwright() as driver:
+        yield driver
+
+
 @pytest.fixture(scope="module")
-def browser():
-    """Debian's chromium driven by Playwright, one for a test module."""
-    executable = chromium()
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=executable)
-        yield launched
-        launched.close()
+def browser(playwright_driver):
+    """Debian's chromium-headless-shell driven by Playwright, one for a test module."""
+    launched = playwright_driver.chromium.launch(executable_path=chromium())
+    yield launched
+    launched.close()
+
+
+@pytest.fixture(scope="module")
+def whole_browser(playwright_driver):
+    """Debian's whole chromium, headless, for a module that needs what only the browser has (see `chromium`)."""
+    launched = playwright_driver.chromium.launch(executable_path=chromium(whole=True))
+    yield launched
+    launched.close()
 
 
 @contextlib.contextmanager
