@@ -4,7 +4,6 @@ driven by Playwright), shows the gig, the documents and how to pay, dates and mo
 takes the token out of the address bar; a bad or revoked link says so in words and asks nothing else. The page's
 script runs under its Content-Security-Policy, as a person's browser enforces it: a violation fails the test."""
 
-import pathlib
 import re
 
 import pytest
@@ -16,7 +15,6 @@ from tests.support.served import OPENER, ServedOffice
 
 browser = pages.browser  # the module's chromium (a fixture)
 
-SHOTS = pathlib.Path(__file__).resolve().parent.parent / "docs" / "screenshots"
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 OFFICE = {
@@ -154,8 +152,7 @@ def test_the_page_fits_a_phone_passes_axe_and_is_pictured(office, booked, browse
         expect(page.locator("#invoices .pay")).to_be_visible()
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]  # nothing to scroll sideways
         assert serious_accessibility_violations(page) == []
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True, animations="disabled")
+        pages.picture(page, name, full_page=True)
         context.close()
 
 

@@ -3,8 +3,6 @@ German couple reads German words, dates and money whatever their browser speaks,
 before the page knows whose link it is (a broken link), it speaks the browser's language. Pictured in German at
 390 px."""
 
-import pathlib
-
 import pytest
 from playwright.sync_api import expect
 
@@ -14,7 +12,6 @@ from tests.support.served import ServedOffice
 
 browser = pages.browser  # the module's chromium (a fixture)
 
-SHOT = pathlib.Path(__file__).resolve().parent.parent / "docs" / "screenshots" / "client-page-german.png"
 PHONE = {"width": 390, "height": 844}
 OFFICE = {"name": "Elmau Swing Band", "iban": "DE89370400440532013000", "bic": "COBADEFFXXX", "city": "München"}
 
@@ -75,8 +72,7 @@ def test_a_german_couple_reads_their_page_in_german_in_an_english_browser(office
     assert "Your" not in page.locator("main").inner_text()
     assert serious_accessibility_violations(page) == []
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    SHOT.parent.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOT), full_page=True, animations="disabled")
+    pages.picture(page, "client-page-german", full_page=True)
     context.close()
     assert problems == []
 

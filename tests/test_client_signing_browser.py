@@ -17,7 +17,6 @@ from tests.support.signing import draw
 
 browser = pages.browser  # the module's chromium (a fixture)
 
-SHOTS = pathlib.Path(__file__).resolve().parent.parent / "docs" / "screenshots"
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 TEMPLATE = "Agreement between {{ office_name }} and {{ client_names }}.\nThe band plays on {{ gig_date }}."
@@ -101,8 +100,7 @@ def test_the_couple_accepts_the_quote_and_signs_with_a_drawn_signature_on_a_phon
     draw(page)
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert serious_accessibility_violations(page) == []
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / "client-signing-phone.png"), full_page=True, animations="disabled")
+    pages.picture(page, "client-signing-phone", full_page=True)
 
     form.get_by_role("button", name="Sign the contract").click()
 
@@ -138,7 +136,7 @@ def test_the_signed_booking_at_desktop_width_is_pictured(office, browser):
     page.goto(link_of(office, couple))
     expect(page.locator("canvas.pad")).to_be_visible()
     assert serious_accessibility_violations(page) == []
-    page.screenshot(path=str(SHOTS / "client-signing-desktop.png"), full_page=True, animations="disabled")
+    pages.picture(page, "client-signing-desktop", full_page=True)
     context.close()
 
 

@@ -4,7 +4,6 @@ and writes a note to the band; the office's gig page shows both under "New from 
 lock the page shows the wishes read only, with the office's phone number."""
 
 import datetime as dt
-import pathlib
 
 import pytest
 from playwright.sync_api import expect
@@ -15,7 +14,6 @@ from tests.support.served import ServedOffice
 
 browser = pages.browser  # the module's chromium (a fixture)
 
-SHOTS = pathlib.Path(__file__).resolve().parent.parent / "docs" / "screenshots"
 PHONE_NUMBER = "+49 89 123456"
 
 
@@ -77,8 +75,7 @@ def test_the_couple_adds_a_first_dance_song_and_a_note_and_the_office_sees_them(
 
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert serious_accessibility_violations(page) == []
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    wishes.screenshot(path=str(SHOTS / "client-wishes-phone.png"), animations="disabled")
+    pages.picture(wishes, "client-wishes-phone")
 
     console = open_context(browser, token=office.key, email="ops@example.com")
     gig_page = console.new_page()
@@ -87,7 +84,7 @@ def test_the_couple_adds_a_first_dance_song_and_a_note_and_the_office_sees_them(
     expect(news).to_contain_text("Anna Berger added a song wish: “Perfect” by Ed Sheeran for “First dance”")
     expect(news).to_contain_text("Anna Berger wrote to the band: “Please <b>no</b> polka!”")
     expect(news).to_contain_text("Anna Berger proposed 21:30, “After the cake” for “First dance”")
-    news.screenshot(path=str(SHOTS / "gig-new-from-couple-desktop.png"), animations="disabled")
+    pages.picture(news, "gig-new-from-couple-desktop")
     gig_page.goto(f"{office.service.public_url}/gigs/{gig['id']}?tab=run-sheet")
     expect(gig_page.locator(".couple-wish")).to_have_text("The couple asks: 21:30 · After the cake")
     expect(gig_page.locator(".song").filter(has_text="Perfect — Ed Sheeran")).to_contain_text("from the couple")

@@ -3,20 +3,17 @@ address, tax and bank details (a mistyped IBAN said at its field, nothing saved)
 API kept it; a file that is no image refused at the logo), removes it; the screen fits 360 px; axe finds nothing
 serious. CONSOLE_SHOTS names a folder for its pictures at 1280 and 360 px (docs/screenshots/letterhead-*.png)."""
 
-import os
 import re
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.support import console
+from tests.support import console, pages
 from tests.support.console import DESKTOP, serious_accessibility_violations
 
 pytestmark = pytest.mark.browser
 
 demo_office, browser, signed_in = console.demo_office, console.browser, console.signed_in
-SHOTS = Path(os.environ.get("CONSOLE_SHOTS", "/tmp/letterhead-shots"))
 NARROW = {"width": 360, "height": 800}
 LOGO = b"""<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 240 60" onload="alert('logo')">
   <script>alert('script')</script>
@@ -38,11 +35,6 @@ TYPED = {
 
 def letterhead_of(office):
     return office.api("/office")["data"]
-
-
-def shot(page, name):
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True, animations="disabled", caret="hide")
 
 
 def test_an_admin_keeps_the_letterhead_and_a_mistyped_iban_is_said_at_its_field(demo_office, signed_in):
@@ -118,7 +110,7 @@ def test_the_letterhead_fits_a_phone_passes_axe_and_is_pictured(demo_office, sig
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
         assert serious_accessibility_violations(page) == []
         page.locator("#letterhead-iban-message").scroll_into_view_if_needed()
-        shot(page, name)
+        pages.picture(page, name, full_page=True)
 
 
 def test_an_office_user_without_admin_edit_reads_the_letterhead_and_cannot_change_it(demo_office, signed_in):

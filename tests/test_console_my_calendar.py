@@ -6,23 +6,20 @@ text); neither shows a write control while offline; axe at a phone's and a deskt
 
 import datetime as dt
 import io
-import os
 import re
-from pathlib import Path
 
 import pytest
 import zxingcpp
 from PIL import Image
 from playwright.sync_api import expect
 
-from tests.support import console
+from tests.support import console, pages
 from tests.support.console import DESKTOP, PHONE, DemoOffice, serious_accessibility_violations
 from tests.support.waiting import SLOW_MACHINE_SECONDS, wait_for
 
 pytestmark = pytest.mark.browser
 
 browser, signed_in = console.browser, console.signed_in
-SHOTS = Path(os.environ.get("CONSOLE_SHOTS", "/tmp/my-calendar-shots"))
 MUSICIAN = "staff@band.example"
 HOSTILE = "<img src=x onerror=alert(1)>"
 RTL = "\u202eevil"
@@ -78,11 +75,6 @@ def notification_count(office):
 
 def unread(office):
     return own(office, "/me/notifications?filter[read]=false&limit=1")["meta"]["total"]
-
-
-def shot(page, name):
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}-{page.viewport_size['width']}.png"), full_page=True)
 
 
 def drawn_qr(page, size):
@@ -141,7 +133,7 @@ def test_the_calendar_page_gives_the_feed_as_a_link_to_tap_an_address_to_copy_an
     assert link.bounding_box()["height"] >= 44
     expect(page.get_by_label("Address for Google Calendar and other apps")).to_have_value(feed["url"])
     assert_drawn(page, feed)
-    shot(page, "calendar")
+    pages.picture_at_width(page, "calendar")
 
 
 def test_a_new_link_is_made_only_after_saying_that_the_old_one_stops_working(demo_office, signed_in):
@@ -150,7 +142,7 @@ def test_a_new_link_is_made_only_after_saying_that_the_old_one_stops_working(dem
     page.goto(demo_office.url("/my/calendar"))
     page.get_by_role("button", name="Make a new link…").click()
     expect(page.get_by_text("The old link stops working.")).to_be_visible()
-    shot(page, "calendar-new-link")
+    pages.picture_at_width(page, "calendar-new-link")
     page.get_by_role("button", name="Keep the old link").click()
     assert own(demo_office, "/me/calendar-url")["data"]["url"] == old["url"]
     page.get_by_role("button", name="Make a new link…").click()
@@ -187,7 +179,7 @@ def test_the_inbox_counts_the_unread_and_a_tapped_one_is_read_and_opens_its_invi
     page.go_back()
     expect(heading).to_have_text(f"Inbox {count - 1} unread")
     expect(page.locator(".notice").first).not_to_contain_text("New")
-    shot(page, "inbox-one-read")
+    pages.picture_at_width(page, "inbox-one-read")
     page.get_by_role("button", name="Mark all read").click()
     expect(heading).to_have_text("Inbox")
     expect(page.get_by_role("button", name="Mark all read")).to_have_count(0)
@@ -230,7 +222,7 @@ def test_hostile_text_in_a_notification_is_shown_as_text(demo_office, signed_in,
     assert LONG.strip() in first.locator(".notice-body").text_content()
     assert page.locator(".notices img").count() == 0
     assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
-    shot(page, "inbox-hostile")
+    pages.picture_at_width(page, "inbox-hostile")
 
 
 def test_nothing_writes_while_offline(demo_office, signed_in, invitations):
@@ -264,4 +256,4 @@ def test_the_pages_have_no_serious_accessibility_violation(
     expect(page.get_by_role("heading", name=heading, level=1)).to_be_visible()
     expect(page.locator(".loading")).to_have_count(0)
     assert serious_accessibility_violations(page) == []
-    shot(page, path.strip("/").replace("/", "-"))
+    pages.picture_at_width(page, path.strip("/").replace("/", "-"))

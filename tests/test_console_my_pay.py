@@ -5,20 +5,17 @@ and one removed, a range ending before it starts refused at its field, a day the
 the gig; nothing that writes while offline; axe at a phone's and a desktop's width; hostile strings as text."""
 
 import datetime as dt
-import os
 import urllib.parse
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.support import console
+from tests.support import console, pages
 from tests.support.console import DESKTOP, PHONE, serious_accessibility_violations
 
 pytestmark = pytest.mark.browser
 
 demo_office, browser, signed_in = console.demo_office, console.browser, console.signed_in
-SHOTS = Path(os.environ.get("CONSOLE_SHOTS", "/tmp/my-pay-shots"))
 MUSICIAN = "staff@band.example"
 HOSTILE = "<img src=x onerror=alert(1)> \u202eevil"
 LONG_HOSTILE = HOSTILE + " " + "x" * 5000
@@ -42,11 +39,6 @@ def euros(cents):
 def far_day(days):
     """A day years ahead, past the demo's gigs: the musician plays nothing then."""
     return (dt.date.today() + dt.timedelta(days=4 * 365 + days)).isoformat()
-
-
-def shot(page, name):
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}-{page.viewport_size['width']}.png"), full_page=True)
 
 
 def own_blockouts(office):
@@ -86,7 +78,7 @@ def test_my_pay_shows_last_months_lines_and_the_apis_total(demo_office, signed_i
     expect(ours).to_contain_text("€314.15")
     expect(ours).to_contain_text("agreed for this gig")
     assert page.locator("main img").count() == 0
-    shot(page, "my-pay")
+    pages.picture_at_width(page, "my-pay")
 
 
 def test_the_period_chosen_is_in_the_address_for_reload_and_back(demo_office, signed_in, paid_gig):
@@ -144,7 +136,7 @@ def test_a_day_and_a_range_are_added_and_listed_and_one_is_removed(demo_office, 
     day = listed(page).filter(has_text="Sister's wedding")
     day.get_by_role("button", name="Remove").click()
     expect(day).to_contain_text("The office may then book you on that day.")
-    shot(page, "my-blockouts-confirm")
+    pages.picture_at_width(page, "my-blockouts-confirm")
     day.get_by_role("button", name="Yes, remove it").click()
     expect(listed(page).filter(has_text="Sister's wedding")).to_have_count(0)
     expect(page.get_by_role("status").filter(has_text="Removed")).to_be_visible()
@@ -166,7 +158,7 @@ def test_a_range_ending_before_it_starts_is_refused_at_its_field_and_stores_noth
     expect(page.locator("#blockout-range-end-problem")).to_have_text("Must not be before the first day.")
     expect(to).to_have_value(far_day(35))  # what was typed stays
     expect(page.get_by_label(REASON)).to_have_value("Tour")
-    shot(page, "my-blockouts-refused")
+    pages.picture_at_width(page, "my-blockouts-refused")
     assert own_blockouts(demo_office) == before
     page.get_by_role("button", name="Cancel").click()
     expect(page.get_by_role("button", name="Add a range")).to_be_focused()
@@ -200,7 +192,7 @@ def test_a_hostile_reason_is_shown_as_text(demo_office, signed_in):
     expect(shown.locator(".blockout-reason")).to_have_text(stored)
     assert page.locator("main img").count() == 0
     assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
-    shot(page, "my-blockouts-hostile")
+    pages.picture_at_width(page, "my-blockouts-hostile")
 
 
 def test_offline_nothing_on_my_blockouts_writes(demo_office, signed_in):
@@ -227,13 +219,13 @@ def test_both_screens_pass_axe_at_both_widths(demo_office, signed_in, paid_gig, 
     expect(page.get_by_role("list", name="Your pay")).to_be_visible()
     assert serious_accessibility_violations(page) == [], "/my/pay"
     assert page.evaluate("() => document.documentElement.scrollWidth") <= viewport["width"]
-    shot(page, "my-pay")
+    pages.picture_at_width(page, "my-pay")
     page.goto(demo_office.url("/my/blockouts"))
     page.get_by_role("button", name="Add a range").click()
     listed(page).first.get_by_role("button", name="Remove").click()
     assert serious_accessibility_violations(page) == [], "/my/blockouts"
     assert page.evaluate("() => document.documentElement.scrollWidth") <= viewport["width"]
-    shot(page, "my-blockouts")
+    pages.picture_at_width(page, "my-blockouts")
     assert page.title().startswith("My blockouts")
 
 

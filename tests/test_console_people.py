@@ -6,7 +6,6 @@ journeys 5 and 6; axe on each screen at a desktop's and a phone's width; hostile
 import csv
 import datetime as dt
 import io
-import os
 import re
 import urllib.parse
 from pathlib import Path
@@ -14,13 +13,12 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.support import console
+from tests.support import console, pages
 from tests.support.console import DESKTOP, PHONE, serious_accessibility_violations
 
 pytestmark = pytest.mark.browser
 
 demo_office, browser, signed_in = console.demo_office, console.browser, console.signed_in
-SHOTS = Path(os.environ.get("CONSOLE_SHOTS", "/tmp/people-shots"))
 HOSTILE = "<img src=x onerror=alert(1)>"
 RTL = "\u202eevil"
 # an amount, not a date in the office's style (26.09.2025) nor a currency in one cell and a date in the next
@@ -36,12 +34,6 @@ def last_month():
 
 def member_named(office, last_name):
     return office.api(f"/staff-members?filter[last_name]={urllib.parse.quote(last_name)}")["data"][0]
-
-
-def shot(page, name):
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    width = page.viewport_size["width"]
-    page.screenshot(path=str(SHOTS / f"{name}-{width}.png"), full_page=True)
 
 
 def open_section(page, title):
@@ -230,7 +222,7 @@ def test_each_screen_passes_axe_at_both_widths(demo_office, signed_in, viewport)
         expect(page.locator("main .loading")).to_have_count(0)
         assert serious_accessibility_violations(page) == [], name
         assert page.evaluate("() => document.documentElement.scrollWidth") <= viewport["width"], name
-        shot(page, name)
+        pages.picture_at_width(page, name)
 
 
 # --- journeys 5 and 6 -------------------------------------------------------------------------------------------
@@ -307,7 +299,7 @@ def test_journey_5_last_month_s_pay_sheet_matches_the_api_and_downloads_as_csv(d
     for hidden in (".menu", ".topbar", "form.period", "text=Download CSV"):
         expect(page.locator(hidden)).to_be_hidden()
     expect(page.locator("table.period-pay-sheet")).to_be_visible()
-    shot(page, "pay-print")
+    pages.picture_at_width(page, "pay-print")
     page.emulate_media(media="screen")
 
 

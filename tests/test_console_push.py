@@ -14,7 +14,6 @@ import base64
 import json
 import os
 import time
-from pathlib import Path
 
 import pytest
 from cryptography.hazmat.primitives import serialization
@@ -25,14 +24,13 @@ from tests.support import console
 from tests.support.console import DESKTOP, PHONE, DemoOffice, serious_accessibility_violations
 from tests.support.database import connected
 from tests.support.desktop_notifications import NotificationDesktop
-from tests.support.pages import chromium
+from tests.support.pages import chromium, picture
 from tests.support.push_servers import WebPushServer, b64url
 from tests.support.waiting import SLOW_MACHINE_SECONDS, wait_for
 
 MUSICIAN = "staff@band.example"
 SUBJECT = "mailto:office@band.example"
 LAN_HOST = "band-office.lan"  # resolved to 127.0.0.1 by the browser: a plain-HTTP address that is not localhost
-SHOTS = Path("/tmp/push-shots")
 TAP_TAKES_MS = SLOW_MACHINE_SECONDS * 1000  # D-Bus, the browser, the worker woken: on a busy machine, a while
 pytestmark = pytest.mark.browser
 
@@ -165,8 +163,7 @@ def phone(browser, office):
 
 
 def shot(page, name):
-    SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    picture(page, f"push-{name}", full_page=True)
 
 
 def devices_of(office, email=MUSICIAN):

@@ -10,12 +10,11 @@ import re
 import urllib.error
 import urllib.parse
 import urllib.request
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.support import console
+from tests.support import console, pages
 from tests.support.console import DESKTOP, PHONE, serious_accessibility_violations
 from tests.support.receiver import Receiver
 from tests.support.waiting import wait_for
@@ -23,7 +22,6 @@ from tests.support.waiting import wait_for
 demo_office, browser, signed_in = console.demo_office, console.browser, console.signed_in
 pytestmark = pytest.mark.browser
 HOSTILE = "<img src=x onerror=alert(1)> \u202eevil"
-SHOTS = Path("/tmp/records-shots")
 
 
 def api_status(office, path, email="admin@band.example", method="GET"):
@@ -341,11 +339,10 @@ SCREENS = [
 def test_the_screens_pass_axe_at_both_widths(demo_office, signed_in, viewport):
     page = signed_in(viewport=viewport)
     violin = one(demo_office, "roles", name="Violin")
-    SHOTS.mkdir(exist_ok=True)
     for path in [*SCREENS, f"/records/roles/{violin['id']}", "/records/venues/new"]:
         page.goto(demo_office.url(path))
         expect(page.locator("main .loading")).to_have_count(0)
         expect(heading(page)).to_be_visible()
         assert serious_accessibility_violations(page) == [], path
         name = re.sub(r"[^a-z0-9]+", "-", path.strip("/")) or "home"
-        page.screenshot(path=str(SHOTS / f"{name}-{viewport['width']}.png"))
+        pages.picture(page, f"records-{name}-{viewport['width']}")

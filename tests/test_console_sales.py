@@ -8,32 +8,25 @@ serious; nothing is wider than a phone. CONSOLE_SHOTS names a folder for the pic
 
 import csv
 import io
-import os
 import re
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.support import console
+from tests.support import console, pages
 from tests.support.console import DESKTOP, serious_accessibility_violations
 from tests.support.waiting import SLOW_MACHINE_SECONDS, wait_for
 
 pytestmark = pytest.mark.browser
 
 demo_office, browser, signed_in = console.demo_office, console.browser, console.signed_in
-SHOTS = Path(os.environ.get("CONSOLE_SHOTS", "/tmp/sales-shots"))
 NARROW = {"width": 360, "height": 800}
 
 
 def euros(cents):
     """Money as the demo office (English, EUR) writes it."""
     return f"{'-' if cents < 0 else ''}€{abs(cents) / 100:,.2f}"
-
-
-def shot(page, name, full_page=True):
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full_page, animations="disabled", caret="hide")
 
 
 def first(office, path):
@@ -226,7 +219,7 @@ def test_the_sales_screens_pass_axe_and_fit_the_screen(demo_office, signed_in, v
         expect(page.locator(shown).first).to_be_visible()
         assert serious_accessibility_violations(page) == [], path
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"], path
-        shot(page, f"{name}-{suffix}", full_page=name != "sales")  # a gig's documents make a long page
+        pages.picture(page, f"{name}-{suffix}", full_page=name != "sales")  # a gig's documents make a long page
 
 
 def test_a_viewer_reads_the_sales_tab_without_a_control_and_the_crew_has_none(demo_office, signed_in):

@@ -7,7 +7,6 @@ website cannot."""
 import contextlib
 import datetime as dt
 import http.server
-import pathlib
 import threading
 import time
 import urllib.parse
@@ -26,7 +25,6 @@ from tests.support.waiting import wait_for
 
 browser = pages.browser  # the module's chromium (a fixture)
 
-SHOTS = pathlib.Path(__file__).resolve().parent.parent / "docs" / "screenshots"
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 PERSON_SECONDS = 3.5  # a person takes longer than 3 s to fill the form in; faster is a robot's, kept nowhere
@@ -209,8 +207,7 @@ def test_the_form_fits_a_phone_passes_axe_and_is_pictured(office, browser):
         expect(page.get_by_label("DJ after midnight")).to_be_visible()
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
         assert serious_accessibility_violations(page) == []
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True, animations="disabled")
+        pages.picture(page, name, full_page=True)
         context.close()
 
 
@@ -230,8 +227,7 @@ def test_a_german_couple_reads_the_form_in_german_on_a_phone_and_becomes_a_germa
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert serious_accessibility_violations(page) == []
     if locale == "de-DE":
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SHOTS / "inquire-phone-de.png"), full_page=True, animations="disabled")
+        pages.picture(page, "inquire-phone-de", full_page=True)
     names = f"Greta & Hans {locale}"
     page.get_by_label("Ihre Namen").fill(names)
     page.get_by_label("E-Mail").fill("greta@paar.example")

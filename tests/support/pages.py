@@ -5,6 +5,7 @@ import contextlib
 import os
 import shutil
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect, sync_playwright
@@ -60,6 +61,23 @@ def chromium(whole=False):
     if found is None:
         pytest.skip("no chromium on this machine (apt-get install chromium chromium-headless-shell)")
     return found
+
+
+PICTURES = os.environ.get("CONSOLE_SHOTS")  # a folder for the tests' pictures of their screens (docs/screenshots)
+
+
+def picture(target, name, **options):
+    """A picture of `target` (a page or an element) as `name`.png in the folder CONSOLE_SHOTS names, to be looked at
+    or kept in docs/screenshots/; none without it (a picture costs the browser a few tenths of a CPU-second and would
+    change the repository's files on every run)."""
+    if PICTURES:
+        Path(PICTURES).mkdir(parents=True, exist_ok=True)
+        target.screenshot(path=str(Path(PICTURES) / f"{name}.png"), animations="disabled", caret="hide", **options)
+
+
+def picture_at_width(page, name):
+    """The whole of `page` as `name`-<its width>.png (see `picture`)."""
+    picture(page, f"{name}-{page.viewport_size['width']}", full_page=True)
 
 
 @pytest.fixture(scope="session")
