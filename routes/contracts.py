@@ -22,7 +22,6 @@ from schemas import ContractSchema, load
 from web.lifecycle import json_body
 
 blueprint = Blueprint("contracts", __name__)
-SIGNED_FROM = ("inquiry", "tentative", None)  # the gig statuses a signing moves on to `confirmed` (None: no status)
 
 
 @blueprint.get("/contract-merge-fields")
@@ -81,7 +80,7 @@ def sign_contract(contract, signed_name, signed_by, address, user_agent, note=No
     data = CONTRACTS.event_view(contract.id)
     CONTRACTS.record_event("signed", contract, data={**data, "note": note} if note else data, actor=actor)
     gig = GIGS.get(contract.gig_id)
-    moved = quoting.status_moved(gig, SIGNED_FROM, "confirmed")
+    moved = quoting.status_moved(gig, *quoting.SIGNED)
     if moved:
         GIGS.change(gig, gig_status_id=moved)
     return contract

@@ -79,7 +79,7 @@ def answer_quote(quote, status, responded_by, note=None, actor=None):
 def accepted(quote):
     """What an accepted quote brings about: the gig from inquiry to tentative, its contract drafted."""
     gig = quoting.gig_of(quote)
-    moved = quoting.status_moved(gig, ("inquiry",), "tentative")
+    moved = quoting.status_moved(gig, *quoting.ACCEPTED)
     if moved:
         GIGS.change(gig, gig_status_id=moved)
     template = contracting.default_template()
