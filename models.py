@@ -789,16 +789,19 @@ class NotificationSetting(BaseModel):
         return cls.get_or_none(cls.user == user_id) or cls(user=user_id)
 
 
-def index_every_sort(model, text=True):
+def index_every_sort(model, text=True, carrying=()):
     """An index on (column, id) for each column a list of `model` may sort or filter by: a page at any offset,
     in either direction, walks an index instead of sorting the table. Unique (as any key ending in the id is), so
     that SQLite knows each key names one record: a list sorted through a reference to `model` (`sort=gig.title`)
     walks these records in order and each one's referencing rows by id (see `index_references`), without a sort.
-    Without `text`, none of free text (notes: PostgreSQL's B-tree entry holds at most 2704 bytes)."""
+    Without `text`, none of free text (notes: PostgreSQL's B-tree entry holds at most 2704 bytes). Each index
+    `carrying` references holds them after the id: a walk filtered through one (`filter[invoice.status]`) reads
+    the reference from the index and looks the referenced record up, never reading the table's rows."""
     skipped = (JSONField, CopiedField) if text else (JSONField, CopiedField, TextField)
     for field in model._meta.sorted_fields:
         if not field.primary_key and not isinstance(field, skipped):
-            model.add_index(model.index(field, model.id, unique=True))
+            carried = [reference for reference in carrying if reference is not field]
+            model.add_index(model.index(field, model.id, *carried, unique=True))
 
 
 def index_references(model, *references):
@@ -934,9 +937,11 @@ class Payment(Record):
 
 
 # The Money screen's lists (invoices and payments at 100 000 gigs) walk an index in any order and filter; a gig's
-# quotes, by their order too. Open invoices past their due date (`overdue=true`) by (status, due_date).
-for _model in (Quote, Invoice, Payment):
+# quotes, by their order too; payments filtered through their invoice (its status, its gig) walk the index alone.
+# Open invoices past their due date (`overdue=true`) by (status, due_date).
+for _model in (Quote, Invoice):
     index_every_sort(_model, text=False)
+index_every_sort(Payment, text=False, carrying=[Payment.invoice])
 Invoice.add_index(Invoice.index(Invoice.status, Invoice.due_date, Invoice.id))
 # At most one accepted quote per gig (SPEC §15).
 Quote.add_index(Quote.index(Quote.gig, unique=True, where=Quote.status == "accepted", name="quote_accepted_gig_id"))

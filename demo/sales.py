@@ -1,10 +1,12 @@
 """Money in for the demo (SPEC §15), so that the Sales tab, Money and the agenda's badges show something: the next
 few gigs with a client, each a step further along: a draft quote; a sent quote; a sent, unsigned contract after an
 accepted quote; a signed contract whose deposit is overdue; and one whose deposit came in and whose balance is open.
+Each gig's status moved on as the accept and the signing move it (an inquiry held, then confirmed).
 Numbers are taken from the office's series as the operations take them, so the next one issued follows on."""
 
 import datetime as dt
 
+from domain.sales import quoting
 from domain.sales.money import share, totals
 from domain.sales.numbers import next_number
 from models import (
@@ -35,9 +37,20 @@ def write_sales(office):
         quote = write_quote(office, gig, contact_id, lines, step)
         if step in ("draft", "sent"):
             continue
+        moved_on(office, gig, quoting.ACCEPTED, days_ago=35)
         write_contract(office, gig, quote, Contact.get_by_id(contact_id), signed=step != "unsigned")
         if step != "unsigned":
+            moved_on(office, gig, quoting.SIGNED, days_ago=30)
             write_invoices(office, gig, contact_id, quote, deposit_paid=step == "balance open")
+
+
+def moved_on(office, gig, move, days_ago):
+    """The gig's status moved on `days_ago` as the quote's accept or the contract's signing moved it (SPEC §15)."""
+    status_id = quoting.status_moved(gig, *move)
+    if status_id:
+        gig.gig_status = status_id
+        changed = max(gig.updated_at, stamp(office, days_ago))
+        Gig.update(gig_status=status_id, updated_at=changed).where(Gig.id == gig.id).execute()
 
 
 def clients(office):

@@ -572,6 +572,17 @@ class MergeFieldSchema(BaseSchema):
     description = Str(dump_only=True)
 
 
+class ContractPreviewSchema(BaseSchema):
+    body = Text(required=True, metadata={"description": "a template's body, checked as a save checks it"})
+    gig_id = Ref(required=True, metadata={"description": "the gig whose facts fill the merge fields"})
+    quote_id = Ref(metadata={"description": "the gig's quote of the money fields; absent: its accepted, else newest"})
+
+
+class ContractPreviewTextSchema(BaseSchema):
+    text = Str(dump_only=True, metadata={"description": "the body as a contract of the gig reads, in its language"})
+    quote_id = Ref(dump_only=True, metadata={"description": "the quote whose money it shows"})
+
+
 # --- sales (SPEC §15) ------------------------------------------------------------------------------------
 
 

@@ -291,11 +291,16 @@ class Resource(RecordsEvents):
         return singular(self.model)
 
     def create(self, data, options=None):
+        record = self.insert(data, options)
+        record.event_json = self.record_event("created", record)
+        return record
+
+    def insert(self, data, options=None):
+        """A new record stored, its `created` event left to the caller (a write of several records recorded as one)."""
         self.require_private_edits(data)
         values = load(self.schema, data)
         record = self.model(**values)
         self.save(record, values, creating=True, options=options or {})
-        record.event_json = self.record_event("created", record)
         return record
 
     def update(self, record, data, options=None):

@@ -1,12 +1,18 @@
-"""Contracts' operations (SPEC §15): send, sign on the client's behalf (on paper), void; and the merge fields a
-template may use. Each write is one transaction with its events (`contract.sent`, `contract.signed`,
-`contract.voided`); the rules are `domain/sales/contracting.py`. `sign_contract` is what the client's own page
-(SPEC §16) calls too, with `client`."""
+"""Contracts' operations (SPEC §15): send, sign on the client's behalf (on paper), void; the merge fields a template
+may use, and a template's body previewed with a gig's facts. Each write is one transaction with its events
+(`contract.sent`, `contract.signed`, `contract.voided`); the rules are `domain/sales/contracting.py`.
+`sign_contract` is what the client's own page (SPEC §16) calls too, with `client`."""
 
 from flask import Blueprint, g, request
 
 from domain.sales import contract_text, contracting, frozen, numbers, quoting, records
-from formats.operation_schemas import MergeFieldSchema, SignOnBehalfSchema, VoidSchema
+from formats.operation_schemas import (
+    ContractPreviewSchema,
+    ContractPreviewTextSchema,
+    MergeFieldSchema,
+    SignOnBehalfSchema,
+    VoidSchema,
+)
 from models import Contract
 from openapi import operation
 from resources import reject_parameters
@@ -16,7 +22,6 @@ from schemas import ContractSchema, load
 from web.lifecycle import json_body
 
 blueprint = Blueprint("contracts", __name__)
-SIGNED_FROM = ("inquiry", "tentative", None)  # the gig statuses a signing moves on to `confirmed` (None: no status)
 
 
 @blueprint.get("/contract-merge-fields")
@@ -25,6 +30,20 @@ def merge_fields():
     """The merge fields a template's body may use."""
     reject_parameters(request.args)
     return {"data": contract_text.merge_fields()}
+
+
+@blueprint.post("/contract-templates/preview")
+@operation(
+    capability="sales.view",
+    body=ContractPreviewSchema,
+    response=ContractPreviewTextSchema,
+    errors=(400, 413, 415, 422),
+)
+def preview_template():
+    """Render a template's body with a gig's facts, as a contract of that gig would read."""
+    reject_parameters(request.args)
+    values = load(ContractPreviewSchema(), json_body())
+    return {"data": contracting.preview(values["body"], values["gig_id"], values.get("quote_id"))}
 
 
 @blueprint.post("/contracts/<id>/send")
@@ -61,7 +80,7 @@ def sign_contract(contract, signed_name, signed_by, address, user_agent, note=No
     data = CONTRACTS.event_view(contract.id)
     CONTRACTS.record_event("signed", contract, data={**data, "note": note} if note else data, actor=actor)
     gig = GIGS.get(contract.gig_id)
-    moved = quoting.status_moved(gig, SIGNED_FROM, "confirmed")
+    moved = quoting.status_moved(gig, *quoting.SIGNED)
     if moved:
         GIGS.change(gig, gig_status_id=moved)
     return contract

@@ -10,7 +10,7 @@ from models import Quote
 from openapi import operation
 from resources import reject_parameters
 from routes.gigs import GIGS
-from routes.sales import CONTRACTS, QUOTE_LINES, QUOTES
+from routes.sales import CONTRACTS, QUOTES
 from schemas import QuoteSchema, load
 from web.lifecycle import json_body, json_text_response
 
@@ -23,9 +23,7 @@ def quote_gig(id):
     """Draft a quote from the gig's products, for its primary contact."""
     reject_parameters(request.args)
     gig = GIGS.get(id)
-    quote = QUOTES.create({"gig_id": gig.id})
-    for line in quoting.lines_of_gig(gig.id):
-        QUOTE_LINES.create({"quote_id": quote.id, **line})
+    quote = QUOTES.create_with_lines({"gig_id": gig.id}, quoting.lines_of_gig(gig.id))
     response = json_text_response(f'{{"data":{QUOTES.read_json(quote.id)}}}', 201)
     response.headers["Location"] = f"/v1/quotes/{quote.id}"
     return response
@@ -81,7 +79,7 @@ def answer_quote(quote, status, responded_by, note=None, actor=None):
 def accepted(quote):
     """What an accepted quote brings about: the gig from inquiry to tentative, its contract drafted."""
     gig = quoting.gig_of(quote)
-    moved = quoting.status_moved(gig, ("inquiry",), "tentative")
+    moved = quoting.status_moved(gig, *quoting.ACCEPTED)
     if moved:
         GIGS.change(gig, gig_status_id=moved)
     template = contracting.default_template()

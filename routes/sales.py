@@ -45,6 +45,11 @@ def addressed(document, changes):
         document.currency = office.current().currency
 
 
+# A write option of a line made with its new document (`Document.create_with_lines`): the document's totals are
+# stored once, after its lines.
+WITH_DOCUMENT = "with_document"
+
+
 class Document(Resource):
     """A quote, contract or invoice: it changes, and is deleted, only while it is a draft (409 `not_editable`); its
     lines (`Lines` sets them) are its own parts, deleted with it (each with its event)."""
@@ -70,6 +75,19 @@ class Document(Resource):
     def refresh(self, document):
         """Store what `reckon` says of `document` (locked: `records.locked`), with its `updated` event."""
         self.change(document, **self.reckon(document))
+
+    def create_with_lines(self, data, lines):
+        """A new draft and its `lines` ({field: value} without the document's id) in one write, recorded as one:
+        the document's `created` event with its totals, then each line's, and no `updated` of it per line."""
+        document = self.insert(data)
+        made = [self.lines.insert({self.lines.parent: document.id, **line}, {WITH_DOCUMENT: True}) for line in lines]
+        for name, value in self.reckon(document).items():
+            setattr(document, name, value)
+        document.save()
+        document.event_json = self.record_event("created", document)
+        for line in made:
+            self.lines.record_event("created", line)
+        return document
 
 
 class Quotes(Document):
@@ -149,7 +167,8 @@ class Lines(Resource):
             line.tax_rate_bp = current_app.config["TAX_RATE_BP"]
 
     def after_save(self, write):
-        self.document.refresh(self.document_of(write.record))
+        if not write.options.get(WITH_DOCUMENT):
+            self.document.refresh(self.document_of(write.record))
 
     def before_delete(self, record):
         records.editable(self.document_of(record), self.document.noun)
@@ -181,7 +200,7 @@ class Contracts(Document):
         if write.creating and contract.body is None and contract.template_id:
             quote = contracting.quote_for(contract.gig_id, contract.quote_id)
             template = ContractTemplate.get_by_id(contract.template_id)
-            contract.body = contracting.rendered(template, Gig.get_by_id(contract.gig_id), quote)
+            contract.body = contracting.rendered(template.body, Gig.get_by_id(contract.gig_id), quote)
             contract.quote_id = quote.id
 
 

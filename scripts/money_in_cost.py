@@ -39,6 +39,13 @@ LISTS = [
 ]
 
 
+# The columns filled, by name: a later column (e_invoice) keeps its default.
+INVOICE_COLUMNS = (
+    "id, created_at, updated_at, gig_id, contact_id, kind, currency, service_date, due_date, notes, number, status,"
+    " issued_at, net_cents, tax_cents, gross_cents, paid_cents, open_cents, credits_invoice_id"
+)
+
+
 def uid(rng):
     return str(uuid.UUID(int=rng.getrandbits(128), version=4))
 
@@ -66,7 +73,7 @@ def fill(path):
             invoices[-1] += (*amounts, None)
             if paid:
                 payments.append((uid(rng), STAMP, STAMP, invoice, paid, due, "bank_transfer", None, None))
-        connection.executemany(f"INSERT INTO invoices VALUES ({', '.join('?' * 19)})", invoices)
+        connection.executemany(f"INSERT INTO invoices ({INVOICE_COLUMNS}) VALUES ({', '.join('?' * 19)})", invoices)
         connection.executemany(f"INSERT INTO payments VALUES ({', '.join('?' * 9)})", payments)
         connection.execute("ANALYZE")
     return gigs[0], contacts[0], len(payments)

@@ -35,7 +35,7 @@ from models import (
     db,
 )
 from storage import migrations
-from tests.support import postgresql
+from tests.support import console, postgresql
 from tests.support.api import Api
 from tests.support.database import release_database, structure
 from tests.support.users import make_token
@@ -440,6 +440,25 @@ def test_the_app_serves_the_demo(served):
     [gig] = admin.get(f"/gigs?filter[gig_date][lt]={today}&sort=-gig_date&limit=1").get_json()["data"]
     pay_sheet = admin.get(f"/gigs/{gig['id']}/pay-sheet")
     assert pay_sheet.status_code == 200 and pay_sheet.get_json()["meta"]["total_cents"] > 0
+
+
+def test_the_gigs_stand_where_their_accepted_quotes_and_signed_contracts_moved_them(template_db, tmp_path):
+    """SPEC §15: accepting a quote moves an inquiry on to a tentative status, signing the contract an inquiry or a
+    tentative gig on to a confirmed one. The console's band (tests/support/console.py's season) had a signed
+    contract on a gig still an Inquiry."""
+    (tmp_path / "season").mkdir()
+    demo = write_demo(template_db, tmp_path / "season", "--season-of", console.SEASON_OF)
+    app = create_app({"DB": postgresql.location(tmp_path, template=demo)})
+    try:
+        admin = Api(app.test_client(), make_token(User.get(User.email == "admin@band.example")))
+        kinds = {status["id"]: status["kind"] for status in admin.get("/gig-statuses").get_json()["data"]}
+        signed = admin.get("/contracts?filter[status]=signed&expand=gig").get_json()["data"]
+        accepted = admin.get("/quotes?filter[status]=accepted&expand=gig").get_json()["data"]
+        assert signed and len(accepted) > len(signed)  # an accepted quote's contract waits to be signed
+        assert [kinds.get(contract["gig"]["gig_status_id"]) for contract in signed] == ["confirmed"] * len(signed)
+        assert "inquiry" not in [kinds.get(quote["gig"]["gig_status_id"]) for quote in accepted]
+    finally:
+        release_database()
 
 
 def test_a_musician_reads_their_own_calendar(served):

@@ -139,6 +139,20 @@ def test_the_whole_way_from_inquiry_to_a_contract_signed_on_paper(admin, build, 
     assert len(moves) == 2
 
 
+def test_a_quote_drafted_from_the_gigs_products_is_one_write_in_the_gigs_history(admin, gig):
+    """The draft and its lines are made in one write, and recorded as that: the quote created with its totals, each
+    line created, and no `quote.updated` per priced line (the history showed one for each)."""
+    quote = post(admin, f"/gigs/{gig['id']}/quotes", status=201)
+    lines = admin.get(f"/quote-lines?filter[quote_id]={quote['id']}").get_json()["data"]
+    recorded = [event for event in events_of(admin, gig) if event["type"].startswith("quote")]
+    assert sorted(event["type"] for event in recorded) == ["quote.created", "quote_line.created", "quote_line.created"]
+    [created] = [event["data"] for event in recorded if event["type"] == "quote.created"]
+    assert created == quote and quote["gross_cents"] == 180000, created  # the reception's 1 500.00 and 20 % tax
+    assert {event["subject"]["id"]: event["data"] for event in recorded if event["type"] == "quote_line.created"} == {
+        line["id"]: line for line in lines
+    }
+
+
 def test_a_new_sent_quote_supersedes_the_gigs_earlier_sent_one(admin, gig):
     first = sent_quote(admin, gig)
     second = sent_quote(admin, gig)

@@ -12,6 +12,7 @@ from models import (
     Contract,
     ContractSignature,
     ContractTemplate,
+    Gig,
     GigContact,
     GigProduct,
     Product,
@@ -40,10 +41,10 @@ def has_contract(gig_id):
     return Contract.select().where(Contract.gig == gig_id, Contract.status.in_(LIVE)).exists()
 
 
-def rendered(template, gig, quote):
-    """The text of `template` (a ContractTemplate) with the merge fields' values of `gig`, its contacts, venue and
-    products, `quote` and the office, written in the primary contact's language. 422 at quote_id without a quote:
-    the money fields are the quote's."""
+def rendered(body, gig, quote):
+    """The text of a template's `body` with the merge fields' values of `gig`, its contacts, venue and products,
+    `quote` and the office, written in the primary contact's language. 422 at quote_id without a quote: the money
+    fields are the quote's."""
     if quote is None:
         raise invalid({"quote_id": ["The gig has no accepted quote: accept one first, or name a quote."]})
     contacts = contacts_of(gig.id)
@@ -67,7 +68,29 @@ def rendered(template, gig, quote):
         office_name=the_office.name,
         office_address=office_address(the_office),
     )
-    return contract_text.render(template.body, contract_values.values_for(facts, language))
+    return contract_text.render(body, contract_values.values_for(facts, language))
+
+
+def preview(body, gig_id, quote_id=None):
+    """{text, quote_id}: `body` rendered for the gig `gig_id` as a contract made from it reads (the template editor's
+    preview), with the quote `quote_id`, by default the gig's accepted one, else its newest. 422 naming each field
+    at fault: `body` (its problems, by line, as a save says them), `gig_id` (no such gig, or a gig without a quote)
+    or `quote_id` (not a quote of the gig)."""
+    problems = {"body": contract_text.problems_of(body)}
+    gig = Gig.get_or_none(Gig.id == gig_id)
+    quote = None
+    if gig is None:
+        problems["gig_id"] = ["No gig with this id."]
+    elif quote_id:
+        quote = Quote.get_or_none(Quote.id == quote_id, Quote.gig == gig.id)
+        problems["quote_id"] = [] if quote else ["Not a quote of this gig."]
+    else:
+        newest_first = (Quote.status == "accepted").desc(), Quote.created_at.desc(), Quote.id.desc()
+        quote = Quote.select().where(Quote.gig == gig.id).order_by(*newest_first).first()
+        problems["gig_id"] = [] if quote else ["The gig has no quote: the money fields are its quote's. Draft one."]
+    if problems := {field: messages for field, messages in problems.items() if messages}:
+        raise invalid(problems, "The preview cannot be made.")
+    return {"text": rendered(body, gig, quote), "quote_id": quote.id}
 
 
 def contacts_of(gig_id):

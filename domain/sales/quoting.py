@@ -98,6 +98,12 @@ def expiring():
     return (Quote.status == SENT) & (Quote.valid_until < records.office_today().isoformat())
 
 
+# How an answer moves its gig on (SPEC §15): (the kinds of status it moves from, None standing for no status; the kind
+# it moves to). An accepted quote, then a signed contract.
+ACCEPTED = (("inquiry",), "tentative")
+SIGNED = (("inquiry", "tentative", None), "confirmed")
+
+
 def status_moved(gig, from_kinds, to_kind):
     """The id of the first gig status (by position) of `to_kind` when the gig's status is of `from_kinds` (None
     standing for no status), else None: the gig stays where the office put it."""

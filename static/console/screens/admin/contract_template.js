@@ -1,5 +1,5 @@
 // A contract template's editor (SPEC §15): its name, its text with the merge fields listed beside it (a click puts
-// one at the cursor), whether it is the default and offered at all. Saving is one POST or PATCH; a refusal is said at
+// one at the cursor) and its preview from a real gig below, whether it is the default and offered at all. Saving is one POST or PATCH; a refusal is said at
 // its field (a merge field the text does not know is a 422 at body naming it and its line).
 
 import { ErrorMessage, Loading } from "../../components/index.js";
@@ -11,6 +11,7 @@ import { useLoad, useWrite } from "../../load.js";
 import { can } from "../../me.js";
 import { contractTemplatePath } from "../../paths.js";
 import { navigate } from "../../router.js";
+import { ContractPreview } from "./contract_preview.js";
 
 async function loadTemplate(api, id, signal) {
   const template = id === "new" ? { name: "", body: "", is_default: false, active: true } : (await api.get(`/contract-templates/${id}`, {}, { signal })).data;
@@ -55,7 +56,7 @@ function TemplateForm({ template, fields, editable }) {
   };
   const invalid = (name) => ({ "aria-invalid": said(name) ? "true" : null, "aria-describedby": said(name) ? `template-${name}-error` : null });
   const error = (name) => (said(name) ? html`<p class="field-error" id=${`template-${name}-error`} role="alert">${said(name)}</p>` : null);
-  return html`<div class="template-editor">
+  return html`<div class="template-editor"><div class="template-main">
     <form ref=${form} onSubmit=${submit} class="template-form">
       <div class="field"><label for="template-name">Name</label>
         <input id="template-name" type="text" value=${values.name} disabled=${!editable} ...${invalid("name")}
@@ -70,8 +71,8 @@ function TemplateForm({ template, fields, editable }) {
       ${saving.error && !said("name") && !said("body") ? html`<${SaveError} error=${saving.error} id="template-error" />` : null}
       ${editable ? html`<button type="submit" disabled=${saving.busy}>Save the template</button>` : null}
     </form>
-    <${MergeFields} fields=${fields} insert=${insert} editable=${editable} />
-  </div>`;
+    <${ContractPreview} body=${values.body} />
+  </div><${MergeFields} fields=${fields} insert=${insert} editable=${editable} /></div>`;
 }
 
 export default function ContractTemplate({ params }) {
