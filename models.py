@@ -594,7 +594,7 @@ class GigRole(Record):
     notes = TextField(null=True)
     status = EnumField(("open", "filled"), default="open")
     # the gig's date and the gig product's product, copied by the triggers of sql/sqlite/0012_gig_role_dates.sql, and
-    # the gig's status, by those of 0024_gig_role_statuses.sql: a pay sheet walks a member's roles of a period in one
+    # the gig's status, by those of 0025_gig_role_statuses.sql: a pay sheet walks a member's roles of a period in one
     # index holding all it reads of them (see the indexes below)
     gig_date = CopiedField(10)
     product_id = CopiedField(36)

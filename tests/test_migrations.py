@@ -280,12 +280,12 @@ STATUS_SQL = (
 )
 
 
-def test_gig_roles_carry_their_gigs_status_from_step_24_on_whatever_writes_them(tmp_path):
-    """Step 24 copies the gig's status onto the roles there are (for the pay sheets, SPEC §5.5); its triggers keep it
+def test_gig_roles_carry_their_gigs_status_from_step_25_on_whatever_writes_them(tmp_path):
+    """Step 25 copies the gig's status onto the roles there are (for the pay sheets, SPEC §5.5); its triggers keep it
     for a role written by any means or moved to another gig, and when its gig's status changes."""
     app = create_app({"DB": postgresql.location(tmp_path), "BACKUP_DIR": str(tmp_path / "backups")})
     with app.app_context():
-        migrations.upgrade(migrations.steps()[:23])
+        migrations.upgrade(migrations.steps()[:24])
         execute("INSERT INTO roles (id, created_at, updated_at, name) VALUES (?, '', '', 'Bass')", (ids(9),))
         execute(STATUS_SQL, (ids(31), "Booked", "confirmed"))
         execute(STATUS_SQL, (ids(32), "Called off", "cancelled"))

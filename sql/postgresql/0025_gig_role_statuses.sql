@@ -1,6 +1,6 @@
--- Step 24: a gig role carries its gig's status too, copied as step 12 copies its date, so that a pay sheet tells a
+-- Step 25: a gig role carries its gig's status too, copied as step 12 copies its date, so that a pay sheet tells a
 -- cancelled gig's roles by the index it walks; and a second index of a member's roles by what prices them. As
--- sql/sqlite/0024_gig_role_statuses.sql, the role's copies set before it is written rather than by a second write.
+-- sql/sqlite/0025_gig_role_statuses.sql, the role's copies set before it is written rather than by a second write.
 ALTER TABLE "gig_roles" ADD COLUMN "gig_status_id" VARCHAR(36) COLLATE "C";
 UPDATE "gig_roles" SET "gig_status_id" = (SELECT "gig_status_id" FROM "gigs" WHERE "gigs"."id" = "gig_roles"."gig_id");
 -- The change counter's triggers of the rows just written run now: a table with trigger events pending takes no index.

@@ -1,4 +1,4 @@
--- Step 24: a gig role carries its gig's status too, copied as step 12 copies its date (whatever writes the role or
+-- Step 25: a gig role carries its gig's status too, copied as step 12 copies its date (whatever writes the role or
 -- moves it, or changes its gig's status), so that a pay sheet tells a cancelled gig's roles by the index it walks
 -- instead of looking each role's gig up among the cancelled ones (a third of the all-time sheet's work). The status,
 -- not whether it is cancelled: a status whose kind changes moves no role. A second index holds a member's roles by
