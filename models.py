@@ -593,10 +593,12 @@ class GigRole(Record):
     pay_cents = IntegerField(null=True)
     notes = TextField(null=True)
     status = EnumField(("open", "filled"), default="open")
-    # the gig's date and the gig product's product, copied by the triggers of sql/sqlite/0012_gig_role_dates.sql: a
-    # pay sheet walks a member's roles of a period in one index holding all it reads of them (see the index below)
+    # the gig's date and the gig product's product, copied by the triggers of sql/sqlite/0012_gig_role_dates.sql, and
+    # the gig's status, by those of 0025_gig_role_statuses.sql: a pay sheet walks a member's roles of a period in one
+    # index holding all it reads of them (see the indexes below)
     gig_date = CopiedField(10)
     product_id = CopiedField(36)
+    gig_status_id = CopiedField(36)
 
 
 INVITATION_STATUSES = ("pending", "accepted", "declined", "withdrawn", "expired")
@@ -822,9 +824,13 @@ index_references(GigEquipment, GigEquipment.equipment)
 for _field in (StaffMember.last_name, StaffMember.first_name, Equipment.name):
     _field.model.add_index(_field.model.index(_field, _field.model.id, unique=True))
 BUSY_TABLES = tuple(_model._meta.table_name for _model in (Gig, GigRole, GigRoleInvitation))
-# A period's pay sheet: a member's roles of the period, with all it reads of each (payroll.period_pay_sheet).
-_sheet = (GigRole.staff_member, GigRole.gig_date, GigRole.gig, GigRole.role, GigRole.product_id, GigRole.pay_cents)
+# A period's pay sheet: a member's roles of the period, with all it reads of each; and the same by what prices them,
+# for a period of most of the gigs, counted by kind without a sort (payroll.period_pay_sheet).
+_priced = (GigRole.role, GigRole.product_id, GigRole.pay_cents)
+_sheet = (GigRole.staff_member, GigRole.gig_date, GigRole.gig, GigRole.gig_status_id, *_priced)
 GigRole.add_index(GigRole.index(*_sheet, name="gigrole_staff_member_id_gig_date"))
+_kinds = (GigRole.staff_member, *_priced, GigRole.gig_date, GigRole.gig_status_id)
+GigRole.add_index(GigRole.index(*_kinds, name="gigrole_staff_member_id_role_id"))
 # The worker's look for pending invitations due to expire or to be recalled reads only those, not every pending one.
 GigRoleInvitation.add_index(GigRoleInvitation.index(GigRoleInvitation.status, GigRoleInvitation.expires_at))
 # The office's everyday list: the pending invitations, in the default order (`invitations.stored_statuses`).

@@ -275,6 +275,40 @@ def test_gig_roles_carry_their_gigs_date_and_product_from_step_12_on_whatever_wr
     db.close()
 
 
+STATUS_SQL = (
+    "INSERT INTO gig_statuses (id, created_at, updated_at, name, kind, is_default) VALUES (?, '', '', ?, ?, FALSE)"
+)
+
+
+def test_gig_roles_carry_their_gigs_status_from_step_25_on_whatever_writes_them(tmp_path):
+    """Step 25 copies the gig's status onto the roles there are (for the pay sheets, SPEC §5.5); its triggers keep it
+    for a role written by any means or moved to another gig, and when its gig's status changes."""
+    app = create_app({"DB": postgresql.location(tmp_path), "BACKUP_DIR": str(tmp_path / "backups")})
+    with app.app_context():
+        migrations.upgrade(migrations.steps()[:24])
+        execute("INSERT INTO roles (id, created_at, updated_at, name) VALUES (?, '', '', 'Bass')", (ids(9),))
+        execute(STATUS_SQL, (ids(31), "Booked", "confirmed"))
+        execute(STATUS_SQL, (ids(32), "Called off", "cancelled"))
+        execute(GIG_SQL, (ids(1), "2027-06-12", "June"))
+        execute(GIG_SQL, (ids(2), "2027-07-03", "July"))
+        execute("UPDATE gigs SET gig_status_id = ? WHERE id = ?", (ids(31), ids(1)))
+        execute(ROLE_SQL, (ids(11), ids(1), ids(9), None))
+        migrations.upgrade()
+
+        def copies():
+            return dict(execute("SELECT id, gig_status_id FROM gig_roles").fetchall())
+
+        assert copies() == {ids(11): ids(31)}
+        execute(ROLE_SQL, (ids(12), ids(2), ids(9), None))
+        assert copies() == {ids(11): ids(31), ids(12): None}
+        execute("UPDATE gigs SET gig_status_id = ? WHERE id = ?", (ids(32), ids(2)))
+        assert copies() == {ids(11): ids(31), ids(12): ids(32)}
+        execute("UPDATE gig_roles SET gig_id = ? WHERE id = ?", (ids(2), ids(11)))
+        execute("UPDATE gigs SET gig_status_id = NULL WHERE id = ?", (ids(1),))
+        assert copies() == {ids(11): ids(32), ids(12): ids(32)}
+    db.close()
+
+
 def test_the_shipped_office_and_viewer_roles_get_sales_from_step_15_unless_the_office_changed_them(tmp_path):
     shipped = ("gigs", "catalog", "staffing", "production", "people", "pay")
     app = create_app({"DB": postgresql.location(tmp_path), "BACKUP_DIR": str(tmp_path / "backups")})
