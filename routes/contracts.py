@@ -32,7 +32,7 @@ def merge_fields():
     return {"data": contract_text.merge_fields()}
 
 
-@blueprint.post("/contract-templates/preview")
+@blueprint.post("/contract-template-preview")
 @operation(
     capability="sales.view",
     body=ContractPreviewSchema,

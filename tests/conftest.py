@@ -17,7 +17,7 @@ from tests.support import postgresql
 from tests.support.api import Api
 from tests.support.database import release_database
 from tests.support.documented import parsed
-from tests.support.pages import playwright_driver  # noqa: F401 (a fixture: one driver per test process)
+from tests.support.pages import playwright_driver  # noqa: F401 (a fixture: one driver per module)
 from tests.support.records import Builder
 from tests.support.users import make_token, make_user
 

@@ -1,6 +1,6 @@
 """SPEC §15 in the console, on the served demo office in Chromium: the contract template editor's preview from a
 real gig. A gig with a quote is picked with the reference picker; the text in the editor is shown as that gig's
-couple reads it (the service's `POST /contract-templates/preview`), again as the text is edited, once typing pauses
+couple reads it (the service's `POST /contract-template-preview`), again as the text is edited, once typing pauses
 and never a request per key; a merge field the service does not know is said with its line. axe finds nothing
 serious, nothing is wider than a phone. CONSOLE_SHOTS names a folder for its pictures at 1280 and 360 px
 (docs/screenshots/contract-preview-*.png)."""
@@ -21,7 +21,7 @@ SHOTS = Path(os.environ.get("CONSOLE_SHOTS", "/tmp/contract-preview-shots"))
 NARROW = {"width": 360, "height": 800}
 BODY = "Between {{ office_name }} and {{ client_names }}.\nThe band plays on {{ gig_date }}: {{ quote_total }}."
 ADDED = "\nDeposit: {{ deposit_amount }}"
-PREVIEW = "/contract-templates/preview"
+PREVIEW = "/contract-template-preview"
 
 
 def gig_with_a_quote(office):

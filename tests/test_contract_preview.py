@@ -1,4 +1,4 @@
-"""SPEC §15 console: the contract template editor's preview from a real gig, `POST /contract-templates/preview`: a
+"""SPEC §15 console: the contract template editor's preview from a real gig, `POST /contract-template-preview`: a
 body rendered with a gig's facts exactly as a contract of that gig made from it reads (the same merge fields,
 sandbox and client's language), refused as a save refuses it, naming each field at fault; `sales.view` to ask."""
 
@@ -8,7 +8,7 @@ from models import Event
 from tests.support.api import error_of
 
 TEMPLATE = "{{ client_names }} at {{ venue_name }} on {{ gig_date }}:\n{{ products }}\nTotal {{ quote_total }}."
-PREVIEW = "/contract-templates/preview"
+PREVIEW = "/contract-template-preview"
 
 
 @pytest.fixture

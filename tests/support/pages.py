@@ -80,10 +80,11 @@ def picture_at_width(page, name):
     picture(page, f"{name}-{page.viewport_size['width']}", full_page=True)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def playwright_driver():
-    """Playwright's driver, one per test process (tests/conftest.py brings it to every module): its sync API runs an
-    event loop of its own, and a second driver cannot start while one runs."""
+    """Playwright's driver for a test module (tests/conftest.py brings it to every module), shared by its browsers: a
+    second driver cannot start while one runs. Not longer than a module: its sync API keeps an event loop running in
+    the test process meanwhile, in which another test's `asyncio.run()` cannot start."""
     with sync_playwright() as driver:
         yield driver
 

@@ -1,6 +1,6 @@
 // A contract template's text as the couple of a real gig would read it (SPEC §15): a gig with a quote picked, the
 // text in the editor rendered by the service with that gig's facts, in the couple's language
-// (`POST /contract-templates/preview`), asked again once typing pauses, never per key.
+// (`POST /contract-template-preview`), asked again once typing pauses, never per key.
 //
 //   <${ContractPreview} body=${values.body} />
 
@@ -39,7 +39,7 @@ export function ContractPreview({ body }) {
   const shown = useLoad(async ({ signal }) => {
     if (!asked) return null;
     await pause(TYPING_PAUSE_MS, signal);
-    return (await api.post("/contract-templates/preview", { body, gig_id: asked }, { signal })).data;
+    return (await api.post("/contract-template-preview", { body, gig_id: asked }, { signal })).data;
   }, [body, asked]);
   const text = asked && shown.answer ? shown.answer.text : null;
   return html`<section class="template-preview" aria-labelledby="template-preview-heading">
