@@ -48,7 +48,7 @@ def write(path, gigs=None, season_of=None):
             migrations.upgrade()
             today = dt.date.today()
             office = Office(random.Random(SEED), today, size_for(gigs, season_of or today), season_of or today)
-            with db.atomic(), dialect.indexes_deferred():
+            with db.atomic(), dialect.indexes_deferred(), dialect.triggers_deferred():
                 build(office)
             with db.atomic():
                 dialect.refresh_statistics(BUSY_TABLES, force=True)
