@@ -143,8 +143,8 @@ def made(model, data, fields):
     for name, value in fields.items():
         if name in plain:
             data[name] = value
-        elif name in references and isinstance(value, references[name].rel_model):
-            data[name] = getattr(value, references[name].rel_field.name)
+        elif name in references and isinstance(value, references[name][0]):
+            data[name] = value.__data__.get(references[name][1])
             row.__rel__[name] = value
         else:
             setattr(row, name, value)
@@ -154,9 +154,11 @@ def made(model, data, fields):
 
 @functools.cache
 def field_kinds(model):
-    """The model's references by name, and the names of its other fields."""
-    references = {f.name: f for f in model._meta.sorted_fields if isinstance(f, ForeignKeyField)}
-    return references, {f.name for f in model._meta.sorted_fields if f.name not in references}
+    """The model's references by name (the model referred to, and the field of its that is stored), and the names of
+    its other fields."""
+    fields = model._meta.sorted_fields
+    references = {f.name: (f.rel_model, f.rel_field.name) for f in fields if isinstance(f, ForeignKeyField)}
+    return references, {f.name for f in fields if f.name not in references}
 
 
 def insert_rows(model, rows):
