@@ -1,5 +1,5 @@
 """A whole new SQLite file written in one go (the demo's `app.py demo`): quickly, with no write that must survive
-a crash, its indexes built once at the end, and left compact."""
+a crash, its indexes built and its insert triggers' work done once at the end, and left compact."""
 
 from contextlib import contextmanager
 
@@ -46,7 +46,7 @@ def indexes_deferred():
 
 
 # What the schema's insert triggers keep (sql/sqlite/0009_gig_counts.sql, 0012_gig_role_dates.sql), worked out from
-# all the rows at once: the trigger's name, and the statement. Each search index's insert trigger: `rebuilt`.
+# all the rows at once: the trigger's name, and the statement (a search index's insert trigger: see `kept_after`).
 KEPT_BY_INSERT_TRIGGERS = {
     "gig_role_counted": """
         UPDATE "gigs" SET "role_count" = c."roles", "open_role_count" = c."open"
