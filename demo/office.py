@@ -6,7 +6,7 @@ import functools
 import unicodedata
 from collections import defaultdict
 
-from peewee import BooleanField, Field, ForeignKeyField, IntegerField, _StringField
+from peewee import BooleanField, CharField, Field, ForeignKeyField, IntegerField
 
 from demo.data import PHONE_PREFIX
 from domain.rules import catalog_price
@@ -179,7 +179,7 @@ def insert_rows(model, rows):
 
 
 # The fields whose `db_value` returns a value of this class unchanged (and None): most values need no call.
-AS_IS = {_StringField.adapt: str, IntegerField.adapt: int, BooleanField.adapt: bool}
+AS_IS = {CharField.adapt: str, IntegerField.adapt: int, BooleanField.adapt: bool}
 
 
 def stored_as_is(field):
