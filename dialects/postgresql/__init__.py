@@ -6,7 +6,7 @@ from dialects.exemption import without_budget
 from dialects.postgresql.backups import Unreadable, copy_database, database_folder, inspect_file, keep_private
 from dialects.postgresql.binding import NOW, OFFICE_TODAY, greater_of, one_of, prepared, prepared_rows, subquery
 from dialects.postgresql.budget import limit_statements, over_budget
-from dialects.postgresql.bulk import compact, database_at, indexes_deferred, write_fast
+from dialects.postgresql.bulk import compact, database_at, indexes_deferred, triggers_deferred, write_fast
 from dialects.postgresql.database import (
     ChangeWatch,
     connect_in_background,

@@ -82,6 +82,13 @@ def indexes_deferred():
         db.execute_sql(sql)
 
 
+@contextmanager
+def triggers_deferred():
+    """The triggers work as the rows go in: the block as it is (SQLite's deferral is for its row-by-row search
+    indexes)."""
+    yield
+
+
 def compact(mostly_small_tables):
     """Leave the new database vacuumed: its pages' visibility known (index-only scans), nothing to clean later.
     (`mostly_small_tables` matters to SQLite's page size only.)"""

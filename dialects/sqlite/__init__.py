@@ -4,7 +4,7 @@ name does). Migrations of this dialect: `sql/sqlite/`."""
 from dialects.counters import count_up
 from dialects.exemption import without_budget
 from dialects.sqlite.budget import limit_statements, over_budget
-from dialects.sqlite.bulk import compact, database_at, indexes_deferred, write_fast
+from dialects.sqlite.bulk import compact, database_at, indexes_deferred, triggers_deferred, write_fast
 from dialects.sqlite.database import (
     ChangeWatch,
     connect_in_background,
