@@ -108,8 +108,8 @@ SEAM = {
     "database_at": "(path): the database pointed at the file `path` for the block",
     "write_fast": "(): writes that need not survive a crash (the new database goes if the build fails)",
     "indexes_deferred": "(): the schema's indexes made after the block, from all its rows at once",
-    "triggers_deferred": "(): what the schema's insert triggers keep (search indexes, gig counts, copied columns) "
-    "done after the block, from all its rows at once (or as the rows go in)",
+    "triggers_deferred": "(): the search indexes' insert triggers' work done after the block, from all its rows at "
+    "once (or as the rows go in)",
     "compact": "(mostly_small_tables): one compact, self-contained database left to copy",
 }
 

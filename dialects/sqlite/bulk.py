@@ -45,33 +45,12 @@ def indexes_deferred():
         db.execute_sql(sql)
 
 
-# What the schema's insert triggers keep (sql/sqlite/0009_gig_counts.sql, 0012_gig_role_dates.sql), worked out from
-# all the rows at once: the trigger's name, and the statement (a search index's insert trigger: see `kept_after`).
-KEPT_BY_INSERT_TRIGGERS = {
-    "gig_role_counted": """
-        UPDATE "gigs" SET "role_count" = c."roles", "open_role_count" = c."open"
-          FROM (SELECT "gig_id", COUNT(*) AS "roles", SUM("status" = 'open') AS "open" FROM "gig_roles"
-                 GROUP BY "gig_id") c
-         WHERE c."gig_id" = "gigs"."id"
-    """,
-    "invitation_counted": """
-        UPDATE "gigs" SET "pending_invitation_count" = c."pending"
-          FROM (SELECT r."gig_id", COUNT(*) AS "pending" FROM "gig_role_invitations" i
-                  JOIN "gig_roles" r ON r."id" = i."gig_role_id"
-                 WHERE i."status" = 'pending' GROUP BY r."gig_id") c
-         WHERE c."gig_id" = "gigs"."id"
-    """,
-    "gig_role_copied": """
-        UPDATE "gig_roles" SET "gig_date" = (SELECT "gig_date" FROM "gigs" WHERE "id" = "gig_roles"."gig_id"),
-               "product_id" = (SELECT "product_id" FROM "gig_products" WHERE "id" = "gig_roles"."gig_product_id")
-    """,
-}
-
-
 @contextmanager
 def triggers_deferred():
-    """The schema's insert triggers dropped for the block, their work done after it from all the rows at once, and
-    made again: a search index rebuilt in one go takes a small part of the time its trigger takes row by row."""
+    """The search indexes' insert triggers dropped for the block, each index rebuilt from all the rows after it, and
+    the triggers made again: an index rebuilt in one go takes a small part of the time its trigger takes row by row.
+    The schema's other insert triggers (gig counts, the roles' copies of their gig) still run row by row: each is a
+    write by primary key, and a second copy of what they do would go stale as the schema moves."""
     triggers = db.execute_sql("SELECT name, tbl_name, sql FROM sqlite_master WHERE type = 'trigger'").fetchall()
     deferred = [(name, table, sql) for name, table, sql in triggers if kept_after(name, table)]
     for name, _, _ in deferred:
@@ -84,11 +63,11 @@ def triggers_deferred():
 
 
 def kept_after(name, table):
-    """The statement that does the work of the insert trigger `name` on `table` for all its rows (None: not one of
-    those)."""
+    """The statement that does the work of the insert trigger `name` on `table` for all its rows: a search index's
+    rebuild (None: not one of those)."""
     if name == f"{search_table(table)}_insert":
         return f'INSERT INTO "{search_table(table)}" ("{search_table(table)}") VALUES (\'rebuild\')'
-    return KEPT_BY_INSERT_TRIGGERS.get(name)
+    return None
 
 
 def compact(mostly_small_tables):
