@@ -31,7 +31,7 @@ def test_one_address_looping_slow_requests_leaves_another_its_pace(tmp_path):
     example_office(tmp_path)
     service = Service(tmp_path).start("--threads", "8")  # serve's default
     key = service.run("create-api-key", "office@band.example", "--label", "loops").stdout.strip()
-    slow = ("GET", "/pay-sheet?from=2020-01-01&to=2030-12-31", None, {"Authorization": f"Bearer {key}"})
+    slow = ("GET", "/gig-roles?limit=200&expand=gig,role,staff_member", None, {"Authorization": f"Bearer {key}"})
     stop, answered, slow_took = threading.Event(), [], []
 
     def loop():
@@ -61,8 +61,9 @@ def test_one_address_looping_slow_requests_leaves_another_its_pace(tmp_path):
     assert set(answered) == {200}
     # The loops' requests wait their turn behind 4 of their own, not in front of the other client's: its median is
     # a fraction of theirs (without the turns, about 3/4 of theirs: it queues behind the loops' for a thread).
-    # Measured against theirs, as a loaded machine slows both.
-    assert statistics.median(took) < 0.3 * statistics.median(slow_took), (sorted(took), sorted(slow_took))
+    # Measured against theirs, as a loaded machine slows both; their request the example office's costliest page
+    # (~7 ms of CPU), so that the server's fixed costs per request, the same for both, do not close the gap.
+    assert statistics.median(took) < 0.4 * statistics.median(slow_took), (sorted(took), sorted(slow_took))
 
 
 def test_behind_a_trusted_proxy_each_forwarded_client_is_a_client_of_its_own(tmp_path):
