@@ -23,9 +23,11 @@ from models import (
 
 
 def stored_statuses(statuses):
-    """What the stored status of an invitation reading one of `statuses` is: an index finds those (an invitation
-    that reads `expired` may still be stored `pending`)."""
-    stored = sorted(set(statuses) | ({"pending"} if "expired" in statuses else set()))
+    """What the stored status of an invitation reading one of `statuses` is: an index finds those, in a list's order
+    too. An invitation that reads `expired` may still be stored `pending`, until the worker marks it; while none
+    is (the usual case, `gig_counts_are_exact`), each reads as stored."""
+    overdue_may_read_expired = "expired" in statuses and not gig_counts_are_exact()
+    stored = sorted(set(statuses) | ({"pending"} if overdue_may_read_expired else set()))
     return GigRoleInvitation.status == stored[0] if len(stored) == 1 else GigRoleInvitation.status.in_(stored)
 
 

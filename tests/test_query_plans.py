@@ -259,10 +259,12 @@ def test_a_sort_through_a_reference_walks_indexes_and_sorts_no_rows(app, name, s
 
 @pytest.mark.sqlite_only  # SQLite's plans (EXPLAIN QUERY PLAN)
 @pytest.mark.parametrize("sort", ["created_at", "-created_at"])
-def test_the_pending_invitations_walk_their_own_index_in_the_default_order(app, sort):
+@pytest.mark.parametrize("status", ["pending", "expired"])
+def test_the_pending_and_expired_invitations_walk_their_own_index_in_the_default_order(app, sort, status):
     """An invitation's status is computed (a pending one past expiry reads expired), but a filter on it finds the
-    stored status by an index: the office's pending invitations are never a walk of every invitation."""
-    steps = full_plan("gig-role-invitations", **{"filter[status]": "pending", "sort": sort})
+    stored status by an index: the office's pending invitations are never a walk of every invitation, nor its
+    expired ones while none stored as pending is overdue (a walk of 97 000 in the 20 000-gig demo: 75 ms)."""
+    steps = full_plan("gig-role-invitations", **{"filter[status]": status, "sort": sort})
     assert steps == ["SEARCH t1 USING INDEX gigroleinvitation_status_created_at_id (status=?)"], steps
 
 
