@@ -15,7 +15,8 @@
 // load({signal, answer}) gets the request's AbortSignal (aborted when the question changes or the screen goes)
 // and the answer kept so far (a list shown a page at a time adds the next page to it).
 // With `fresh`, the answer to an earlier question (another period, another search) is not shown while the new one
-// is asked: answer is null, as at first.
+// is asked: answer is null, as at first. With `wait` (ms), it is asked once the question has stayed the same that
+// long (what is typed in a search box: once typing pauses, never per key).
 
 import { useLayoutEffect, useRef, useState } from "./lib.js";
 
@@ -42,9 +43,20 @@ function keptAnswer(name) {
   return entry && entry.answer !== undefined ? entry.answer : null;
 }
 
+/** Resolves once `ms` have passed; rejects as an abort does when `signal` aborts first. */
+function pause(ms, signal) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => {
+      clearTimeout(timer);
+      reject(new DOMException("The question changed.", "AbortError"));
+    });
+  });
+}
+
 const sameQuestion = (one, other) => one.length === other.length && one.every((value, i) => Object.is(value, other[i]));
 
-export function useLoad(load, deps, { keep, fresh = false } = {}) {
+export function useLoad(load, deps, { keep, fresh = false, wait = 0 } = {}) {
   const [round, setRound] = useState(0);
   const [state, setState] = useState(() => ({ answer: keptAnswer(keep), error: null, loading: keptAnswer(keep) === null }));
   const answer = useRef(state.answer);
@@ -54,7 +66,8 @@ export function useLoad(load, deps, { keep, fresh = false } = {}) {
     const control = new AbortController();
     const settled = waiting.current.splice(0);
     const settle = () => settled.forEach((resolve) => resolve());
-    const ask = () => load({ signal: control.signal, answer: answer.current });
+    const asked = async () => load({ signal: control.signal, answer: answer.current });
+    const ask = wait ? () => pause(wait, control.signal).then(asked) : asked;
     if (keptAnswer(keep) === null) setState((before) => (before.loading ? before : { ...before, loading: true }));
     (keep ? kept(keep, ask) : ask()).then(
       (next) => control.signal.aborted || setState({ answer: next, error: null, loading: false, question: deps }),

@@ -3,7 +3,8 @@
 
 import { useConsole } from "./context.js";
 import { date } from "./format.js";
-import { html, useEffect, useState } from "./lib.js";
+import { html, useState } from "./lib.js";
+import { useLoad } from "./load.js";
 import { can } from "./me.js";
 import { recordPath } from "./paths.js";
 
@@ -69,35 +70,20 @@ function Results({ found, onPick }) {
 export function Search({ inputRef }) {
   const { api, me } = useConsole();
   const [text, setText] = useState("");
-  const [found, setFound] = useState(null);
-  const [error, setError] = useState(null);
   const kinds = KINDS.filter((kind) => can(me, kind.capability));
   const q = searchable(text);
-  useEffect(() => {
-    setError(null);
-    if (!q) return setFound(null);
-    const aborter = new AbortController();
-    const timer = setTimeout(() => {
-      searchAll(api, kinds, q, aborter.signal).then(setFound, (e) => e.name !== "AbortError" && setError(e));
-    }, DEBOUNCE_MS);
-    return () => {
-      clearTimeout(timer);
-      aborter.abort();
-    };
-  }, [q]);
+  const found = useLoad(({ signal }) => (q ? searchAll(api, kinds, q, signal) : null), [q], { wait: q ? DEBOUNCE_MS : 0 });
+  const error = q ? found.error : null;
   if (kinds.length === 0) return html`<div class="search"></div>`;
-  const close = () => {
-    setText("");
-    setFound(null);
-  };
+  const close = () => setText("");
   const onKeyDown = (event) => event.key === "Escape" && close();
   return html`<div class="search" role="search" onKeyDown=${onKeyDown}>
     <label for="search-box" class="visually-hidden">Search gigs, people and venues</label>
     <input id="search-box" ref=${inputRef} type="search" placeholder="Search gigs, people, venues…  /"
       autocomplete="off" value=${text} onInput=${(event) => setText(event.target.value)} />
-    <div class=${error || (q && found) ? "search-results open" : "search-results"} aria-live="polite">
+    <div class=${error || (q && found.answer) ? "search-results open" : "search-results"} aria-live="polite">
       ${error ? html`<p class="error">${error.message}</p>` : null}
-      ${q && found ? html`<${Results} found=${found} onPick=${close} />` : null}
+      ${q && found.answer ? html`<${Results} found=${found.answer} onPick=${close} />` : null}
     </div>
   </div>`;
 }

@@ -16,6 +16,7 @@
 
 import { useConsole } from "../context.js";
 import { html, useEffect, useLayoutEffect, useRef, useState } from "../lib.js";
+import { useLoad } from "../load.js";
 import { searchable } from "../search.js";
 
 const DEBOUNCE_MS = 200;
@@ -23,24 +24,13 @@ const SHOWN = 10;
 
 function useOptions(collection, text, open, query, sort) {
   const { api } = useConsole();
-  const [found, setFound] = useState({ records: [], error: null, q: null });
   const q = searchable(text);
-  useEffect(() => {
-    if (!open) return;
-    const aborter = new AbortController();
-    const ask = { ...query, limit: SHOWN, ...(q ? { q } : { sort }) };
-    const timer = setTimeout(() => {
-      api.get(`/${collection}`, ask, { signal: aborter.signal }).then(
-        ({ data }) => setFound({ records: data, error: null, q }),
-        (error) => error.name !== "AbortError" && setFound({ records: [], error, q }),
-      );
-    }, q ? DEBOUNCE_MS : 0);
-    return () => {
-      clearTimeout(timer);
-      aborter.abort();
-    };
-  }, [collection, q, open]);
-  return { ...found, settled: found.q === q };
+  const found = useLoad(
+    ({ signal }) => (open ? api.get(`/${collection}`, { ...query, limit: SHOWN, ...(q ? { q } : { sort }) }, { signal }) : null),
+    [collection, q, open],
+    { wait: q ? DEBOUNCE_MS : 0 },
+  );
+  return { records: (!found.error && found.answer?.data) || [], error: found.error, settled: !found.loading };
 }
 
 export function ReferencePicker(props) {

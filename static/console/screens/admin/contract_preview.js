@@ -14,17 +14,6 @@ import { useLoad } from "../../load.js";
 const TYPING_PAUSE_MS = 500;
 const GIGS_WITH_A_QUOTE = { "filter[quote_status][is_null]": "false", fields: "id,title,gig_date" };
 
-/** Resolves once `ms` have passed; rejects as an abort does when `signal` aborts first. */
-function pause(ms, signal) {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => {
-      clearTimeout(timer);
-      reject(new DOMException("The preview's question changed.", "AbortError"));
-    });
-  });
-}
-
 const gigText = (gig) => [gig.title, gig.gig_date ? date(gig.gig_date) : null].filter(Boolean).join(" · ");
 
 /** What the service said against the preview, in words: the text's problems, the gig's, or its message. */
@@ -36,11 +25,11 @@ export function ContractPreview({ body }) {
   const { api } = useConsole();
   const [gig, setGig] = useState(null);
   const asked = gig && body.trim() ? gig.id : null;
-  const shown = useLoad(async ({ signal }) => {
-    if (!asked) return null;
-    await pause(TYPING_PAUSE_MS, signal);
-    return (await api.post("/contract-template-preview", { body, gig_id: asked }, { signal })).data;
-  }, [body, asked]);
+  const shown = useLoad(
+    async ({ signal }) => (asked ? (await api.post("/contract-template-preview", { body, gig_id: asked }, { signal })).data : null),
+    [body, asked],
+    { wait: asked ? TYPING_PAUSE_MS : 0 },
+  );
   const text = asked && shown.answer ? shown.answer.text : null;
   return html`<section class="template-preview" aria-labelledby="template-preview-heading">
     <h2 id="template-preview-heading">Preview</h2>
