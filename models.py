@@ -1080,10 +1080,11 @@ register_internal(FrozenDocument)
 
 
 class ClientLink(BaseModel):
-    """A gig contact's link to their page, by its token's hash: one per gig contact, a new one replacing it."""
+    """A link of a gig contact to their page, by its token's hash: one for each mail to them, the office's replacing
+    them all (domain/sales/client_links.py)."""
 
     id = IdField(primary_key=True, default=new_id)
-    gig_contact = ref(GigContact, on_delete="CASCADE", unique=True)
+    gig_contact = ref(GigContact, on_delete="CASCADE")
     token_hash = CharField(max_length=64, unique=True)
     expires_at = TimestampField()
     created_at = TimestampField(default=now)

@@ -36,8 +36,8 @@ def gig_contact_of(id):
 @blueprint.post("/gig-contacts/<id>/client-link")
 @operation(capability="sales.edit", response=ClientLinkSchema, errors=(400, 404))
 def make_client_link(id):
-    """Make the gig contact's link to their page, replacing the one they had, and mail it to them; its address is
-    shown only here and in that mail."""
+    """Make the gig contact's link to their page, replacing every link they had (their mails' too), and mail it to
+    them; its address is shown only here and in that mail."""
     gig_contact = gig_contact_of(id)
     link = client_links.make(gig_contact, lifecycle.public_url())
     clients.mail_link(gig_contact, link["url"])
@@ -47,7 +47,8 @@ def make_client_link(id):
 @blueprint.delete("/gig-contacts/<id>/client-link")
 @operation(capability="sales.edit", status=204, errors=(400, 404))
 def revoke_client_link(id):
-    """Revoke the gig contact's link: it stops working at once. 404 when they have none."""
+    """Revoke the gig contact's links (the office's and their mails'): they stop working at once. 404 when they have
+    none."""
     if not client_links.revoke(gig_contact_of(id).id):
         raise not_found("This gig contact has no client link.")
     return "", 204

@@ -1,9 +1,9 @@
 """Money in's notifications (SPEC §15): the client's mails, driven by the sales events (a quote sent, a contract to
 sign, an invoice issued, a payment received) and by the clock (an open invoice 3 days before it is due, and 7 days
 after; once each); and the office's news of it in-app (a quote accepted or declined, a contract signed, an invoice
-overdue) for the active users holding `sales.edit` who keep the office digest on. Each client mail carries a new
-link to the client's page (`client_links.make`): a link's token is kept only as its hash, so the mail's link
-replaces the one the client had."""
+overdue) for the active users holding `sales.edit` who keep the office digest on. Each client mail carries a link
+of its own to the client's page (`client_links.add`: a link's token is kept only as its hash, so a mail cannot carry
+the one the client had), beside theirs."""
 
 import datetime as dt
 
@@ -59,15 +59,15 @@ def register():
 
 def tell_client(kind, gig_id, contact_id, number, lines, topic=None, public_url=None):
     """Mail `kind` to the contact of the gig (when they are one of its contacts), with a new link to their page; a
-    contact without an address keeps the link they have (their notification reads skipped: no address), and so
-    does the one acting on their page now (SPEC §16: signing sets off mails; the page they are on keeps working)."""
+    contact without an address gets none (their notification reads skipped: no address), and neither does the one
+    acting on their page now (SPEC §16: signing sets off mails; the page they are on is their link)."""
     gig_contact = GigContact.get_or_none((GigContact.gig == gig_id) & (GigContact.contact == contact_id))
     if gig_contact is None:
         return
     contact = Contact.get_by_id(contact_id)
     acting = writer.noted(IN_USE) == gig_contact.id
     new_link = contact.email and not acting
-    url = new_link and client_links.make(gig_contact, public_url or current_app.config["PUBLIC_URL"])["url"]
+    url = new_link and client_links.add(gig_contact, public_url or current_app.config["PUBLIC_URL"])["url"]
     queue.add(
         kind, client_message(kind, gig_contact, number, lines, url), queue.ids(gig_id), to=contact.email, topic=topic
     )

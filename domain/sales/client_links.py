@@ -1,7 +1,8 @@
-"""The client's link (SPEC §16): one per gig contact, `{public_url}/client#token=bcl_…`, the only credential of
-`/v1/client`. Its token is random and stored as its SHA-256 hash only, so it is shown once: when it is made. A new
-link replaces the contact's old one (which stops working at once); it works until 90 days after the gig, and for
-a link made later than that, 14 days from its making."""
+"""The client's links (SPEC §16): `{public_url}/client#token=bcl_…`, the only credential of `/v1/client`. A token is
+random and stored as its SHA-256 hash only, so it is shown once: when it is made. Each mail to the client carries a
+link of its own, beside those of the mails before (an older mail's link keeps working); a link the office makes
+replaces all of the contact's links (a link that went astray stops working at once). A link works until 90 days after
+the gig, and one made later than that, 14 days from its making."""
 
 import datetime as dt
 import hashlib
@@ -26,17 +27,23 @@ def expiry(gig_date):
 
 
 def make(gig_contact, public_url):
-    """A new link for `gig_contact`, replacing theirs, in the write transaction under way: {url, expires_at}."""
+    """The office's new link for `gig_contact`, replacing all of theirs, in the write transaction under way: {url,
+    expires_at}."""
+    revoke(gig_contact.id)
+    return add(gig_contact, public_url)
+
+
+def add(gig_contact, public_url):
+    """Another link for `gig_contact` (a mail's), theirs kept, in the write transaction under way: {url, expires_at}."""
     token = PREFIX + secrets.token_urlsafe(32)
     gig = Gig.get_by_id(gig_contact.gig_id)
     expires_at = expiry(dt.date.fromisoformat(str(gig.gig_date)))
-    revoke(gig_contact.id)
     ClientLink.create(gig_contact=gig_contact.id, token_hash=digest(token), expires_at=expires_at)
     return {"url": f"{public_url}/client#token={token}", "expires_at": expires_at}
 
 
 def revoke(gig_contact_id):
-    """Whether the gig contact had a link (it works no more)."""
+    """Whether the gig contact had a link (none of theirs works any more)."""
     return ClientLink.delete().where(ClientLink.gig_contact == gig_contact_id).execute() > 0
 
 
