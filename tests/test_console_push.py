@@ -333,6 +333,19 @@ def deliver_push(page, office, message):
     cdp.detach()
 
 
+def pushed_until_shown(page, office, message, shown, tries=3):
+    """`message` delivered (see `deliver_push`) until `shown()` gives something, at most `tries` times, each waited
+    for 15 s: DevTools says nothing when the browser drops a delivery (once in CI, at load 8, no notification came in
+    30 s), where a push service would deliver again. A message delivered twice shows once (its tag is the same)."""
+    for attempt in range(1, tries + 1):
+        deliver_push(page, office, message)
+        try:
+            return wait_for(shown, timeout=15)
+        except AssertionError:
+            if attempt == tries:
+                raise
+
+
 def test_a_push_delivered_to_the_service_worker_shows_its_notification(office, phone):
     page = phone()
     page.goto(office.url("/my/settings"))
@@ -343,8 +356,7 @@ def test_a_push_delivered_to_the_service_worker_shows_its_notification(office, p
         "body": "Please answer by Thursday.",
         "data": {"gig_id": "g-1", "gig_role_id": "r-1", "invitation_id": "i-1"},
     }
-    deliver_push(page, office, message)
-    shown = wait_for(lambda: page.evaluate(SHOWN_NOTIFICATIONS), timeout=30)
+    shown = pushed_until_shown(page, office, message, lambda: page.evaluate(SHOWN_NOTIFICATIONS))
     assert shown == [
         {
             "title": message["title"],
