@@ -10,6 +10,12 @@ import pytest
 
 from tests.support import postgresql
 
+# Python's compiled modules are written whatever PYTHONDONTWRITEBYTECODE says (into __pycache__/, which git ignores):
+# a run starts some 300 processes (served offices, commands, demos) that would each compile the project's 400 modules
+# again (0.15 CPU-s a process), and every worker would rewrite the asserts of every test module again.
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
 DATABASE = postgresql.chosen_database(sys.argv)
 CLUSTER = postgresql.prepare_server(DATABASE)
 

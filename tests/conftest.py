@@ -54,7 +54,7 @@ def shared_app(template_db):
 @pytest.fixture
 def app(shared_app, template_db, tmp_path):
     postgresql.copy_ahead(template_db)  # on PostgreSQL, the next tests' copies are made while this one runs
-    location = postgresql.location(tmp_path, template=template_db)
+    location = postgresql.location(tmp_path, template=template_db, emptied=True)
     settings = {"DB": location, "MAIL_URL": f"file:{tmp_path / 'mail'}", "AUTH_RATE_LIMIT": "1000/minute"}
     settings["INQUIRY_RATE"] = "1000/minute"  # the rate's own tests set theirs (tests/test_inquiries.py)
     if (
@@ -64,7 +64,9 @@ def app(shared_app, template_db, tmp_path):
     configure(shared_app, settings)
     yield shared_app
     shared_app.extensions["outbox"].close()
-    release_database()
+    release_database(keep_pool=True)
+    if not postgresql.give_back(tmp_path):  # emptied for the next test, whose connections to it are these
+        release_database()
 
 
 @pytest.fixture

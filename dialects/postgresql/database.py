@@ -31,7 +31,7 @@ def open_database(location, busy_timeout_seconds):
     # A writer waits for a row another transaction holds this long (as SQLite's busy timeout), then is told the
     # database is busy.
     options = f"-c lock_timeout={int(busy_timeout_seconds * 1000)} -c timezone=UTC"
-    if not db.deferred:
+    if not db.deferred and (db.database, db.connect_params) != (name, {"options": options, **params}):
         db.close_all()  # the pool's connections are to the database opened before (tests open one after another)
     db.init(name, timeout=busy_timeout_seconds, options=options, **params)
     return db

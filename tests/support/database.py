@@ -11,12 +11,13 @@ from models import db
 from tests.support.postgresql import archive_rows, on_postgresql
 
 
-def release_database():
-    """This process's connections to the database closed: a PostgreSQL database can then be copied or dropped.
-    Every app's feeds thread ends first: closing all a pool's connections closes one a thread is running on too."""
+def release_database(keep_pool=False):
+    """This process's connections to the database closed: a PostgreSQL database can then be copied or dropped (with
+    `keep_pool`, the thread's own handed back to the pool alone, for the next test on the same database). Every
+    app's feeds thread ends first: closing all a pool's connections closes one a thread is running on too."""
     stop_every_thread()
     db.close()
-    if on_postgresql():
+    if on_postgresql() and not keep_pool:
         db.close_all()
 
 

@@ -1,9 +1,11 @@
 """A throwaway PostgreSQL for the tests (`pytest --database=postgresql`): a cluster of its own in a temporary folder,
 initdb'd and run as the `postgres` user when the tests run as root (PostgreSQL refuses root), spoken to through a
 Unix socket in that folder (no port to collide with another), with its durability switched off (a test's data never
-outlives the run). Databases are made from a migrated template, one per test, and dropped after it: a process makes
-its next copies and drops the used ones on a thread of its own (`Copies`), while its tests run, as most of the time a
-copy takes is spent waiting (on the server's checkpoint and its other sessions), not computing."""
+outlives the run). Databases are made from a migrated template: the `app` fixture's tests of a process run on one
+copy, emptied back to the template's rows after each (`Emptied`); any other database a test makes is a copy of its
+own, dropped after the test module. A process makes its next copies and drops the used ones on threads of its own
+(`Copies`), while its tests run, as most of the time a copy takes is spent waiting (on the server's checkpoint and
+its other sessions), not computing."""
 
 import atexit
 import contextlib
@@ -164,19 +166,24 @@ def on_postgresql():
 _made = {}  # the databases made for the test under way, by the folder they belong to (see `location`)
 
 
-def location(tmp_path, template=None, kept=False):
+def location(tmp_path, template=None, kept=False, emptied=False):
     """BAND_DB of the database of a test's folder `tmp_path`, made if need be (as a copy of `template`, if given):
     on SQLite the file `band.db` in it; on PostgreSQL a database of its own, dropped after the test module unless
-    `kept` (a template). The test's app and the offices it serves from the folder share it, as they share the file."""
+    `kept` (a template), or with `emptied` the process's `Emptied` one, given back by `give_back` after the test.
+    The test's app and the offices it serves from the folder share it, as they share the file."""
     if not on_postgresql():
         path = tmp_path / "band.db"
         if template and not path.exists():
             shutil.copy(template, path)
         return str(path)
     server = os.environ[SERVER]
+    if _emptied is not None and str(tmp_path) in _made and _made[str(tmp_path)][0] == _emptied.name:
+        _emptied.shared = True  # asked again, for another process
     if str(tmp_path) not in _made:
         source = template and urlsplit(template).path.lstrip("/")
-        if _copies is not None and source == _copies.template:
+        if emptied and _emptied is not None and source == _copies.template:
+            name, kept = _emptied.take(), True
+        elif _copies is not None and source == _copies.template:
             name = _copies.take()
         else:
             worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
@@ -334,19 +341,143 @@ class Copies:
                     raise
 
 
+class Emptied:
+    """The database the `app` fixture's tests of this process run on, one after the other: a copy of the template,
+    emptied back to the template's rows after each test instead of dropped for a new copy. A copy and its drop
+    cost the server ~55 ms of CPU, and every connection of the next test would start on a database no backend has
+    read yet; emptying the tables costs ~10 ms, and the process's pool keeps its connections for the next test. A
+    test that changed the schema or wrote many rows (they would stay in the tables' pages and the planner's
+    statistics), or whose folder another process was given (a served office: it may outlive the test a moment), is
+    given a new copy."""
+
+    ROWS_AT_MOST = 2000
+
+    def __init__(self, copies):
+        self.copies = copies
+        self.name = self.seeds = self.connection = None
+        self.shared = False
+
+    def take(self):
+        import psycopg
+
+        if self.name is None:
+            self.name = self.copies.take()
+            url = database_url(self.copies.server, self.name)
+            # A row a test left locked makes the emptying wait that long, then give up (a new copy instead).
+            self.connection = psycopg.connect(url, autocommit=True, options="-c lock_timeout=5000")
+            self.seeds = Seeds.read(self.connection)  # a copy just made: the template's
+        return self.name
+
+    def give_back(self):
+        """After a test: the database emptied back to the template's rows (True), or dropped."""
+        import psycopg
+
+        shared, self.shared = self.shared, False
+        with contextlib.suppress(psycopg.Error):
+            if not shared and self.seeds.restore(self.connection, self.ROWS_AT_MOST):
+                return True
+        self.drop()
+        return False
+
+    def drop(self):
+        with contextlib.suppress(Exception):
+            self.connection.close()
+        self.copies.drop(self.name)
+        self.name = self.seeds = self.connection = None
+
+
+class Seeds:
+    """What a migrated database holds before any test writes to it: the rows of its tables (the access roles, the
+    gig statuses and types, the settings), its sequences' values, and a fingerprint of its schema."""
+
+    # The schema's rows in the catalogues, each row's oid and xmin: any DDL writes one of them anew.
+    SCHEMA = """
+        SELECT md5(string_agg(line, ',' ORDER BY line)) FROM (
+            SELECT 'c' || oid || ':' || xmin AS line FROM pg_class WHERE relnamespace = 'public'::regnamespace
+            UNION ALL SELECT 'a' || attrelid || '.' || attnum || ':' || a.xmin FROM pg_attribute a
+                JOIN pg_class c ON c.oid = a.attrelid WHERE c.relnamespace = 'public'::regnamespace
+            UNION ALL SELECT 't' || t.oid || ':' || t.xmin FROM pg_trigger t
+                JOIN pg_class c ON c.oid = t.tgrelid WHERE c.relnamespace = 'public'::regnamespace
+            UNION ALL SELECT 'p' || oid || ':' || xmin FROM pg_proc WHERE pronamespace = 'public'::regnamespace
+            UNION ALL SELECT 'n' || oid || ':' || xmin FROM pg_namespace
+        ) schema"""
+    TABLES = """
+        SELECT format('%I', c.relname), string_agg(format('%I', a.attname), ', ' ORDER BY a.attnum)
+        FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid
+        WHERE c.relnamespace = 'public'::regnamespace AND c.relkind = 'r' AND a.attnum > 0 AND NOT a.attisdropped
+          AND a.attgenerated = ''
+        GROUP BY c.relname ORDER BY c.relname"""
+    SEQUENCES = """
+        SELECT format('%I', sequencename), coalesce(last_value, start_value), last_value IS NOT NULL
+        FROM pg_sequences WHERE schemaname = 'public'"""
+
+    def __init__(self, schema, tables, rows, sequences):
+        self.schema, self.tables, self.rows, self.sequences = schema, tables, rows, sequences
+
+    @classmethod
+    def read(cls, connection):
+        schema = connection.execute(cls.SCHEMA).fetchone()[0]
+        tables = dict(connection.execute(cls.TABLES).fetchall())
+        rows = {}
+        for table, columns in tables.items():
+            if connection.execute(f"SELECT EXISTS (SELECT FROM {table})").fetchone()[0]:
+                with connection.cursor().copy(f"COPY {table} ({columns}) TO STDOUT (FORMAT binary)") as copy:
+                    rows[table] = b"".join(bytes(block) for block in copy)
+        return cls(schema, tables, rows, connection.execute(cls.SEQUENCES).fetchall())
+
+    def restore(self, connection, rows_at_most):
+        """The database's rows and sequences back to these, in one transaction; False (nothing changed) where its
+        schema is not these seeds', or it holds more than `rows_at_most` rows."""
+        import psycopg
+
+        if connection.execute(self.SCHEMA).fetchone()[0] != self.schema:
+            return False
+        with connection.transaction() as transaction:
+            connection.execute("SET LOCAL session_replication_role = replica")  # no trigger, no foreign key checked
+            deleted = ", ".join(f"d{n} AS (DELETE FROM {table} RETURNING 1)" for n, table in enumerate(self.tables))
+            counted = " + ".join(f"(SELECT count(*) FROM d{n})" for n in range(len(self.tables)))
+            if connection.execute(f"WITH {deleted} SELECT {counted}").fetchone()[0] > rows_at_most:
+                raise psycopg.Rollback(transaction)
+            for table, data in self.rows.items():
+                columns = self.tables[table]
+                with connection.cursor().copy(f"COPY {table} ({columns}) FROM STDIN (FORMAT binary)") as copy:
+                    copy.write(data)
+            if self.sequences:
+                values = ", ".join(f"setval('{name}', {value}, {called})" for name, value, called in self.sequences)
+                connection.execute(f"SELECT {values}")
+            return True
+        return False
+
+
 _copies = None  # the Copies of this process's template, once `copy_ahead` started it
+_emptied = None  # the Emptied database of the `app` fixture's tests, beside them
 
 
 def copy_ahead(template):
     """Copies of the template database at `template` (its URL) are made ahead from now on: `location` takes them."""
-    global _copies
+    global _copies, _emptied
     if on_postgresql() and _copies is None:
         _copies = Copies(os.environ[SERVER], urlsplit(template).path.lstrip("/"))
+        _emptied = Emptied(_copies)
+
+
+def give_back(tmp_path):
+    """After a test whose folder is `tmp_path`: its Emptied database emptied for the next test, whose connections to
+    it may be this test's (True), or dropped (False: this process's connections to it are to be closed)."""
+    if not (on_postgresql() and _emptied is not None and _emptied.name):
+        return not on_postgresql()
+    if _made.get(str(tmp_path), (None,))[0] != _emptied.name:
+        return False
+    del _made[str(tmp_path)]
+    return _emptied.give_back()
 
 
 def finish():
     """The databases still to drop dropped, and the copies made ahead that no test took."""
-    global _copies
+    global _copies, _emptied
+    if _emptied is not None and _emptied.name:
+        _emptied.drop()
+    _emptied = None
     if _copies is not None:
         _copies.finish()
         _copies = None
