@@ -40,7 +40,13 @@ def template_db(tmp_path_factory):
         migrations.upgrade()
         signed_links.make_secret_key()  # as serve and init-db prepare a database
     release_database()
+    postgresql.migrated_template(location)
     return location
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _served_offices_copy_the_template(template_db):
+    """On PostgreSQL an office a test serves starts on a copy of the template (`postgresql.served_location`)."""
 
 
 @pytest.fixture(scope="session")

@@ -11,7 +11,7 @@ import pytest
 
 from demo.data import USERS as DEMO_USERS
 from tests.support import pages, postgresql
-from tests.support.served import ANSWER_SECONDS, LOOPBACK_PUSH, OPENER, Service
+from tests.support.served import ANSWER_SECONDS, LOOPBACK_PUSH, OPENER, UNHURRIED, Service
 
 browser = pages.browser  # the module's chromium-headless-shell (a fixture)
 
@@ -58,7 +58,7 @@ class DemoOffice:
     of its own: a second or two on a busy machine). `settings` are BAND_* variables of the server."""
 
     def __init__(self, tmp_path, **settings):
-        self.service = Service(tmp_path, **{"BAND_WORKER_INTERVAL": "0.2", **LOOPBACK_PUSH, **settings})
+        self.service = Service(tmp_path, **{**UNHURRIED, **LOOPBACK_PUSH, **settings})  # no screen waits on timed work
         demo = postgresql.new_location(tmp_path, "demo")
         made = self.service.run("demo", demo, "--season-of", SEASON_OF)
         assert made.returncode == 0, made.stderr

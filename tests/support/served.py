@@ -32,7 +32,8 @@ class Service:
         self.env = {k: v for k, v in os.environ.items() if not k.startswith("BAND_")}
         # The budget of a read is CPU time, and a virtual machine's host that takes the CPU away mid-statement charges
         # that time to the thread: on a busy CI machine a cheap read was refused. The budget's own tests set theirs.
-        defaults = {"BAND_DB": postgresql.location(tmp_path), "BAND_QUERY_BUDGET_MS": "5000", "PYTHONUNBUFFERED": "1"}
+        defaults = {"BAND_QUERY_BUDGET_MS": "5000", "PYTHONUNBUFFERED": "1"}
+        defaults["BAND_DB"] = postgresql.served_location(tmp_path)
         self.env.update({**defaults, **env})
         self.log_path = tmp_path / "server.log"
 
@@ -175,5 +176,6 @@ def example_office(tmp_path):
     if not postgresql.on_postgresql():
         shutil.copy(example, tmp_path / "band.db")
         return
-    copied = Service(tmp_path).run("copy-to", postgresql.location(tmp_path), str(example))
+    empty = postgresql.location(tmp_path)  # before the Service, whose office would start on the template's copy
+    copied = Service(tmp_path).run("copy-to", empty, str(example))
     assert copied.returncode == 0, copied.stdout + copied.stderr
