@@ -52,22 +52,39 @@ class Keys(dict):
         return self[email]
 
 
+_demo = None  # (BAND_DB, the band's users' keys) of this process's demo office, made by its first DemoOffice
+
+
+def demo_template(folder):
+    """The demo office (`app.py demo`, the band of SEASON_OF) made once by a process, in `folder`, with an API key
+    for each of the band's own users (…@band.example, in one process, as a process costs more than all they ask):
+    (its BAND_DB, {email: key}). Each DemoOffice serves a copy: making it costs a few CPU-seconds, a copy hundredths."""
+    global _demo
+    if _demo is None:
+        folder.mkdir(exist_ok=True)
+        demo = postgresql.new_location(folder, "demo", kept=True)
+        maker = Service(folder)
+        made = maker.run("demo", demo, "--season-of", SEASON_OF)
+        assert made.returncode == 0, made.stderr
+        maker.env["BAND_DB"] = demo
+        users = [email for email, _, _, active in DEMO_USERS if active and email.endswith("@band.example")]
+        keys = maker.run_all(*(["create-api-key", email, "--label", "console tests"] for email in users))
+        _demo = demo, dict(zip(users, (key.strip() for key in keys), strict=True))
+    return _demo
+
+
 class DemoOffice:
-    """`app.py demo` (the band of SEASON_OF) served on a free port; `keys[email]`, an API key of a demo user: made
-    at the start for the band's own users (…@band.example, in one process), else when first asked for (a process
-    of its own: a second or two on a busy machine). `settings` are BAND_* variables of the server."""
+    """A copy of the demo office (`demo_template`) served on a free port; `keys[email]`, an API key of a demo user:
+    the band's own users' from the start, another's made when first asked for (a process of its own: a second or
+    two on a busy machine). `settings` are BAND_* variables of the server."""
 
     def __init__(self, tmp_path, **settings):
-        self.service = Service(tmp_path, **{**UNHURRIED, **LOOPBACK_PUSH, **settings})  # no screen waits on timed work
-        demo = postgresql.new_location(tmp_path, "demo")
-        made = self.service.run("demo", demo, "--season-of", SEASON_OF)
-        assert made.returncode == 0, made.stderr
-        self.service.env["BAND_DB"] = demo
+        demo, keys = demo_template(tmp_path.parent / "demo-template")
+        location = postgresql.location(tmp_path, template=demo)
+        # no screen waits on timed work
+        self.service = Service(tmp_path, **{**UNHURRIED, **LOOPBACK_PUSH, **settings, "BAND_DB": location})
         self.keys = Keys(self)
-        # the band's users' keys made in one process, as a process costs more than all they ask
-        users = [email for email, _, _, active in DEMO_USERS if active and email.endswith("@band.example")]
-        keys = self.service.run_all(*(["create-api-key", email, "--label", "console tests"] for email in users))
-        self.keys.update(zip(users, (key.strip() for key in keys), strict=True))
+        self.keys.update(keys)
         self.service.start()
         self.origin = f"http://127.0.0.1:{self.service.port}"
 

@@ -209,16 +209,16 @@ def served_location(tmp_path):
     return location(tmp_path, template=_template if on_postgresql() else None)
 
 
-def new_location(folder, stem):
+def new_location(folder, stem, kept=False):
     """BAND_DB of a database not made yet, for a command that makes one (`app.py demo`): on SQLite the file
     `<stem>.db` in `folder`; on PostgreSQL the URL of a database of that name on the test server, dropped after the
-    test module (and before, should an earlier run have left it)."""
+    test module unless `kept` (a template), and before, should an earlier run have left it."""
     if not on_postgresql():
         return str(folder / f"{stem}.db")
     server = os.environ[SERVER]
     name = f"{stem}_{folder.parent.name}_{folder.name}"[:63].lower()
     drop_database(server, name)
-    _made[f"{folder}#{stem}"] = name, False
+    _made[f"{folder}#{stem}"] = name, kept
     return database_url(server, name)
 
 

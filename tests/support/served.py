@@ -33,7 +33,8 @@ class Service:
         # The budget of a read is CPU time, and a virtual machine's host that takes the CPU away mid-statement charges
         # that time to the thread: on a busy CI machine a cheap read was refused. The budget's own tests set theirs.
         defaults = {"BAND_QUERY_BUDGET_MS": "5000", "PYTHONUNBUFFERED": "1"}
-        defaults["BAND_DB"] = postgresql.served_location(tmp_path)
+        if "BAND_DB" not in env:
+            defaults["BAND_DB"] = postgresql.served_location(tmp_path)
         self.env.update({**defaults, **env})
         self.log_path = tmp_path / "server.log"
 
