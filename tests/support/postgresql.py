@@ -177,7 +177,7 @@ def location(tmp_path, template=None, kept=False, emptied=False):
             shutil.copy(template, path)
         return str(path)
     server = os.environ[SERVER]
-    if _emptied is not None and str(tmp_path) in _made and _made[str(tmp_path)][0] == _emptied.name:
+    if on_emptied(tmp_path):
         _emptied.shared = True  # asked again, for another process
     if str(tmp_path) not in _made:
         source = template and urlsplit(template).path.lstrip("/")
@@ -477,13 +477,17 @@ def copy_ahead(template):
         _emptied = Emptied(_copies)
 
 
+def on_emptied(tmp_path):
+    """Whether the database of the folder `tmp_path` is the process's Emptied one."""
+    made = _made.get(str(tmp_path))
+    return _emptied is not None and _emptied.name is not None and made is not None and made[0] == _emptied.name
+
+
 def give_back(tmp_path):
     """After a test whose folder is `tmp_path`: its Emptied database emptied for the next test, whose connections to
     it may be this test's (True), or dropped (False: this process's connections to it are to be closed)."""
-    if not (on_postgresql() and _emptied is not None and _emptied.name):
+    if not on_emptied(tmp_path):
         return not on_postgresql()
-    if _made.get(str(tmp_path), (None,))[0] != _emptied.name:
-        return False
     del _made[str(tmp_path)]
     return _emptied.give_back()
 
