@@ -40,7 +40,6 @@ SEAM = {
     "(SQLite: the write lock; PostgreSQL: READ COMMITTED), for work that locks what it reads (`claiming`, `locking`) "
     "or writes in one statement",
     "without_waiting": "(): writes that give up at once (`is_busy`) rather than wait for a lock",
-    "rows_written": "(sql, params): one write statement, and how many rows it and its triggers wrote",
     "upsert": "(model, **values): a row, every column given, stored in place of the one with its primary key",
     "insert_if_absent": "(model, **values): a row stored unless its primary key is taken",
     "count_up": "(model, counter, **key): in one statement, the row of primary key `key` made with `counter` 1 or "

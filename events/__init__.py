@@ -12,14 +12,15 @@ from typing import NamedTuple
 
 from flask import g, has_request_context
 
-from dialects import dialect
-from models import Event, db, new_id, now
+from models import Event, WebhookDelivery, db, new_id, now
 from storage import writer
 
 NOT_CHANGES = ("updated_at",)  # moves with every change: not one itself
 INSERT = f"""INSERT INTO "{Event._meta.table_name}" ("id", "type", "occurred_at", "actor_user_id", "actor_name",
   "actor_token_kind", "request_id", "subject_collection", "subject_id", "subject_group", "gig_id", "data", "changes")
   VALUES ({", ".join([db.param] * 13)})"""  # the dialect's placeholder
+# Whether the trigger queued a delivery of the event: one look in an index
+QUEUED = f'SELECT 1 FROM "{WebhookDelivery._meta.table_name}" WHERE "event_id" = {db.param} LIMIT 1'
 
 
 SENDERS = set()  # the running webhook senders' wake-ups
@@ -76,7 +77,8 @@ def record(event_type, collection, subject_id, group, data, *, changes=None, gig
     # written as plain SQL: the insert builder would cost a write more than the rest of the event does
     event = Recorded(new_id(), event_type, now())
     row = (event.id, event_type, event.occurred_at, *who, request_id, collection, subject_id, group, gig_id)
-    if dialect.rows_written(INSERT, (*row, text, changes_text)) > 1:  # the event, and the deliveries it queued
+    db.execute_sql(INSERT, (*row, text, changes_text))
+    if db.execute_sql(QUEUED, (event.id,)).fetchone():
         writer.after_commit(wake_senders)
     for listener in LISTENERS.get(event_type, ()):
         listener(Happened(*event, subject_id, gig_id, text and json.loads(text), changes and json.loads(changes_text)))

@@ -13,13 +13,32 @@ from app import configure, create_app
 from domain import signed_links
 from models import AccessRole
 from storage import migrations
-from tests.support import postgresql
+from tests.support import pages, postgresql
 from tests.support.api import Api
 from tests.support.database import release_database
 from tests.support.documented import parsed
-from tests.support.pages import playwright_driver  # noqa: F401 (a fixture: one driver per module)
+from tests.support.pages import browser, playwright_driver, whole_browser  # noqa: F401 (fixtures)
 from tests.support.records import Builder
 from tests.support.users import make_token, make_user
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item):
+    with pages.loop_set_aside_for(item):
+        return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    with pages.loop_set_aside_for(item):
+        return (yield)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _browser_contexts_closed():
+    """What a module's tests left open in the process's browsers is closed after it."""
+    yield
+    pages.close_contexts_left()
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -14,8 +14,6 @@ from tests.support import pages
 from tests.support.database import connected
 from tests.support.served import UNHURRIED, ServedOffice
 
-browser = pages.browser  # the module's chromium (a fixture)
-
 SECRET_KEY = "answer-browser-test-key"
 
 

@@ -13,8 +13,6 @@ from tests.support import pages
 from tests.support.console import serious_accessibility_violations
 from tests.support.served import OPENER, ServedOffice
 
-browser = pages.browser  # the module's chromium (a fixture)
-
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 OFFICE = {

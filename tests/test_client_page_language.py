@@ -10,8 +10,6 @@ from tests.support import pages
 from tests.support.console import serious_accessibility_violations
 from tests.support.served import ServedOffice
 
-browser = pages.browser  # the module's chromium (a fixture)
-
 PHONE = {"width": 390, "height": 844}
 OFFICE = {"name": "Elmau Swing Band", "iban": "DE89370400440532013000", "bic": "COBADEFFXXX", "city": "München"}
 

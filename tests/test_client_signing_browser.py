@@ -15,8 +15,6 @@ from tests.support.console import serious_accessibility_violations
 from tests.support.served import ServedOffice
 from tests.support.signing import draw
 
-browser = pages.browser  # the module's chromium (a fixture)
-
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 TEMPLATE = "Agreement between {{ office_name }} and {{ client_names }}.\nThe band plays on {{ gig_date }}."

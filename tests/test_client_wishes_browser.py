@@ -12,8 +12,6 @@ from tests.support import pages
 from tests.support.console import PHONE, open_context, serious_accessibility_violations
 from tests.support.served import ServedOffice
 
-browser = pages.browser  # the module's chromium (a fixture)
-
 PHONE_NUMBER = "+49 89 123456"
 
 

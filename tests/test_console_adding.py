@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from tests.support import console
 
-demo_office, browser, signed_in = console.demo_office, console.browser, console.signed_in
+demo_office, signed_in = console.demo_office, console.signed_in
 pytestmark = pytest.mark.browser
 
 MOST_CLICKS = 12  # SPEC §12.1
@@ -217,7 +217,7 @@ NEW_SCREENS = [
 def test_the_new_forms_pass_axe_and_fit_the_screen(demo_office, signed_in, viewport):
     page = signed_in(viewport=viewport)
     for path, heading in NEW_SCREENS:
-        page.goto(demo_office.url(path))
+        console.show(page, demo_office.url(path))
         expect(page.get_by_role("heading", level=1, name=heading)).to_be_visible()
         expect(page.locator("form .form-field").first).to_be_visible()
         assert console.serious_accessibility_violations(page) == [], path

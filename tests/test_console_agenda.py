@@ -19,7 +19,7 @@ from tests.support.console import DESKTOP, PHONE, DemoOffice, open_context, seri
 from tests.support.mail import mailed_signin_link
 
 pytestmark = pytest.mark.browser
-browser, signed_in = console.browser, console.signed_in
+signed_in = console.signed_in
 HOSTILE = "<img src=x onerror=alert(1)> \u202eAda's party"
 LONG = "Gala " + "x" * 195  # a title is at most 200 characters
 FIELDS = "id,title,gig_date,open_role_count,pending_invitation_count"

@@ -16,7 +16,7 @@ from tests.support.console import DESKTOP, serious_accessibility_violations
 
 pytestmark = pytest.mark.browser
 
-demo_office, browser, signed_in = console.demo_office, console.browser, console.signed_in
+demo_office, signed_in = console.demo_office, console.signed_in
 SHOTS = Path(os.environ.get("CONSOLE_SHOTS", "/tmp/contract-preview-shots"))
 NARROW = {"width": 360, "height": 800}
 BODY = "Between {{ office_name }} and {{ client_names }}.\nThe band plays on {{ gig_date }}: {{ quote_total }}."

@@ -11,7 +11,7 @@ from tests.support import console
 from tests.support.console import DESKTOP, open_context
 from tests.support.waiting import wait_for
 
-demo_office, browser = console.demo_office, console.browser
+demo_office = console.demo_office
 pytestmark = pytest.mark.browser
 
 NARROW = {"width": 360, "height": 740}
@@ -76,7 +76,7 @@ def test_every_screen_fits_360_px_and_logs_no_console_error(demo_office, browser
         paths = office_pages(demo_office, menu) + (my_pages(demo_office, email) if "/my" in menu else [])
         wide = {}
         for path in paths:
-            page.goto(demo_office.url(path))
+            console.show(page, demo_office.url(path))
             drawn(page)
             width = page.evaluate("document.documentElement.scrollWidth")
             if width > NARROW["width"]:

@@ -13,13 +13,11 @@ import urllib.parse
 import pytest
 from playwright.sync_api import expect
 
-from tests.support import pages
 from tests.support.console import PHONE, Problems
 from tests.support.mail import text_of
 from tests.support.served import Service
 from tests.support.waiting import SLOW_MACHINE_SECONDS, wait_for
 
-browser = pages.browser  # the module's chromium (a fixture)
 pytestmark = pytest.mark.browser
 
 SETUP_LINK = re.compile(r"\S+/setup#token=\S+")

@@ -16,7 +16,7 @@ from tests.support import console
 from tests.support.console import DESKTOP, PHONE, serious_accessibility_violations
 from tests.support.waiting import SLOW_MACHINE_SECONDS, wait_for
 
-demo_office, browser, signed_in = console.demo_office, console.browser, console.signed_in
+demo_office, signed_in = console.demo_office, console.signed_in
 pytestmark = pytest.mark.browser
 
 FOLLOW_MS = 30_000  # SPEC §12: within 30 s (the console polls every 10 s)

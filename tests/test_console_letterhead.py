@@ -13,7 +13,7 @@ from tests.support.console import DESKTOP, serious_accessibility_violations
 
 pytestmark = pytest.mark.browser
 
-demo_office, browser, signed_in = console.demo_office, console.browser, console.signed_in
+demo_office, signed_in = console.demo_office, console.signed_in
 NARROW = {"width": 360, "height": 800}
 LOGO = b"""<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 240 60" onload="alert('logo')">
   <script>alert('script')</script>

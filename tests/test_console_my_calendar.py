@@ -19,7 +19,7 @@ from tests.support.waiting import SLOW_MACHINE_SECONDS, wait_for
 
 pytestmark = pytest.mark.browser
 
-browser, signed_in = console.browser, console.signed_in
+signed_in = console.signed_in
 MUSICIAN = "staff@band.example"
 HOSTILE = "<img src=x onerror=alert(1)>"
 RTL = "\u202eevil"

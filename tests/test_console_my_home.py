@@ -17,7 +17,7 @@ from tests.support.console import DESKTOP, PHONE, DemoOffice, serious_accessibil
 
 pytestmark = pytest.mark.browser
 
-browser, signed_in = console.browser, console.signed_in
+signed_in = console.signed_in
 MUSICIAN = "staff@band.example"  # Lena Hofer, a singer: the demo's musician (the `staff` role, catalogue only)
 HOSTILE = "<img src=x onerror=alert(1)>"
 RTL = "\u202eevil"
@@ -245,7 +245,7 @@ def test_my_pages_have_no_serious_accessibility_violations(demo_office, signed_i
     for viewport in (PHONE, DESKTOP):
         page = signed_in(MUSICIAN, viewport)
         for path in ("/my", f"/my/invitations/{invitation['id']}", f"/my/gigs/{gig['id']}"):
-            page.goto(demo_office.url(path))
+            console.show(page, demo_office.url(path))
             expect(page.locator("main .my-card").first).to_be_visible()
             page.locator("details.my-run-sheet").evaluate_all("(all) => all.forEach((shut) => (shut.open = true))")
             assert serious_accessibility_violations(page) == [], (viewport, path)

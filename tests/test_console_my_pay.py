@@ -15,7 +15,7 @@ from tests.support.console import DESKTOP, PHONE, serious_accessibility_violatio
 
 pytestmark = pytest.mark.browser
 
-demo_office, browser, signed_in = console.demo_office, console.browser, console.signed_in
+demo_office, signed_in = console.demo_office, console.signed_in
 MUSICIAN = "staff@band.example"
 HOSTILE = "<img src=x onerror=alert(1)> \u202eevil"
 LONG_HOSTILE = HOSTILE + " " + "x" * 5000

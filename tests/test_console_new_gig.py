@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from tests.support import console
 
-demo_office, browser, signed_in = console.demo_office, console.browser, console.signed_in
+demo_office, signed_in = console.demo_office, console.signed_in
 pytestmark = pytest.mark.browser
 
 COVERED_MS = 10_000  # a click on a covered field waits for it in vain; a free one lands at once

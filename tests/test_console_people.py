@@ -18,7 +18,7 @@ from tests.support.console import DESKTOP, PHONE, serious_accessibility_violatio
 
 pytestmark = pytest.mark.browser
 
-demo_office, browser, signed_in = console.demo_office, console.browser, console.signed_in
+demo_office, signed_in = console.demo_office, console.signed_in
 HOSTILE = "<img src=x onerror=alert(1)>"
 RTL = "\u202eevil"
 # an amount, not a date in the office's style (26.09.2025) nor a currency in one cell and a date in the next
@@ -213,7 +213,7 @@ def screens_of(office):
 def test_each_screen_passes_axe_at_both_widths(demo_office, signed_in, viewport):
     page = signed_in(viewport=viewport)
     for name, path, sections, heading in screens_of(demo_office):
-        page.goto(demo_office.url(path))
+        console.show(page, demo_office.url(path))
         if heading:
             expect(page.get_by_role("heading", level=1)).to_have_text(heading)
         expect(page.locator("main .loading")).to_have_count(0)
@@ -361,7 +361,7 @@ def test_journey_6_an_office_user_without_pay_view_sees_no_amount_and_no_pay_men
     prices = prices_shown_to_anyone(demo_office, page)
     walked = []
     for path, sections, clicks in pages_to_walk(demo_office):
-        page.goto(demo_office.url(path))
+        console.show(page, demo_office.url(path))
         expect(page.locator("main h1")).to_be_visible()
         page.wait_for_load_state("networkidle")
         expect(page.locator("main .loading")).to_have_count(0)

@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import expect
 
-from tests.support import console, pages
+from tests.support import console
 from tests.support.console import PHONE
 from tests.support.mail import mailed_signin_link
 from tests.support.pages import Elements
@@ -24,8 +24,6 @@ POLICY = (
     "frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
 )
 MUSICIAN = "staff@band.example"
-browser = console.browser
-whole_browser = pages.whole_browser
 pytestmark = pytest.mark.browser
 
 

@@ -19,7 +19,7 @@ from tests.support.console import DESKTOP, PHONE, serious_accessibility_violatio
 from tests.support.receiver import Receiver
 from tests.support.waiting import wait_for
 
-demo_office, browser, signed_in = console.demo_office, console.browser, console.signed_in
+demo_office, signed_in = console.demo_office, console.signed_in
 pytestmark = pytest.mark.browser
 HOSTILE = "<img src=x onerror=alert(1)> \u202eevil"
 
@@ -98,7 +98,7 @@ def test_every_collection_of_the_document_opens_its_list_page(demo_office, signe
     page.goto(demo_office.url("/records"))
     expect(page.locator(".record-group a")).to_have_count(len(collections))
     for name in collections:
-        page.goto(demo_office.url(f"/records/{name}"))
+        console.show(page, demo_office.url(f"/records/{name}"))
         expect(page.locator(".paging [role=status]")).to_be_visible()
         assert page.locator(".error").count() == 0, name
         if name in ("teams", "gig-roles", "webhook-deliveries"):
@@ -340,7 +340,7 @@ def test_the_screens_pass_axe_at_both_widths(demo_office, signed_in, viewport):
     page = signed_in(viewport=viewport)
     violin = one(demo_office, "roles", name="Violin")
     for path in [*SCREENS, f"/records/roles/{violin['id']}", "/records/venues/new"]:
-        page.goto(demo_office.url(path))
+        console.show(page, demo_office.url(path))
         expect(page.locator("main .loading")).to_have_count(0)
         expect(heading(page)).to_be_visible()
         assert serious_accessibility_violations(page) == [], path

@@ -20,7 +20,7 @@ from tests.support.waiting import SLOW_MACHINE_SECONDS, wait_for
 
 pytestmark = pytest.mark.browser
 
-demo_office, browser, signed_in = console.demo_office, console.browser, console.signed_in
+demo_office, signed_in = console.demo_office, console.signed_in
 NARROW = {"width": 360, "height": 800}
 
 
@@ -215,7 +215,7 @@ def test_the_sales_screens_pass_axe_and_fit_the_screen(demo_office, signed_in, v
         ("/admin/contract-templates/new", ".merge-fields", "contract-template"),
     ]
     for path, shown, name in screens:
-        page.goto(demo_office.url(path))
+        console.show(page, demo_office.url(path))
         expect(page.locator(shown).first).to_be_visible()
         assert serious_accessibility_violations(page) == [], path
         assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"], path

@@ -25,7 +25,7 @@ POLICY = (
     "frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
 )
 # the fixtures every console test uses: the served demo office, one browser for the module, signed-in pages
-demo_office, browser, signed_in = console.demo_office, console.browser, console.signed_in
+demo_office, signed_in = console.demo_office, console.signed_in
 ASSET_RE = re.compile(r'(?:href|src)="(/static/[0-9a-f]{16}/[^"]+)"')
 FIRST_LOAD_BUDGET = 250 * 1024
 

@@ -20,7 +20,7 @@ from tests.support.served import ServedOffice
 from tests.support.waiting import SLOW_MACHINE_SECONDS, wait_for
 
 pytestmark = pytest.mark.browser
-browser, signed_in = console.browser, console.signed_in
+signed_in = console.signed_in
 ANSWER_LINK = re.compile(r"https?://\S+/answer\S*")
 
 

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from tests.support import console
 from tests.support.waiting import wait_for
 
-demo_office, browser, signed_in = console.demo_office, console.browser, console.signed_in
+demo_office, signed_in = console.demo_office, console.signed_in
 pytestmark = pytest.mark.browser
 
 LABELS = ".record-form label, .record-form legend, .record-form .field-hint, .record-form dt"
@@ -84,7 +84,7 @@ def test_no_developer_words_on_any_form_of_records(demo_office, signed_in):
     assert len(forms) > 40
     seen = {}
     for form in forms:
-        page.goto(demo_office.url(form))
+        console.show(page, demo_office.url(form))
         expect(page.locator(".record-form form, .record-form dl").first).to_be_visible()
         words = page.locator(LABELS).all_inner_texts()
         found = [word for word in words if FORBIDDEN.search(word)]

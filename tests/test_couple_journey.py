@@ -21,7 +21,6 @@ from lxml import etree
 from playwright.sync_api import expect
 from pypdf import PdfReader
 
-from tests.support import pages
 from tests.support.console import PHONE, open_context, serious_accessibility_violations
 from tests.support.served import ServedOffice
 from tests.support.signing import draw
@@ -29,7 +28,6 @@ from tests.support.waiting import SLOW_MACHINE_SECONDS, wait_for
 from tests.test_invoicing import qr_codes
 
 pytestmark = pytest.mark.browser
-browser = pages.browser  # the module's chromium (a fixture)
 
 OFFICE = {
     "name": "Elmau Swing Band",

@@ -23,8 +23,6 @@ from tests.support.console import open_context, serious_accessibility_violations
 from tests.support.served import ServedOffice
 from tests.support.waiting import wait_for
 
-browser = pages.browser  # the module's chromium (a fixture)
-
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 PERSON_SECONDS = 3.5  # a person takes longer than 3 s to fill the form in; faster is a robot's, kept nowhere

@@ -9,7 +9,6 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.support import pages
 from tests.support.receiver import Receiver
 from tests.support.served import ServedOffice
 from tests.support.smtp_server import smtp_server
@@ -17,8 +16,6 @@ from tests.support.waiting import SLOW_MACHINE_SECONDS, wait_for
 
 SETTINGS = {"BAND_NOTIFY_DELAY_SECONDS": "1", "BAND_DIGEST_MINUTES": "0.05", "BAND_WORKER_INTERVAL": "0.2"}
 HOLD_AND_A_FEW_SECONDS = 1 + 5
-
-browser = pages.browser  # the module's chromium-headless-shell (a fixture)
 
 
 @pytest.fixture

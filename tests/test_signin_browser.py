@@ -20,8 +20,6 @@ from tests.support.mail import mailed_signin_link
 from tests.support.served import OPENER, UNHURRIED, ServedOffice, Service
 from tests.support.waiting import SLOW_MACHINE_SECONDS, wait_for
 
-browser = pages.browser  # the module's chromium (a fixture)
-
 SESSION_KEY = "band-office.session"
 HOSTILE = "<img src=x onerror=alert(1)> \u202eAda"
 SETUP_LINK = re.compile(r"\S+/setup#token=\S+")

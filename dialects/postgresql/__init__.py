@@ -16,7 +16,6 @@ from dialects.postgresql.database import (
     locking_transaction,
     lost_to_another,
     open_database,
-    rows_written,
     schema_version,
     set_schema_version,
     statements,

@@ -197,17 +197,6 @@ def insert_if_absent(model, **values):
     model.insert(**values).on_conflict(conflict_target=[model._meta.primary_key], action="NOTHING").execute()
 
 
-# The rows the transaction has written so far, triggers' rows included, table by table.
-_WRITTEN = "SELECT coalesce(sum(n_tup_ins + n_tup_upd + n_tup_del), 0)::bigint FROM pg_stat_xact_user_tables"
-
-
-def rows_written(sql, params):
-    """Run one write statement: the rows it wrote, those of the triggers it set off included."""
-    before = db.execute_sql(_WRITTEN).fetchone()[0]
-    db.execute_sql(sql, params)
-    return db.execute_sql(_WRITTEN).fetchone()[0] - before
-
-
 # --- what the database's errors mean ---------------------------------------------------------------------
 
 

@@ -15,7 +15,6 @@ from dialects.sqlite.database import (
     lost_to_another,
     open_database,
     refresh_statistics,
-    rows_written,
     schema_version,
     set_schema_version,
     statements,

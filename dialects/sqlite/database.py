@@ -139,14 +139,6 @@ def insert_if_absent(model, **values):
     model.insert(**values).on_conflict_ignore().execute()
 
 
-def rows_written(sql, params):
-    """Run one write statement: the rows it wrote, those of the triggers it set off included."""
-    connection = db.connection()
-    before = connection.total_changes
-    db.execute_sql(sql, params)
-    return connection.total_changes - before
-
-
 # --- what the database's errors mean ---------------------------------------------------------------------
 
 # Unique rules in which a null counts as a value: index name -> the fields it keeps unique.

@@ -6,14 +6,13 @@ check for serious or critical accessibility violations."""
 import json
 import urllib.request
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
 from demo.data import USERS as DEMO_USERS
-from tests.support import pages, postgresql
+from tests.support import postgresql
 from tests.support.served import ANSWER_SECONDS, LOOPBACK_PUSH, OPENER, UNHURRIED, Service
-
-browser = pages.browser  # the module's chromium-headless-shell (a fixture)
 
 SESSION_KEY = "band-office.session"
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"
@@ -182,6 +181,36 @@ def signed_in(browser, demo_office):
             page.unroute_all(behavior="ignoreErrors")
         context.close()
     assert [problem for context in contexts for problem in context.problems.unexpected()] == []
+
+
+# A click on a link to `path`, as a user's on one of the console's links (its router shows the screen in the page);
+# the screen shown before it (main's elements but the offline strip), or null off the console
+FOLLOW_LINK = """(path) => {
+  const main = document.querySelector("main#main");
+  if (!main) return null;
+  const before = Array.from(main.querySelectorAll(":scope > :not(.offline-strip)"));
+  const link = Object.assign(document.createElement("a"), { href: path });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  return before;
+}"""
+
+
+def show(page, url):
+    """The console's screen at `url` shown as a click on a link to it shows it, once the screen before it is gone:
+    by the console's router, in the page (a page load costs the browser four times as much; a screen is loaded anew
+    in the tests of its own module). A page not showing the console yet, or showing this path already (another query
+    changes a screen without a new one), loads `url`."""
+    here, there = urlsplit(page.url), urlsplit(url)
+    if (here.scheme, here.netloc) != (there.scheme, there.netloc) or here.path == there.path:
+        page.goto(url)
+        return
+    before = page.evaluate_handle(FOLLOW_LINK, there.path + (f"?{there.query}" if there.query else ""))
+    if before.json_value() is None:
+        page.goto(url)
+        return
+    page.wait_for_function("(before) => before.every((element) => !element.isConnected)", arg=before)
 
 
 def serious_accessibility_violations(page):

@@ -1,6 +1,7 @@
 """The service's HTML pages as a test reads them: their elements and their Content-Security-Policy; and Debian's
 chromium, to open them in a real browser."""
 
+import asyncio
 import contextlib
 import os
 import shutil
@@ -80,27 +81,58 @@ def picture_at_width(page, name):
     picture(page, f"{name}-{page.viewport_size['width']}", full_page=True)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def playwright_driver():
-    """Playwright's driver for a test module (tests/conftest.py brings it to every module), shared by its browsers: a
-    second driver cannot start while one runs. Not longer than a module: its sync API keeps an event loop running in
-    the test process meanwhile, in which another test's `asyncio.run()` cannot start."""
+    """Playwright's driver for the tests of a process (tests/conftest.py brings it), shared by its browsers (a second
+    driver cannot start while one runs), started for the first test that needs one: a driver and a browser cost
+    ~0.7 CPU-s to start. Its sync API keeps an event loop running in the test process, in which `asyncio.run()`
+    cannot start: while a test that uses no browser runs, the loop is set aside (`loop_set_aside_for`)."""
     with sync_playwright() as driver:
         yield driver
 
 
-@pytest.fixture(scope="module")
+@contextlib.contextmanager
+def loop_set_aside_for(item):
+    """While the test `item` is set up and run, if it uses no browser: the driver's event loop is not the running one
+    (it runs only while a test speaks to a browser), so that the test, or the code it runs, may start its own with
+    `asyncio.run()`. Not while it is torn down: a module's browser contexts may be closed then."""
+    loop = asyncio.events._get_running_loop()
+    if loop is None or "playwright_driver" in item.fixturenames:
+        yield
+        return
+    asyncio.events._set_running_loop(None)
+    try:
+        yield
+    finally:
+        asyncio.events._set_running_loop(loop)
+
+
+LAUNCHED = []  # the process's browsers
+
+
+def close_contexts_left():
+    """Close the contexts a module's tests left open in the process's browsers (their pages may still be asking a
+    server that module stopped)."""
+    for launched in LAUNCHED:
+        for context in launched.contexts:
+            context.close()
+
+
+@pytest.fixture(scope="session")
 def browser(playwright_driver):
-    """Debian's chromium-headless-shell driven by Playwright, one for a test module."""
+    """Debian's chromium-headless-shell driven by Playwright, one for the tests of a process (each opens contexts of
+    its own)."""
     launched = playwright_driver.chromium.launch(executable_path=chromium())
+    LAUNCHED.append(launched)
     yield launched
     launched.close()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def whole_browser(playwright_driver):
-    """Debian's whole chromium, headless, for a module that needs what only the browser has (see `chromium`)."""
+    """Debian's whole chromium, headless, for tests that need what only the browser has (see `chromium`)."""
     launched = playwright_driver.chromium.launch(executable_path=chromium(whole=True))
+    LAUNCHED.append(launched)
     yield launched
     launched.close()
 
