@@ -406,9 +406,10 @@ class Seeds:
     """What a migrated database holds before any test writes to it: the rows of its tables (the access roles, the
     gig statuses and types, the settings), its sequences' values, and a fingerprint of its schema."""
 
-    # The schema's rows in the catalogues, each row's oid and xmin: any DDL writes one of them anew.
+    # The schema's rows in the catalogues, each row's oid and xmin: any DDL writes one of them anew (their hashes
+    # summed: no sort).
     SCHEMA = """
-        SELECT md5(string_agg(line, ',' ORDER BY line)) FROM (
+        SELECT count(*) || ':' || sum(hashtextextended(line, 0)) FROM (
             SELECT 'c' || oid || ':' || xmin AS line FROM pg_class WHERE relnamespace = 'public'::regnamespace
             UNION ALL SELECT 'a' || attrelid || '.' || attnum || ':' || a.xmin FROM pg_attribute a
                 JOIN pg_class c ON c.oid = a.attrelid WHERE c.relnamespace = 'public'::regnamespace
@@ -446,13 +447,13 @@ class Seeds:
         schema is not these seeds', or it holds more than `rows_at_most` rows."""
         import psycopg
 
-        if connection.execute(self.SCHEMA).fetchone()[0] != self.schema:
+        if connection.execute(self.SCHEMA, prepare=True).fetchone()[0] != self.schema:  # planned once a connection
             return False
         with connection.transaction() as transaction:
             connection.execute("SET LOCAL session_replication_role = replica")  # no trigger, no foreign key checked
             deleted = ", ".join(f"d{n} AS (DELETE FROM {table} RETURNING 1)" for n, table in enumerate(self.tables))
             counted = " + ".join(f"(SELECT count(*) FROM d{n})" for n in range(len(self.tables)))
-            if connection.execute(f"WITH {deleted} SELECT {counted}").fetchone()[0] > rows_at_most:
+            if connection.execute(f"WITH {deleted} SELECT {counted}", prepare=True).fetchone()[0] > rows_at_most:
                 raise psycopg.Rollback(transaction)
             for table, data in self.rows.items():
                 columns = self.tables[table]
