@@ -202,11 +202,18 @@ def migrated_template(url):
     _template = url
 
 
-def served_location(tmp_path):
+def served_location(tmp_path, kept=False):
     """BAND_DB of an office served from the folder `tmp_path` (tests/support/served.py), made if need be: on SQLite
     the file `band.db` in it, which serve makes; on PostgreSQL a copy of the migrated template, as serve would leave an
-    empty database it migrated (migrating costs the server ~0.3 CPU-s, a copy ~0.05)."""
-    return location(tmp_path, template=_template if on_postgresql() else None)
+    empty database it migrated (migrating costs the server ~0.3 CPU-s, a copy ~0.05); `kept` as for `location`."""
+    return location(tmp_path, template=_template if on_postgresql() else None, kept=kept)
+
+
+def has_database(tmp_path):
+    """Whether the folder `tmp_path` has its database already (a test's app, or an office served from it, made it)."""
+    if not on_postgresql():
+        return (tmp_path / "band.db").exists()
+    return str(tmp_path) in _made
 
 
 def new_location(folder, stem, kept=False):

@@ -131,16 +131,42 @@ UNHURRIED = {"BAND_WORKER_INTERVAL": "15"}
 LOOPBACK_PUSH = {"BAND_PUSH_PRIVATE_HOSTS": "127.0.0.1"}  # the tests' push endpoints listen there (SPEC §2.3)
 
 
+def admin_key(service):
+    """The admin ops@example.com made in the database of `service`, and a new API key of theirs (one process)."""
+    _, key = service.run_all(
+        ["create-user", "ops@example.com", "--name", "Ops", "--role", "admin"],
+        ["create-api-key", "ops@example.com", "--label", "tests"],
+    )
+    return key.strip()
+
+
+_with_admin = None  # (BAND_DB, API key) of this process's office with its admin, made by its first ServedOffice
+
+
+def office_with_admin(folder):
+    """A database with the admin ops@example.com and an API key of theirs, made once by a process in `folder`: (its
+    BAND_DB, the key). A ServedOffice on a folder with no database yet starts on a copy of it (a file copied, a
+    CREATE DATABASE … TEMPLATE), where the commands that make them cost a process (~0.5 CPU-s) an office."""
+    global _with_admin
+    if _with_admin is None:
+        folder.mkdir(exist_ok=True)
+        maker = Service(folder, BAND_DB=postgresql.served_location(folder, kept=True))
+        _with_admin = maker.env["BAND_DB"], admin_key(maker)
+    return _with_admin
+
+
 class ServedOffice:
-    """A served office with an admin API key, spoken to as JSON."""
+    """A served office with an admin API key, spoken to as JSON: on the database BAND_DB names, or its folder's, the
+    admin made in it; else on a copy of `office_with_admin`."""
 
     def __init__(self, tmp_path, **env):
-        self.service = Service(tmp_path, **{**FAST, **LOOPBACK_PUSH, **env})
-        _, key = self.service.run_all(
-            ["create-user", "ops@example.com", "--name", "Ops", "--role", "admin"],
-            ["create-api-key", "ops@example.com", "--label", "tests"],
-        )
-        self.key = key.strip()
+        settings = {**FAST, **LOOPBACK_PUSH, **env}
+        if "BAND_DB" in env or postgresql.has_database(tmp_path):
+            self.service = Service(tmp_path, **settings)
+            self.key = admin_key(self.service)
+        else:
+            template, self.key = office_with_admin(tmp_path.parent / "office-with-admin")
+            self.service = Service(tmp_path, **settings, BAND_DB=postgresql.location(tmp_path, template=template))
         self.db = self.service.env["BAND_DB"]  # its location: a SQLite file or a postgresql:// URL
 
     def start(self):
