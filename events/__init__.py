@@ -21,6 +21,7 @@ INSERT = f"""INSERT INTO "{Event._meta.table_name}" ("id", "type", "occurred_at"
   VALUES ({", ".join([db.param] * 13)})"""  # the dialect's placeholder
 # Whether the trigger queued a delivery of the event: one look in an index
 QUEUED = f'SELECT 1 FROM "{WebhookDelivery._meta.table_name}" WHERE "event_id" = {db.param} LIMIT 1'
+SENDERS_WOKEN = "events.senders_woken"  # noted once a transaction's commit is to wake the senders
 
 
 SENDERS = set()  # the running webhook senders' wake-ups
@@ -78,7 +79,8 @@ def record(event_type, collection, subject_id, group, data, *, changes=None, gig
     event = Recorded(new_id(), event_type, now())
     row = (event.id, event_type, event.occurred_at, *who, request_id, collection, subject_id, group, gig_id)
     db.execute_sql(INSERT, (*row, text, changes_text))
-    if db.execute_sql(QUEUED, (event.id,)).fetchone():
+    if not writer.noted(SENDERS_WOKEN) and db.execute_sql(QUEUED, (event.id,)).fetchone():
+        writer.note(SENDERS_WOKEN, True)  # the rest of its events need not look, nor wake them again
         writer.after_commit(wake_senders)
     for listener in LISTENERS.get(event_type, ()):
         listener(Happened(*event, subject_id, gig_id, text and json.loads(text), changes and json.loads(changes_text)))

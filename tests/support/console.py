@@ -12,7 +12,7 @@ import pytest
 
 from demo.data import USERS as DEMO_USERS
 from tests.support import postgresql
-from tests.support.served import ANSWER_SECONDS, LOOPBACK_PUSH, OPENER, UNHURRIED, Service
+from tests.support.served import ANSWER_SECONDS, LOOPBACK_PUSH, OPENER, UNHURRIED, Service, once_a_process
 
 SESSION_KEY = "band-office.session"
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"
@@ -51,25 +51,19 @@ class Keys(dict):
         return self[email]
 
 
-_demo = None  # (BAND_DB, the band's users' keys) of this process's demo office, made by its first DemoOffice
-
-
+@once_a_process
 def demo_template(folder):
-    """The demo office (`app.py demo`, the band of SEASON_OF) made once by a process, in `folder`, with an API key
-    for each of the band's own users (…@band.example, in one process, as a process costs more than all they ask):
-    (its BAND_DB, {email: key}). Each DemoOffice serves a copy: making it costs a few CPU-seconds, a copy hundredths."""
-    global _demo
-    if _demo is None:
-        folder.mkdir(exist_ok=True)
-        demo = postgresql.new_location(folder, "demo", kept=True)
-        maker = Service(folder)
-        made = maker.run("demo", demo, "--season-of", SEASON_OF)
-        assert made.returncode == 0, made.stderr
-        maker.env["BAND_DB"] = demo
-        users = [email for email, _, _, active in DEMO_USERS if active and email.endswith("@band.example")]
-        keys = maker.run_all(*(["create-api-key", email, "--label", "console tests"] for email in users))
-        _demo = demo, dict(zip(users, (key.strip() for key in keys), strict=True))
-    return _demo
+    """The demo office (`app.py demo`, the band of SEASON_OF) with an API key for each of the band's own users
+    (…@band.example, in one process, as a process costs more than all they ask): (its BAND_DB, {email: key}). Each
+    DemoOffice serves a copy: making it costs a few CPU-seconds, a copy hundredths."""
+    demo = postgresql.new_location(folder, "demo", kept=True)
+    maker = Service(folder)
+    made = maker.run("demo", demo, "--season-of", SEASON_OF)
+    assert made.returncode == 0, made.stderr
+    maker.env["BAND_DB"] = demo
+    users = [email for email, _, _, active in DEMO_USERS if active and email.endswith("@band.example")]
+    keys = maker.run_all(*(["create-api-key", email, "--label", "console tests"] for email in users))
+    return demo, dict(zip(users, (key.strip() for key in keys), strict=True))
 
 
 class DemoOffice:
@@ -184,10 +178,9 @@ def signed_in(browser, demo_office):
 
 
 # A click on a link to `path`, as a user's on one of the console's links (its router shows the screen in the page);
-# the screen shown before it (main's elements but the offline strip), or null off the console
+# the screen shown before it (main's elements but the offline strip)
 FOLLOW_LINK = """(path) => {
   const main = document.querySelector("main#main");
-  if (!main) return null;
   const before = Array.from(main.querySelectorAll(":scope > :not(.offline-strip)"));
   const link = Object.assign(document.createElement("a"), { href: path });
   document.body.append(link);
@@ -200,16 +193,13 @@ FOLLOW_LINK = """(path) => {
 def show(page, url):
     """The console's screen at `url` shown as a click on a link to it shows it, once the screen before it is gone:
     by the console's router, in the page (a page load costs the browser four times as much; a screen is loaded anew
-    in the tests of its own module). A page not showing the console yet, or showing this path already (another query
+    in the tests of its own module). A page not on the office's site yet, or showing this path already (another query
     changes a screen without a new one), loads `url`."""
     here, there = urlsplit(page.url), urlsplit(url)
     if (here.scheme, here.netloc) != (there.scheme, there.netloc) or here.path == there.path:
         page.goto(url)
         return
     before = page.evaluate_handle(FOLLOW_LINK, there.path + (f"?{there.query}" if there.query else ""))
-    if before.json_value() is None:
-        page.goto(url)
-        return
     page.wait_for_function("(before) => before.every((element) => !element.isConnected)", arg=before)
 
 

@@ -140,19 +140,27 @@ def admin_key(service):
     return key.strip()
 
 
-_with_admin = None  # (BAND_DB, API key) of this process's office with its admin, made by its first ServedOffice
+def once_a_process(make):
+    """`make(folder)` made by the first call in a process, in `folder` (made if need be); every later call, whatever
+    its folder, gets what that one made: a template the tests of the process copy."""
+    made = []
+
+    def first(folder):
+        if not made:
+            folder.mkdir(exist_ok=True)
+            made.append(make(folder))
+        return made[0]
+
+    return first
 
 
+@once_a_process
 def office_with_admin(folder):
-    """A database with the admin ops@example.com and an API key of theirs, made once by a process in `folder`: (its
-    BAND_DB, the key). A ServedOffice on a folder with no database yet starts on a copy of it (a file copied, a
-    CREATE DATABASE … TEMPLATE), where the commands that make them cost a process (~0.5 CPU-s) an office."""
-    global _with_admin
-    if _with_admin is None:
-        folder.mkdir(exist_ok=True)
-        maker = Service(folder, BAND_DB=postgresql.served_location(folder, kept=True))
-        _with_admin = maker.env["BAND_DB"], admin_key(maker)
-    return _with_admin
+    """A database with the admin ops@example.com and an API key of theirs: (its BAND_DB, the key). A ServedOffice on
+    a folder with no database yet starts on a copy of it (a file copied, a CREATE DATABASE … TEMPLATE), where the
+    commands that make them cost a process (~0.5 CPU-s) an office."""
+    maker = Service(folder, BAND_DB=postgresql.served_location(folder, kept=True))
+    return maker.env["BAND_DB"], admin_key(maker)
 
 
 class ServedOffice:
