@@ -83,7 +83,6 @@ def test_every_answered_write_survives_sigkill(tmp_path):
     service.proc.send_signal(signal.SIGKILL)  # in the middle of writes: no chance to finish anything
     service.proc.wait(10)
     writer.stop()
-    service.log.close()
     with connected(service.env["BAND_DB"]) as database:
         stored = {row[0] for row in database.execute("SELECT name FROM teams")}
     assert set(writer.acknowledged) <= stored

@@ -7,6 +7,7 @@
 - `mail`: the mail a test sent and the sign-in links in it;
 - `waiting`: polling with a deadline, and how long "at once" may take on a busy machine;
 - `served`: the service run as a user runs it (`python app.py serve` in a process of its own);
+- `zygote`: the processes of `python app.py …`, forked from one that has imported the project already;
 - `documented`: answers checked against the OpenAPI document;
 - `pages`: the HTML pages' elements and Content-Security-Policy, and the browser that opens them;
 - `answering`: an office whose members are invited to a gig role and answer by link;

@@ -1,4 +1,5 @@
-"""The service run as a user runs it: `python app.py serve` in a process of its own, spoken to over HTTP."""
+"""The service run as a user runs it: `python app.py serve` in a process of its own (forked by `zygote`), spoken to
+over HTTP."""
 
 import contextlib
 import json
@@ -8,11 +9,10 @@ import shutil
 import signal
 import socket
 import subprocess
-import sys
 import urllib.error
 import urllib.request
 
-from tests.support import PROJECT, postgresql
+from tests.support import PROJECT, postgresql, zygote
 from tests.support.waiting import wait_for
 
 OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # 127.0.0.1 whatever the proxy settings
@@ -40,30 +40,21 @@ class Service:
 
     def run(self, *args):
         """Run a command of app.py to its end."""
-        return subprocess.run(
-            [sys.executable, "app.py", *args], cwd=PROJECT, env=self.env, capture_output=True, text=True, timeout=60
-        )
+        return zygote.run(["app.py", *args], self.env, PROJECT, timeout=60)
 
     def run_all(self, *commands):
         """Run commands of app.py (each a list of its arguments) to their end in one process: their outputs, or an
         AssertionError saying what the first that failed said."""
-        done = subprocess.run(
-            [sys.executable, "-m", "tests.support.commands", json.dumps(commands)],
-            cwd=PROJECT,
-            env=self.env,
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
+        done = zygote.run(["-m", "tests.support.commands", json.dumps(commands)], self.env, PROJECT, timeout=60)
         assert done.returncode == 0, done.stdout + done.stderr
         results = json.loads(done.stdout.splitlines()[-1])
         assert all(result["exit_code"] == 0 for result in results), results
         return [result["output"] for result in results]
 
     def start(self, *options):
-        self.log = open(self.log_path, "w")  # noqa: SIM115 (closed by stop)
-        command = [sys.executable, "app.py", "serve", "--port", "0", "--threads", "4", *options]
-        self.proc = subprocess.Popen(command, cwd=PROJECT, env=self.env, stdout=self.log, stderr=subprocess.STDOUT)
+        self.log_path.write_text("")
+        command = ["app.py", "serve", "--port", "0", "--threads", "4", *options]
+        self.proc = zygote.start(command, self.env, PROJECT, self.log_path)
 
         def serving():
             assert self.proc.poll() is None, f"the server stopped:\n{self.output()}"
@@ -95,8 +86,6 @@ class Service:
         return s
 
     def output(self):
-        if not self.log.closed:
-            self.log.flush()
         return self.log_path.read_text()
 
     def stop(self):
@@ -108,7 +97,6 @@ class Service:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 raise
-        self.log.close()
         return self.proc.returncode
 
 
