@@ -38,7 +38,7 @@ class Launched:
 
     @property
     def returncode(self):
-        return self.zygote.exit_code(self.pid)
+        return self.zygote.wait_for_exit(self.pid, 0)
 
     def poll(self):
         return self.returncode
@@ -106,11 +106,8 @@ class Zygote:
                     raise RuntimeError("the zygote ended")
                 return Launched(self, self.started.pop(0), argv)
 
-    def exit_code(self, pid):
-        with self.changed:
-            return self.ended.get(pid)
-
     def wait_for_exit(self, pid, timeout):
+        """The exit status of the child `pid` once it ended within `timeout` seconds (0: as it is now), else None."""
         with self.changed:
             self.changed.wait_for(lambda: pid in self.ended or self.gone, timeout)
             return self.ended.get(pid)
@@ -152,14 +149,16 @@ def run(argv, env, cwd, timeout):
 
 # --- the zygote's side ---
 
+OUTPUT_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_APPEND  # after what the test process wrote there, if anything
+
 
 def become(request):
     """In a forked child: run the request's command as `python` would, and end as it ends (SystemExit, an uncaught
     error, or its end), through the interpreter's own ending: threads joined, atexit's functions run, files and
     databases closed (a SQLite database left open keeps its last writes in its -wal file)."""
     os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
-    out = os.open(request["stdout"], os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
-    err = out if request["stderr"] == request["stdout"] else os.open(request["stderr"], os.O_WRONLY | os.O_CREAT)
+    out = os.open(request["stdout"], OUTPUT_FLAGS, 0o644)
+    err = out if request["stderr"] == request["stdout"] else os.open(request["stderr"], OUTPUT_FLAGS, 0o644)
     os.dup2(out, 1)
     os.dup2(err, 2)
     os.closerange(3, max(out, err) + 1)
