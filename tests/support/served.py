@@ -13,7 +13,7 @@ import urllib.error
 import urllib.request
 
 from tests.support import PROJECT, postgresql, zygote
-from tests.support.waiting import wait_for
+from tests.support.waiting import SLOW_MACHINE_SECONDS, wait_for
 
 OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # 127.0.0.1 whatever the proxy settings
 # How long a test waits for the server's answer: a deadline (a sent quote renders its PDF, which on a busy CI
@@ -89,11 +89,14 @@ class Service:
         return self.log_path.read_text()
 
     def stop(self):
-        """SIGTERM, as a service manager stops it: the exit status."""
+        """SIGTERM, as a service manager stops it: the exit status. It ends once its requests in flight are answered
+        and its worker has stopped (5 s at most), in seconds alone; on a machine at load 10 a server of a module's
+        pages took over 10, so it is waited for as long as a slow machine may take (a test of how soon it stops
+        measures that itself)."""
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
             try:
-                self.proc.wait(10)
+                self.proc.wait(SLOW_MACHINE_SECONDS)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 raise
