@@ -17,7 +17,7 @@ from tests.support.database import connected
 from tests.support.receiver import Answer, Receiver
 from tests.support.served import ServedOffice, Service
 from tests.support.smtp_server import smtp_server
-from tests.support.waiting import wait_for
+from tests.support.waiting import SLOW_MACHINE_SECONDS, wait_for
 
 pytestmark = pytest.mark.postgresql_only
 
@@ -47,7 +47,7 @@ def two_servers(tmp_path):
 
 # How long a client asks again a write answered 503 (the database busy: on a machine at load 10 two servers' writers
 # on one gig can wait for each other longer than the busy timeout)
-BUSY_RETRY_SECONDS = 60
+BUSY_RETRY_SECONDS = 2 * SLOW_MACHINE_SECONDS
 
 
 def call(server, key, method, path, body=None):
