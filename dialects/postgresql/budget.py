@@ -8,7 +8,7 @@ import threading
 import time
 import weakref
 
-from psycopg import pq
+from psycopg import errors, pq
 
 from dialects.exemption import exempt
 
@@ -50,12 +50,17 @@ class Budgeted:
     """A database mixin: each statement runs under this thread's budget. The setting is sent only when it changes
     (a round trip saved on most statements): for the session outside a transaction, else for the transaction."""
 
+    def begin(self, *args, **kwargs):
+        # BEGIN runs under the session's setting: this thread's, not what the connection's last request left there
+        connection = self.connection()
+        if connection.info.transaction_status == pq.TransactionStatus.IDLE:
+            _set_for_session(connection, _wanted())
+        return super().begin(*args, **kwargs)
+
     def execute_sql(self, sql, params=None, *args, **kwargs):
         wanted, connection = _wanted(), self.connection()
         if connection.info.transaction_status == pq.TransactionStatus.IDLE:
-            if _SESSION.get(connection) != wanted:
-                connection.execute(f"SET statement_timeout = {int(wanted)}")
-                _SESSION[connection] = wanted
+            _set_for_session(connection, wanted)
         else:
             transaction = self._state.transactions[0] if self._state.transactions else None
             local = _LOCAL.get(connection)
@@ -70,6 +75,27 @@ class Budgeted:
             return super().execute_sql(sql, params, *args, **kwargs)
         finally:
             _budget.spent += time.perf_counter() - started
+
+
+# How often a setting cancelled by the one in force is sent again (see `_set_for_session`).
+SETTING_ATTEMPTS = 4
+
+
+def _set_for_session(connection, wanted):
+    """The connection's statement_timeout made `wanted` (ms), unless it is already. The SET itself runs under the
+    setting in force, which may be the few milliseconds an earlier request had left of its budget (a pooled
+    connection keeps its session's settings): on a busy machine a SET can take that long, and is cancelled. It then
+    changed nothing, and is sent again; a read budget never pays for it."""
+    if _SESSION.get(connection) == wanted:
+        return
+    for attempt in range(1, SETTING_ATTEMPTS + 1):
+        try:
+            connection.execute(f"SET statement_timeout = {int(wanted)}")
+            break
+        except errors.QueryCanceled:
+            if attempt == SETTING_ATTEMPTS:
+                raise
+    _SESSION[connection] = wanted
 
 
 # A connection's statement_timeout for its session, and (transaction, value) of a SET LOCAL in its transaction.
