@@ -14,7 +14,7 @@ from PIL import Image
 from playwright.sync_api import expect
 
 from tests.support import console, pages
-from tests.support.console import DESKTOP, PHONE, DemoOffice, serious_accessibility_violations
+from tests.support.console import DESKTOP, PHONE, DemoOffice, as_if_offline, serious_accessibility_violations
 from tests.support.waiting import SLOW_MACHINE_SECONDS, wait_for
 
 pytestmark = pytest.mark.browser
@@ -100,16 +100,6 @@ def drawn_qr(page, size):
 
 def assert_drawn(page, feed):
     assert drawn_qr(page, len(feed["qr_code"])) == (feed["qr_code"], feed["webcal_url"])
-
-
-def as_if_offline(page):
-    """Every API answer as the service worker gives its kept copy when the server cannot be reached."""
-
-    def kept(route):
-        answer = route.fetch()
-        route.fulfill(response=answer, headers={**answer.headers, "band-kept-at": KEPT_AT})
-
-    page.route("**/v1/**", kept)
 
 
 def test_the_musician_is_linked_to_a_staff_member(demo_office):
@@ -229,7 +219,7 @@ def test_nothing_writes_while_offline(demo_office, signed_in, invitations):
     invitations.invite("Autumn fair")
     count = unread(demo_office)
     page = signed_in(MUSICIAN, viewport=PHONE)
-    as_if_offline(page)
+    as_if_offline(page, KEPT_AT)
     page.goto(demo_office.url("/my/calendar"))
     expect(page.get_by_role("link", name="Subscribe in my calendar")).to_be_visible()
     expect(page.get_by_role("button", name="Make a new link…")).to_have_count(0)

@@ -13,7 +13,14 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.support import console
-from tests.support.console import DESKTOP, PHONE, DemoOffice, serious_accessibility_violations
+from tests.support.console import (
+    API_ANSWERS,
+    DESKTOP,
+    PHONE,
+    DemoOffice,
+    as_if_offline,
+    serious_accessibility_violations,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -279,12 +286,7 @@ def test_while_the_app_shows_a_kept_copy_the_strip_says_as_of_when_and_nothing_w
     band.invite("Kept copy gala")
     page = signed_in(MUSICIAN, PHONE)
     kept_at = "2026-11-26T13:02:00Z"
-
-    def kept(route):
-        answer = route.fetch()
-        route.fulfill(response=answer, headers={**answer.headers, "band-kept-at": kept_at})
-
-    page.route(re.compile(r"/v1/me/(gigs|invitations)"), kept)
+    as_if_offline(page, kept_at)
     page.goto(demo_office.url("/my"))
     expect(card_of(page, "Kept copy gala")).to_contain_text("You can answer when you are online again.")
     clock = "(at) => new Date(at).toLocaleTimeString(undefined, {hour: '2-digit', minute: '2-digit'})"
@@ -292,7 +294,7 @@ def test_while_the_app_shows_a_kept_copy_the_strip_says_as_of_when_and_nothing_w
     expect(page.locator(".offline-strip")).to_contain_text("Offline — as of")
     expect(page.locator(".offline-strip")).to_contain_text(shown)
     expect(page.get_by_role("button", name="Accept")).to_have_count(0)
-    page.unroute(re.compile(r"/v1/me/(gigs|invitations)"))
+    page.unroute(API_ANSWERS)
     page.reload()
     expect(card_of(page, "Kept copy gala").get_by_role("button", name="Accept")).to_be_visible()
     expect(page.locator(".offline-strip")).to_be_hidden()

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.support import console, pages
-from tests.support.console import DESKTOP, PHONE, serious_accessibility_violations
+from tests.support.console import DESKTOP, PHONE, as_if_offline, serious_accessibility_violations
 
 pytestmark = pytest.mark.browser
 
@@ -198,12 +198,7 @@ def test_a_hostile_reason_is_shown_as_text(demo_office, signed_in):
 def test_offline_nothing_on_my_blockouts_writes(demo_office, signed_in):
     """The service worker's kept copy (Band-Kept-At) makes the app read only: no Add, no Remove."""
     page = signed_in(MUSICIAN, PHONE)
-
-    def kept_copy(route):
-        answer = route.fetch()
-        route.fulfill(response=answer, headers={**answer.headers, "band-kept-at": "2026-11-26T08:00:00Z"})
-
-    page.route("**/v1/me/blockouts?*", kept_copy)
+    as_if_offline(page, "2026-11-26T08:00:00Z")
     page.goto(demo_office.url("/my/blockouts"))
     expect(page.get_by_text("You are offline")).to_be_visible()
     expect(listed(page).first).to_be_visible()

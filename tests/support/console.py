@@ -177,6 +177,22 @@ def signed_in(browser, demo_office):
     assert [problem for context in contexts for problem in context.problems.unexpected()] == []
 
 
+# The API paths the service worker keeps copies of, as a route sees them
+API_ANSWERS = "**/v1/**"
+
+
+def as_if_offline(page, kept_at):
+    """Every API answer of `page` as the service worker gives its kept copy when the server cannot be reached: marked
+    Band-Kept-At `kept_at`. All of them: one fresh answer among them tells the app it is online again (a screen's own
+    and the shell's arrive in any order). `page.unroute(API_ANSWERS)` brings the server back."""
+
+    def kept(route):
+        answer = route.fetch()
+        route.fulfill(response=answer, headers={**answer.headers, "band-kept-at": kept_at})
+
+    page.route(API_ANSWERS, kept)
+
+
 # A click on a link to `path`, as a user's on one of the console's links (its router shows the screen in the page);
 # the screen shown before it (main's elements but the offline strip)
 FOLLOW_LINK = """(path) => {
