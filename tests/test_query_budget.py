@@ -92,8 +92,8 @@ def test_the_office_feed_is_built_whatever_the_budget_and_served_from_its_copy(w
     # 1 ms of CPU on SQLite; on PostgreSQL the budget is wall time, and a busy machine can take 1 ms for any statement
     warehouse.config["QUERY_BUDGET_MS"] = 20 if postgresql.on_postgresql() else 1
     path = url[url.index("/calendar/") :]
-    # a first poll waits 10 s for the first copy, then is told to come back (503), as a calendar app does: a busy
-    # machine took longer than that to write 1 000 gigs
+    # a first poll waits for the first copy (feeds/copies.py's FIRST_COPY_SECONDS), then is told to come back (503),
+    # as a calendar app does: a busy machine took longer than that to write 1 000 gigs
     feed = wait_for(lambda: (answer := anon.get(path)).status_code != 503 and answer, SLOW_MACHINE_SECONDS)
     assert feed.status_code == 200, feed.get_data(as_text=True)
     assert feed.get_data(as_text=True).count("BEGIN:VEVENT") == GIGS
