@@ -1,43 +1,9 @@
 """Concurrent clients against the real server (waitress, 8 threads, one SQLite connection each)."""
 
-import json
-import threading
-import urllib.error
-import urllib.request
-from concurrent.futures import ThreadPoolExecutor
-
 import pytest
-from waitress import create_server, wasyncore
 
+from tests.support.live import Live, at_once
 from tests.support.records import Builder, unique
-from tests.support.served import OPENER
-
-
-class Live:
-    """The app served by waitress on a free port, in a thread of this process."""
-
-    def __init__(self, app, token):
-        self.server = create_server(app, host="127.0.0.1", port=0, threads=8)
-        self.base = f"http://127.0.0.1:{self.server.effective_port}/v1"
-        self.token = token
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-        self.thread.start()
-
-    def call(self, method, path, body=None):
-        data = None if body is None else json.dumps(body).encode()
-        headers = {"Authorization": f"Bearer {self.token}", "Content-Type": "application/json"}
-        request = urllib.request.Request(self.base + path, data=data, method=method, headers=headers)
-        try:
-            with OPENER.open(request, timeout=30) as r:
-                return r.status, json.loads(r.read() or b"null")
-        except urllib.error.HTTPError as e:
-            return e.code, json.loads(e.read() or b"null")
-
-    def close(self):
-        # close every socket from the server's own loop, so that the loop ends instead of polling closed ones
-        self.server.trigger.pull_trigger(lambda: wasyncore.close_all(self.server._map))
-        self.thread.join(5)
-        self.server.task_dispatcher.shutdown()
 
 
 @pytest.fixture
@@ -45,19 +11,6 @@ def live(app, admin):
     server = Live(app, admin.token)
     yield server
     server.close()
-
-
-def at_once(calls, workers=16):
-    """Run the calls from `workers` threads released together; their results in order."""
-    barrier = threading.Barrier(min(workers, len(calls)))
-
-    def run(call):
-        if calls.index(call) < barrier.parties:
-            barrier.wait()
-        return call()
-
-    with ThreadPoolExecutor(workers) as pool:
-        return list(pool.map(run, calls))
 
 
 def test_simultaneous_accepts_have_exactly_one_winner(live, admin, build):

@@ -15,9 +15,9 @@ from pypdf import PdfReader
 from delivery import invoicing
 from domain.sales.money import share
 from tests.support.api import error_of
+from tests.support.live import Live, at_once
 from tests.support.served import ServedOffice, Service, running
 from tests.support.waiting import SLOW_MACHINE_SECONDS, wait_for
-from tests.test_concurrency import Live, at_once
 
 BANK = {"iban": "DE89370400440532013000", "bic": "COBADEFFXXX", "address_line1": "Hauptstraße 5", "city": "München"}
 

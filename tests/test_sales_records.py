@@ -12,8 +12,8 @@ from domain.errors import ConfigError
 from models import Contract, Quote, db
 from service import settings
 from tests.support.api import error_of
+from tests.support.live import Live, at_once
 from tests.support.sales import issued, sent
-from tests.test_concurrency import Live, at_once
 
 
 def today(days=0):
