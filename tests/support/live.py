@@ -29,8 +29,9 @@ class Live:
         self.thread.start()
 
     def serve(self):
-        """waitress's loop, one round at a time until `close`; then its sockets closed by the loop's own thread (closed
-        from another, a socket the loop is still watching may be closed under it, and its number given to another)."""
+        """waitress's loop, a round at a time until `close`, then its sockets closed by this thread, the one that
+        watches them. `close` only sets an event: woken through waitress's trigger instead, a teardown now and then
+        found the trigger's pipe closed (EBADF)."""
         while not self.stopping.is_set():
             wasyncore.loop(timeout=LOOK_SECONDS, map=self.server._map, count=1)
         wasyncore.close_all(self.server._map)
