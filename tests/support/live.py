@@ -3,13 +3,11 @@ to it from many threads released together: what two clients at once do to one of
 
 import json
 import threading
-import urllib.error
-import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
 from waitress import create_server, wasyncore
 
-from tests.support.served import OPENER
+from tests.support.served import answer_of
 from tests.support.waiting import SLOW_MACHINE_SECONDS
 
 # How long the server's loop waits on its sockets before it looks whether it is to stop: an answer ready wakes it
@@ -37,14 +35,11 @@ class Live:
         wasyncore.close_all(self.server._map)
 
     def call(self, method, path, body=None):
+        """(status, parsed body) of one request with the test's token."""
         data = None if body is None else json.dumps(body).encode()
         headers = {"Authorization": f"Bearer {self.token}", "Content-Type": "application/json"}
-        request = urllib.request.Request(self.base + path, data=data, method=method, headers=headers)
-        try:
-            with OPENER.open(request, timeout=30) as r:
-                return r.status, json.loads(r.read() or b"null")
-        except urllib.error.HTTPError as e:
-            return e.code, json.loads(e.read() or b"null")
+        status, _, answer = answer_of(self.base + path, method, data, headers)
+        return status, json.loads(answer or b"null")
 
     def close(self):
         """Stopped, its sockets closed and its threads ended before the next test serves (and opens sockets)."""

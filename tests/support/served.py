@@ -23,6 +23,16 @@ ANSWER_SECONDS = 30
 SERVING = re.compile(r"serving \S+ on http://\S+:(\d+)/v1 \(public URL (\S+?)[,)]")
 
 
+def answer_of(url, method="GET", body=None, headers=None):
+    """(status, headers, body) of one request to a server the test runs, whatever its status."""
+    request = urllib.request.Request(url, data=body, method=method, headers=headers or {})
+    try:
+        with OPENER.open(request, timeout=ANSWER_SECONDS) as r:
+            return r.status, dict(r.headers), r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, dict(e.headers), e.read()
+
+
 class Service:
     """`python app.py serve --port 0` on a database of its own: the server takes a free port, and its start line
     says which (a port picked by the test could be taken by another before the server binds it)."""
@@ -70,12 +80,7 @@ class Service:
 
     def request(self, method, path, body=None, headers=None):
         """(status, headers, body) of one request to the API."""
-        request = urllib.request.Request(self.base + path, data=body, method=method, headers=headers or {})
-        try:
-            with OPENER.open(request, timeout=ANSWER_SECONDS) as r:
-                return r.status, dict(r.headers), r.read()
-        except urllib.error.HTTPError as e:
-            return e.code, dict(e.headers), e.read()
+        return answer_of(self.base + path, method, body, headers)
 
     def connect(self, source="127.0.0.1", timeout=5):
         """A raw socket to the server, from `source` (another address of 127.0.0.0/8 is another client)."""
