@@ -31,12 +31,15 @@ def pytest_addoption(parser):
 
 
 def pytest_xdist_auto_num_workers(config):
-    """`--numprocesses=auto` (pyproject.toml): two processes more than there are cores. A test spends much of its time
+    """`--numprocesses=auto` (pyproject.toml): one process more than there are cores. A test spends much of its time
     waiting (on the servers it starts, a browser, PostgreSQL, a worker's interval): with one process per core, a
-    2-core machine ran the suite at about half its CPU. PYTEST_XDIST_AUTO_NUM_WORKERS=N still says otherwise."""
+    2-core machine ran the suite at about half its CPU. With two more, the suite took as long on SQLite (354-375 s
+    against 356-374 s, two runs each) and longer on PostgreSQL (542 s against 491 s), and 6-13 % more CPU: the
+    processes beyond the cores only took turns (CI's side steps, run beside the suite, use what one more leaves).
+    PYTEST_XDIST_AUTO_NUM_WORKERS=N still says otherwise."""
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
         return None  # xdist's own hook reads it
-    return (os.cpu_count() or 1) + 2
+    return (os.cpu_count() or 1) + 1
 
 
 def pytest_configure(config):
