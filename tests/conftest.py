@@ -82,10 +82,7 @@ def app(shared_app, template_db, tmp_path):
     location = postgresql.location(tmp_path, template=template_db, emptied=True)
     settings = {"DB": location, "MAIL_URL": f"file:{tmp_path / 'mail'}", "AUTH_RATE_LIMIT": "1000/minute"}
     settings["INQUIRY_RATE"] = "1000/minute"  # the rate's own tests set theirs (tests/test_inquiries.py)
-    if (
-        postgresql.on_postgresql()
-    ):  # its budget is wall time, which a busy CI machine spends: the budget's own tests set theirs
-        settings["QUERY_BUDGET_MS"] = 5000
+    settings.update(postgresql.busy_machine_budget())
     configure(shared_app, settings)
     yield shared_app
     shared_app.extensions["outbox"].close()

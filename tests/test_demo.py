@@ -89,7 +89,9 @@ def content(location):
 
 def write_demo(template_db, folder, *options):
     """A demo database written by the command of an app on a database of its own; its location."""
-    app = create_app({"DB": postgresql.location(folder, template=template_db, kept=True)})
+    app = create_app(
+        {"DB": postgresql.location(folder, template=template_db, kept=True), **postgresql.busy_machine_budget()}
+    )
     target = postgresql.new_location(folder, "demo")
     result = app.test_cli_runner().invoke(args=["demo", target, *options])
     release_database()
@@ -127,7 +129,12 @@ def demo(request):
 @pytest.fixture(params=["demo_db", "agency_db"])
 def served(request, tmp_path):
     """The app on a copy of either demo database."""
-    app = create_app({"DB": postgresql.location(tmp_path, template=request.getfixturevalue(request.param))})
+    app = create_app(
+        {
+            "DB": postgresql.location(tmp_path, template=request.getfixturevalue(request.param)),
+            **postgresql.busy_machine_budget(),
+        }
+    )
     yield app
     release_database()
 
@@ -482,7 +489,7 @@ def test_the_gigs_stand_where_their_accepted_quotes_and_signed_contracts_moved_t
     contract on a gig still an Inquiry."""
     (tmp_path / "season").mkdir()
     demo = write_demo(template_db, tmp_path / "season", "--season-of", console.SEASON_OF)
-    app = create_app({"DB": postgresql.location(tmp_path, template=demo)})
+    app = create_app({"DB": postgresql.location(tmp_path, template=demo), **postgresql.busy_machine_budget()})
     try:
         admin = Api(app.test_client(), make_token(User.get(User.email == "admin@band.example")))
         kinds = {status["id"]: status["kind"] for status in admin.get("/gig-statuses").get_json()["data"]}
