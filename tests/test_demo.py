@@ -87,11 +87,14 @@ def content(location):
     return found
 
 
+def app_on(location):
+    """The app on the database at `location`, with the read budget a busy machine needs."""
+    return create_app({"DB": location, **postgresql.busy_machine_budget()})
+
+
 def write_demo(template_db, folder, *options):
     """A demo database written by the command of an app on a database of its own; its location."""
-    app = create_app(
-        {"DB": postgresql.location(folder, template=template_db, kept=True), **postgresql.busy_machine_budget()}
-    )
+    app = app_on(postgresql.location(folder, template=template_db, kept=True))
     target = postgresql.new_location(folder, "demo")
     result = app.test_cli_runner().invoke(args=["demo", target, *options])
     release_database()
@@ -129,12 +132,7 @@ def demo(request):
 @pytest.fixture(params=["demo_db", "agency_db"])
 def served(request, tmp_path):
     """The app on a copy of either demo database."""
-    app = create_app(
-        {
-            "DB": postgresql.location(tmp_path, template=request.getfixturevalue(request.param)),
-            **postgresql.busy_machine_budget(),
-        }
-    )
+    app = app_on(postgresql.location(tmp_path, template=request.getfixturevalue(request.param)))
     yield app
     release_database()
 
@@ -489,7 +487,7 @@ def test_the_gigs_stand_where_their_accepted_quotes_and_signed_contracts_moved_t
     contract on a gig still an Inquiry."""
     (tmp_path / "season").mkdir()
     demo = write_demo(template_db, tmp_path / "season", "--season-of", console.SEASON_OF)
-    app = create_app({"DB": postgresql.location(tmp_path, template=demo), **postgresql.busy_machine_budget()})
+    app = app_on(postgresql.location(tmp_path, template=demo))
     try:
         admin = Api(app.test_client(), make_token(User.get(User.email == "admin@band.example")))
         kinds = {status["id"]: status["kind"] for status in admin.get("/gig-statuses").get_json()["data"]}
