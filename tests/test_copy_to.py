@@ -13,7 +13,7 @@ import pytest
 
 from scripts.compare_offices import Office, compare, sample
 from storage import migrations
-from tests.support import PROJECT, postgresql
+from tests.support import PROJECT, postgresql, postgresql_server
 from tests.support.served import ServedOffice, Service
 
 pytestmark = pytest.mark.postgresql_only
@@ -161,7 +161,7 @@ def test_copied_events_keep_their_numbers_queue_nothing_again_and_new_ones_follo
 
 def test_a_database_that_is_not_empty_is_refused_and_left_as_it_was(tmp_path, demo_office):
     target = empty_database(tmp_path)
-    postgresql.execute(target, "CREATE TABLE notes (body TEXT)", "INSERT INTO notes VALUES ('keep me')")
+    postgresql_server.execute(target, "CREATE TABLE notes (body TEXT)", "INSERT INTO notes VALUES ('keep me')")
     refused = copy_to(target, demo_office.db)
     assert refused.returncode != 0
     assert "is not empty" in refused.stderr and "public.notes" in refused.stderr, refused.stderr

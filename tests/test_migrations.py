@@ -12,7 +12,7 @@ from dialects import dialect
 from domain.errors import ConfigError
 from models import MODELS, AccessRole, Event, db
 from storage import migrations
-from tests.support import postgresql
+from tests.support import postgresql, postgresql_server
 from tests.support.database import structure
 
 
@@ -84,7 +84,7 @@ def test_a_pending_step_on_postgresql_runs_after_a_backup_into_the_backup_folder
     [backup] = folder.glob(f"{name}.v{last}-*.bak")
     assert oct(backup.stat().st_mode & 0o777) == "0o600" and oct(folder.stat().st_mode & 0o777) == "0o700"
     assert dialect.inspect_file(backup) == (last, [], {})
-    assert any("\tkeeper\t" in row for row in postgresql.archive_rows(backup, "access_roles"))
+    assert any("\tkeeper\t" in row for row in postgresql_server.archive_rows(backup, "access_roles"))
     assert list(Path.cwd().glob(f"{name}*")) == []  # nothing left in the working folder
 
 

@@ -8,7 +8,8 @@ import threading
 from dialects import access, dialect
 from feeds.copies import stop_every_thread
 from models import db
-from tests.support.postgresql import archive_rows, on_postgresql
+from tests.support.postgresql import on_postgresql
+from tests.support.postgresql_server import archive_rows
 
 
 def release_database(keep_pool=False):
