@@ -26,7 +26,9 @@ SUPERUSER = "postgres"
 
 
 def server_program(name):
-    """A server program (initdb, pg_ctl): on PATH, else the newest of Debian's /usr/lib/postgresql/*/bin."""
+    """A server program (initdb, pg_ctl): on PATH, else the newest of Debian's /usr/lib/postgresql/*/bin. As the
+    product's `dialects.postgresql.backups.client_program` finds its clients, written again here: this module is read
+    before the project may be imported (conftest.py chooses the dialect first)."""
     found = shutil.which(name)
     if found:
         return found
