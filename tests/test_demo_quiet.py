@@ -12,10 +12,10 @@ from delivery.notifications import run_timed
 from models import User
 from tests.support.api import Api
 from tests.support.database import release_database
+from tests.support.demos import EXAMPLE, write_demo
 from tests.support.mail import mails
 from tests.support.notified import send_what_is_due
 from tests.support.users import make_token
-from tests.test_demo import EXAMPLE, write_demo
 
 
 def serve_a_season(app, location, tmp_path):

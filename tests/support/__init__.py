@@ -11,6 +11,7 @@
 - `documented`: answers checked against the OpenAPI document;
 - `pages`: the HTML pages' elements and Content-Security-Policy, and the browser that opens them;
 - `answering`: an office whose members are invited to a gig role and answer by link;
+- `demos`: demo databases as `python app.py demo` writes them, read-only connections to them, apps on copies;
 - `musicians`: a band of two musicians with gigs and invitations, as a musician's own work (/me) reads it;
 - `custom_fields`: custom-field definitions on the collections that take them, and fixtures walking those;
 - `equipment`: equipment a product needs and equipment on a gig;
