@@ -4,7 +4,6 @@ with a typed name, consent and a drawn signature (an SVG kept from an allow-list
 gig confirmed, the deposit issued, the balance drafted) and its signed copy mailed to both sides; their documents'
 PDFs byte for byte the office's. Another gig's documents are nobody's business: 404."""
 
-import datetime as dt
 import hashlib
 import io
 
@@ -13,6 +12,7 @@ from pypdf import PdfReader
 
 from app import configure
 from tests.support.api import error_of
+from tests.support.days import today
 from tests.support.notified import send_what_is_due
 from tests.support.smtp_server import smtp_server
 from tests.support.waiting import wait_for
@@ -26,10 +26,6 @@ DRAWN = (
     '<circle r="1.5" cx="200" cy="60" fill="black"></circle></svg>'
 )
 BROWSER = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148"
-
-
-def today(days=0):
-    return (dt.datetime.now(dt.UTC).date() + dt.timedelta(days=days)).isoformat()
 
 
 @pytest.fixture(autouse=True)

@@ -3,7 +3,6 @@ dates and money of every mail, document and page the client reads; the words com
 `translations/`, and every word the code marks is in each of them (this file fails, naming it, when one is not)."""
 
 import datetime as dt
-import io
 import re
 import string
 from pathlib import Path
@@ -12,7 +11,6 @@ import pytest
 from babel.dates import format_date
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
-from pypdf import PdfReader
 
 from app import configure
 from formats import client_words
@@ -20,10 +18,11 @@ from models import CLIENT_LANGUAGES, Contact, db
 from storage import migrations
 from tests.support import postgresql
 from tests.support.api import error_of
+from tests.support.database import execute, nth_id
 from tests.support.notified import send_what_is_due
+from tests.support.pdfs import pdf_text
 from tests.support.smtp_server import smtp_server
 from tests.support.waiting import wait_for
-from tests.test_migrations import execute, ids
 
 PROJECT = Path(__file__).resolve().parent.parent
 GIG_DATE = (dt.datetime.now(dt.UTC).date() + dt.timedelta(days=120)).replace(day=3)
@@ -75,7 +74,7 @@ def invoice_pdf_text(admin, gig):
     assert admin.post(f"/invoices/{invoice['id']}/issue").status_code == 200
     answer = admin.get(f"/invoices/{invoice['id']}/pdf")
     assert answer.status_code == 200
-    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(answer.data)).pages)
+    return pdf_text(answer.data)
 
 
 def test_a_german_couples_invoice_is_written_in_german(admin, build):
@@ -108,7 +107,7 @@ def test_a_german_couples_contract_is_written_and_printed_in_german(admin, build
     contract = admin.create("contracts", {"gig_id": gig["id"], "template_id": template})
     assert contract["body"] == f"Anna, {format_date(GIG_DATE, 'full', locale='de')}: 1.234,57\xa0€."
     answer = admin.get(f"/contracts/{contract['id']}/pdf")
-    text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(answer.data)).pages)
+    text = pdf_text(answer.data)
     for words in ("Vertrag", "ENTWURF", "Ort, Datum, Unterschrift", "Auftraggeber: Anna"):
         assert words in text, (words, text)
 
@@ -212,13 +211,14 @@ def test_step_22_gives_each_contact_the_language_their_custom_field_named_else_t
             (f'{{"name": "Band", "language": "{office_language}"}}',),
         )
         for n, fields in enumerate(('{"language": "de-DE"}', '{"language": "en"}', "{}", '{"language": 3}')):
-            execute(CONTACT_SQL, (ids(n), f"Contact {n}", fields))
+            execute(CONTACT_SQL, (nth_id(n), f"Contact {n}", fields))
         migrations.upgrade()
         read = {row.id: row.language for row in Contact.select()}
-        kept = execute("SELECT custom_fields FROM contacts WHERE id = ?", (ids(0),)).fetchone()[0]
+        kept = execute("SELECT custom_fields FROM contacts WHERE id = ?", (nth_id(0),)).fetchone()[0]
     db.close()
     office = "de" if office_language.startswith("de") else "en"
-    assert read == {ids(0): "de", ids(1): "en", ids(2): office, ids(3): office}  # a field naming none: the office's
+    # a field naming no language, or none it knows: the office's
+    assert read == {nth_id(0): "de", nth_id(1): "en", nth_id(2): office, nth_id(3): office}
     assert re.search(r'"language": ?"de-DE"', kept)  # the custom field's value stays
 
 

@@ -3,7 +3,6 @@ reads their gig and their documents once sent or issued, through `GET /v1/client
 band's people, notes, other contacts or another gig; every other endpoint answers a `bcl_` token as it answers
 nobody."""
 
-import datetime as dt
 import re
 
 import pytest
@@ -11,13 +10,11 @@ import pytest
 from models import Contract, Invoice, Quote
 from service import settings
 from tests.support.api import error_of
+from tests.support.client_links import make_link, token_of
+from tests.support.days import today
+from tests.support.documented import operations, required_query
 from tests.support.sales import issued, sent
-from tests.test_privacy import PERIOD, operations
 from web.rate_limits import RateLimiter
-
-
-def today(days=0):
-    return (dt.datetime.now(dt.UTC).date() + dt.timedelta(days=days)).isoformat()
 
 
 @pytest.fixture
@@ -42,16 +39,6 @@ def couple(admin, build):
         "anna": anna,
         "other_contact": other_contact,
     }
-
-
-def make_link(admin, gig_contact_id):
-    response = admin.post(f"/gig-contacts/{gig_contact_id}/client-link")
-    assert response.status_code == 200, response.get_json()
-    return response.get_json()["data"]
-
-
-def token_of(link):
-    return re.fullmatch(r"http://[^/]+/client#token=(bcl_[A-Za-z0-9_-]{43})", link["url"]).group(1)
 
 
 def as_client(anon, token, path="/client"):
@@ -171,8 +158,7 @@ def test_a_client_token_opens_no_endpoint_but_its_own_view(app, admin, anon, bui
             continue
         target = path.replace("{id}", ids.get(path.split("/")[1], couple["anna"]["id"]))
         target = re.sub(r"\{[a-z_]+\}", "not-a-token", target)
-        required = [p["name"] for p in operation.get("parameters", []) if p.get("required") and p["in"] == "query"]
-        target += "?" + "&".join(f"{name}={PERIOD[name]}" for name in required) if required else ""
+        target += required_query(operation)
         body = {} if method in ("POST", "PATCH", "PUT") else None
         with_token = client.request(method, target, json=body)
         without = anon.request(method, target, json=body)

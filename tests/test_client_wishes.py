@@ -12,11 +12,12 @@ import pytest
 from delivery.notifications import run_timed
 from models import Notification
 from tests.support.api import error_of
+from tests.support.client_links import make_link, token_of
+from tests.support.days import today
 from tests.support.notified import config
 from tests.support.receiver import Receiver
 from tests.support.waiting import wait_for
 from tests.support.webhook_office import endpoint_for, webhook_fixtures
-from tests.test_client_link import make_link, today, token_of
 
 serve, served, office = webhook_fixtures()
 HOSTILE = '<script>alert("x")</script> \'; DROP TABLE gig_songs; -- {{7*7}} \u202e'

@@ -14,6 +14,7 @@ import pytest
 from scripts.compare_offices import Office, compare, sample
 from storage import migrations
 from tests.support import PROJECT, postgresql, postgresql_server
+from tests.support.moves import copy_to, empty_database, served_copy
 from tests.support.served import ServedOffice, Service
 
 pytestmark = pytest.mark.postgresql_only
@@ -39,13 +40,6 @@ def connected(url):
     return psycopg.connect(url)
 
 
-def copy_to(url, source):
-    env = {**{k: v for k, v in os.environ.items() if not k.startswith("BAND_")}, "BAND_DB": str(source)}
-    return subprocess.run(
-        [sys.executable, "app.py", "copy-to", url], cwd=PROJECT, env=env, capture_output=True, text=True, timeout=300
-    )
-
-
 def answers(office, paths):
     return {path: office.call("GET", path) for path in paths}
 
@@ -62,19 +56,6 @@ def reads_of(office):
         f"/staff-members/{member}",
         f"/venues/{venue}",
     ]
-
-
-def empty_database(tmp_path):
-    """A new, empty PostgreSQL database, the folder `tmp_path/target` its own (as the served offices' are)."""
-    (tmp_path / "target").mkdir()
-    return postgresql.location(tmp_path / "target")
-
-
-def served_copy(tmp_path, key, **env):
-    """The copy in tmp_path/target served, spoken to with the API key made on the source before the copy."""
-    office = ServedOffice.__new__(ServedOffice)  # not its __init__: that would make a user and a key there
-    office.service, office.key = Service(tmp_path / "target", **env).start(), key
-    return office
 
 
 @pytest.fixture

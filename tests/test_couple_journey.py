@@ -22,10 +22,10 @@ from playwright.sync_api import expect
 from pypdf import PdfReader
 
 from tests.support.console import PHONE, open_context, serious_accessibility_violations
+from tests.support.pdfs import qr_codes
 from tests.support.served import ServedOffice
 from tests.support.signing import draw
 from tests.support.waiting import SLOW_MACHINE_SECONDS, wait_for
-from tests.test_invoicing import qr_codes
 
 pytestmark = pytest.mark.browser
 

@@ -5,7 +5,6 @@ gig; it passes axe and is pictured at 390 and 1280; a website of an allowed orig
 website cannot."""
 
 import contextlib
-import datetime as dt
 import http.server
 import threading
 import time
@@ -20,16 +19,13 @@ from domain.errors import ConfigError
 from service import settings
 from tests.support import pages
 from tests.support.console import open_context, serious_accessibility_violations
+from tests.support.days import today
 from tests.support.served import ServedOffice
 from tests.support.waiting import wait_for
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 PERSON_SECONDS = 3.5  # a person takes longer than 3 s to fill the form in; faster is a robot's, kept nowhere
-
-
-def in_days(days):
-    return (dt.datetime.now(dt.UTC).date() + dt.timedelta(days=days)).isoformat()
 
 
 def policy_of(response):
@@ -148,7 +144,7 @@ def gigs_titled(office, title):
 
 
 def test_a_couple_sends_the_form_on_a_phone_and_the_office_sees_their_inquiry(office, context, browser):
-    taken, free = in_days(200), in_days(207)
+    taken, free = today(200), today(207)
     confirmed = status_named(office, "confirmed")
     office.call("POST", "/gigs", {"gig_date": taken, "title": "Müller wedding", "gig_status_id": confirmed["id"]})
     page = context.new_page()
@@ -229,9 +225,9 @@ def test_a_german_couple_reads_the_form_in_german_on_a_phone_and_becomes_a_germa
     names = f"Greta & Hans {locale}"
     page.get_by_label("Ihre Namen").fill(names)
     page.get_by_label("E-Mail").fill("greta@paar.example")
-    page.get_by_label("Datum der Feier").fill(in_days(-3))  # the service refuses it in English: the form in German
+    page.get_by_label("Datum der Feier").fill(today(-3))  # the service refuses it in English: the form in German
     expect(page.locator("#gig_date-error")).to_have_text("Bitte wählen Sie einen Termin von heute bis in drei Jahren.")
-    page.get_by_label("Datum der Feier").fill(in_days(300))
+    page.get_by_label("Datum der Feier").fill(today(300))
     expect(page.locator("#gig_date-note")).to_have_text("Dieser Termin ist noch frei.")
     page.get_by_role("button", name="Anfrage senden").click()
     expect(page.locator("#consent-error")).to_have_text("Bitte füllen Sie dieses Feld aus.")

@@ -4,7 +4,6 @@ its primary contact and the products asked for, mails the sender an acknowledgem
 answered alike and kept nowhere; past `BAND_INQUIRY_RATE` 429; a person's typo is a 422 naming the field. `GET
 /v1/public/products` and `GET /v1/availability`. The form page itself: tests/test_inquire_page.py."""
 
-import datetime as dt
 import time
 
 import pytest
@@ -14,45 +13,13 @@ from app import configure
 from domain import signed_links
 from service import settings
 from tests.support.api import error_of
+from tests.support.days import today
+from tests.support.inquiries import form_token, inquiry, stored
 from tests.support.mail import mails, text_of
 from tests.support.notified import send_what_is_due
 from tests.support.users import make_token, make_user
 
 RECEIVED = {"data": {"received": True}}
-
-
-def in_days(days):
-    return (dt.datetime.now(dt.UTC).date() + dt.timedelta(days=days)).isoformat()
-
-
-def form_token(app, seconds_ago=60):
-    """The token of the form as `/inquire` served it `seconds_ago`."""
-    with app.app_context():
-        return signed_links.form_token(app.config, time.time() - seconds_ago)
-
-
-def inquiry(app, **changes):
-    body = {
-        "names": "Anna & Ben",
-        "email": "anna@couple.example",
-        "phone": "+49 170 1234567",
-        "gig_date": in_days(200),
-        "venue_name": "Schloss Elmau",
-        "city": "Krün",
-        "guest_count": 120,
-        "message": "We dance all night.\nSwing, please!",
-        "consent": True,
-        "form_token": form_token(app),
-        "website": "",
-    }
-    return {**body, **changes}
-
-
-def stored(admin):
-    """What an inquiry could have made: the office's gigs and contacts (ids), and events."""
-    lists = ("gigs", "contacts", "gig-contacts", "gig-products")
-    found = {name: {row["id"] for row in admin.get(f"/{name}?limit=100").get_json()["data"]} for name in lists}
-    return found
 
 
 def test_an_inquiry_makes_the_couples_gig_and_tells_them_and_the_office(app, admin, anon, build, documented):
@@ -71,7 +38,7 @@ def test_an_inquiry_makes_the_couples_gig_and_tells_them_and_the_office(app, adm
 
     [gig_id] = stored(admin)["gigs"] - before["gigs"]
     gig = admin.get(f"/gigs/{gig_id}").get_json()["data"]
-    assert gig["title"] == "Anna & Ben" and gig["gig_date"] == in_days(200) and gig["guest_count"] == 120
+    assert gig["title"] == "Anna & Ben" and gig["gig_date"] == today(200) and gig["guest_count"] == 120
     assert gig["gig_status_id"] == first_inquiry["id"]
     for words in ("Schloss Elmau", "Krün", "We dance all night.\nSwing, please!"):
         assert words in gig["notes"]
@@ -135,8 +102,8 @@ def test_a_robots_inquiry_is_answered_alike_and_kept_nowhere_and_the_sixth_in_an
     ("changes", "field"),
     [
         ({"email": "anna@"}, "email"),
-        ({"gig_date": in_days(-1)}, "gig_date"),
-        ({"gig_date": in_days(3 * 366 + 1)}, "gig_date"),
+        ({"gig_date": today(-1)}, "gig_date"),
+        ({"gig_date": today(3 * 366 + 1)}, "gig_date"),
         ({"gig_date": "12.06.2027"}, "gig_date"),
         ({"consent": False}, "consent"),
         ({"consent": "yes"}, "consent"),
@@ -183,7 +150,7 @@ def availability(anon, date):
 
 
 def test_a_date_is_taken_once_its_tentative_and_confirmed_gigs_reach_the_gigs_per_day(app, anon, build, documented):
-    date = in_days(90)
+    date = today(90)
     documented.check("GET", "/availability", availability(anon, date))
     hold = build.status("Hold", "tentative")
     confirmed = build.status("Confirmed", "confirmed")
@@ -200,18 +167,18 @@ def test_a_date_is_taken_once_its_tentative_and_confirmed_gigs_reach_the_gigs_pe
 
 
 def test_a_date_in_the_past_or_beyond_three_years_is_422_and_a_malformed_one_400(anon):
-    for date in (in_days(-1), in_days(3 * 366 + 1)):
+    for date in (today(-1), today(3 * 366 + 1)):
         error = error_of(availability(anon, date), 422, "validation_failed")
         assert list(error["details"]) == ["date"]
     for query in ("date=2027-13-01", "date=2027-W01-1", "", "date=2027-06-12&gig=1"):
         error_of(anon.get(f"/availability?{query}"), 400, "invalid_query")
-    assert availability(anon, in_days(0)).status_code == 200
+    assert availability(anon, today(0)).status_code == 200
 
 
 def test_availability_is_rate_limited_per_address(app, anon):
     configure(app, {**app.config, "AUTH_RATE_LIMIT": "3/minute"})
     for _ in range(3):
-        assert availability(anon, in_days(30)).status_code == 200
-    refused = availability(anon, in_days(30))
+        assert availability(anon, today(30)).status_code == 200
+    refused = availability(anon, today(30))
     error_of(refused, 429, "rate_limited")
     assert int(refused.headers["Retry-After"]) > 0

@@ -11,10 +11,10 @@ from babel.dates import format_date
 
 from tests.support import pages
 from tests.support.api import error_of
+from tests.support.inquiries import inquiry, stored
 from tests.support.mail import mails, text_of
 from tests.support.notified import send_what_is_due
 from tests.support.users import make_user
-from tests.test_inquiries import inquiry, stored
 
 GIG_DATE = (dt.datetime.now(dt.UTC).date() + dt.timedelta(days=200)).replace(day=3)
 GERMAN_HEADING = "Fragen Sie Ihren Termin bei Elmau Swing Band an"

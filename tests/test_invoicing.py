@@ -9,22 +9,18 @@ import io
 import time
 
 import pytest
-import zxingcpp
 from pypdf import PdfReader
 
 from delivery import invoicing
 from domain.sales.money import share
 from tests.support.api import error_of
+from tests.support.days import today
 from tests.support.live import Live, at_once
+from tests.support.pdfs import pdf_text, qr_codes
 from tests.support.served import ServedOffice, Service, running
 from tests.support.waiting import SLOW_MACHINE_SECONDS, wait_for
 
 BANK = {"iban": "DE89370400440532013000", "bic": "COBADEFFXXX", "address_line1": "Hauptstraße 5", "city": "München"}
-
-
-def today(days=0):
-    """The office's today (UTC in a new database), moved by `days`."""
-    return (dt.datetime.now(dt.UTC).date() + dt.timedelta(days=days)).isoformat()
 
 
 @pytest.fixture
@@ -77,19 +73,6 @@ def issue(admin, invoice_id):
 
 def read(admin, invoice_id):
     return admin.get(f"/invoices/{invoice_id}").get_json()["data"]
-
-
-def pdf_text(data):
-    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
-
-
-def qr_codes(data):
-    return [
-        code.text
-        for page in PdfReader(io.BytesIO(data)).pages
-        for image in page.images
-        for code in zxingcpp.read_barcodes(image.image, formats=zxingcpp.BarcodeFormat.QRCode)
-    ]
 
 
 def events_of(admin, event_type, subject_id=None):

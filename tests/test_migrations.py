@@ -13,7 +13,7 @@ from domain.errors import ConfigError
 from models import MODELS, AccessRole, Event, db
 from storage import migrations
 from tests.support import postgresql, postgresql_server
-from tests.support.database import structure
+from tests.support.database import execute, nth_id, structure
 
 
 @pytest.fixture
@@ -135,11 +135,6 @@ def test_sql_steps_split_into_complete_statements():
     ]
 
 
-def execute(sql, params=None):
-    """A statement written with SQLite's `?` placeholders, run with the dialect's."""
-    return db.execute_sql(sql.replace("?", db.param) if params else sql, params)
-
-
 def version_one(tmp_path):
     """A database as step 1 left it (the schema as it first shipped), with its default roles."""
     app = create_app({"DB": postgresql.location(tmp_path), "BACKUP_DIR": str(tmp_path / "backups")})
@@ -242,36 +237,32 @@ ROLE_SQL = (
 )
 
 
-def ids(n):
-    return f"00000000-0000-4000-8000-{n:012d}"
-
-
 def test_gig_roles_carry_their_gigs_date_and_product_from_step_12_on_whatever_writes_them(tmp_path):
     """Step 12 copies the gig's date and the gig product's product onto the roles there are; its triggers keep them
     for a role written by any means, moved to another gig or gig product, or whose gig or gig product changes."""
     app = create_app({"DB": postgresql.location(tmp_path), "BACKUP_DIR": str(tmp_path / "backups")})
     with app.app_context():
         migrations.upgrade(migrations.steps()[:11])
-        execute("INSERT INTO roles (id, created_at, updated_at, name) VALUES (?, '', '', 'Bass')", (ids(9),))
-        execute(GIG_SQL, (ids(1), "2027-06-12", "June"))
-        execute(GIG_SQL, (ids(2), "2027-07-03", "July"))
-        for product, name in ((ids(5), "Party"), (ids(6), "Ceremony")):
+        execute("INSERT INTO roles (id, created_at, updated_at, name) VALUES (?, '', '', 'Bass')", (nth_id(9),))
+        execute(GIG_SQL, (nth_id(1), "2027-06-12", "June"))
+        execute(GIG_SQL, (nth_id(2), "2027-07-03", "July"))
+        for product, name in ((nth_id(5), "Party"), (nth_id(6), "Ceremony")):
             execute(PRODUCT_SQL, (product, name))
-        execute(GIG_PRODUCT_SQL, (ids(21), ids(1), ids(5)))
-        execute(GIG_PRODUCT_SQL, (ids(22), ids(2), ids(6)))
-        execute(ROLE_SQL, (ids(11), ids(1), ids(9), ids(21)))
+        execute(GIG_PRODUCT_SQL, (nth_id(21), nth_id(1), nth_id(5)))
+        execute(GIG_PRODUCT_SQL, (nth_id(22), nth_id(2), nth_id(6)))
+        execute(ROLE_SQL, (nth_id(11), nth_id(1), nth_id(9), nth_id(21)))
         migrations.upgrade()
 
         def copies():
             return {row[0]: row[1:] for row in execute("SELECT id, gig_date, product_id FROM gig_roles")}
 
-        assert copies() == {ids(11): ("2027-06-12", ids(5))}
-        execute(ROLE_SQL, (ids(12), ids(2), ids(9), None))
-        assert copies() == {ids(11): ("2027-06-12", ids(5)), ids(12): ("2027-07-03", None)}
-        execute("UPDATE gig_roles SET gig_id = ?, gig_product_id = ? WHERE id = ?", (ids(2), ids(22), ids(11)))
-        execute("UPDATE gigs SET gig_date = '2027-08-01' WHERE id = ?", (ids(2),))
-        execute("UPDATE gig_products SET product_id = ? WHERE id = ?", (ids(5), ids(22)))
-        assert copies() == {ids(11): ("2027-08-01", ids(5)), ids(12): ("2027-08-01", None)}
+        assert copies() == {nth_id(11): ("2027-06-12", nth_id(5))}
+        execute(ROLE_SQL, (nth_id(12), nth_id(2), nth_id(9), None))
+        assert copies() == {nth_id(11): ("2027-06-12", nth_id(5)), nth_id(12): ("2027-07-03", None)}
+        execute("UPDATE gig_roles SET gig_id = ?, gig_product_id = ? WHERE id = ?", (nth_id(2), nth_id(22), nth_id(11)))
+        execute("UPDATE gigs SET gig_date = '2027-08-01' WHERE id = ?", (nth_id(2),))
+        execute("UPDATE gig_products SET product_id = ? WHERE id = ?", (nth_id(5), nth_id(22)))
+        assert copies() == {nth_id(11): ("2027-08-01", nth_id(5)), nth_id(12): ("2027-08-01", None)}
     db.close()
 
 
@@ -286,26 +277,26 @@ def test_gig_roles_carry_their_gigs_status_from_step_25_on_whatever_writes_them(
     app = create_app({"DB": postgresql.location(tmp_path), "BACKUP_DIR": str(tmp_path / "backups")})
     with app.app_context():
         migrations.upgrade(migrations.steps()[:24])
-        execute("INSERT INTO roles (id, created_at, updated_at, name) VALUES (?, '', '', 'Bass')", (ids(9),))
-        execute(STATUS_SQL, (ids(31), "Booked", "confirmed"))
-        execute(STATUS_SQL, (ids(32), "Called off", "cancelled"))
-        execute(GIG_SQL, (ids(1), "2027-06-12", "June"))
-        execute(GIG_SQL, (ids(2), "2027-07-03", "July"))
-        execute("UPDATE gigs SET gig_status_id = ? WHERE id = ?", (ids(31), ids(1)))
-        execute(ROLE_SQL, (ids(11), ids(1), ids(9), None))
+        execute("INSERT INTO roles (id, created_at, updated_at, name) VALUES (?, '', '', 'Bass')", (nth_id(9),))
+        execute(STATUS_SQL, (nth_id(31), "Booked", "confirmed"))
+        execute(STATUS_SQL, (nth_id(32), "Called off", "cancelled"))
+        execute(GIG_SQL, (nth_id(1), "2027-06-12", "June"))
+        execute(GIG_SQL, (nth_id(2), "2027-07-03", "July"))
+        execute("UPDATE gigs SET gig_status_id = ? WHERE id = ?", (nth_id(31), nth_id(1)))
+        execute(ROLE_SQL, (nth_id(11), nth_id(1), nth_id(9), None))
         migrations.upgrade()
 
         def copies():
             return dict(execute("SELECT id, gig_status_id FROM gig_roles").fetchall())
 
-        assert copies() == {ids(11): ids(31)}
-        execute(ROLE_SQL, (ids(12), ids(2), ids(9), None))
-        assert copies() == {ids(11): ids(31), ids(12): None}
-        execute("UPDATE gigs SET gig_status_id = ? WHERE id = ?", (ids(32), ids(2)))
-        assert copies() == {ids(11): ids(31), ids(12): ids(32)}
-        execute("UPDATE gig_roles SET gig_id = ? WHERE id = ?", (ids(2), ids(11)))
-        execute("UPDATE gigs SET gig_status_id = NULL WHERE id = ?", (ids(1),))
-        assert copies() == {ids(11): ids(32), ids(12): ids(32)}
+        assert copies() == {nth_id(11): nth_id(31)}
+        execute(ROLE_SQL, (nth_id(12), nth_id(2), nth_id(9), None))
+        assert copies() == {nth_id(11): nth_id(31), nth_id(12): None}
+        execute("UPDATE gigs SET gig_status_id = ? WHERE id = ?", (nth_id(32), nth_id(2)))
+        assert copies() == {nth_id(11): nth_id(31), nth_id(12): nth_id(32)}
+        execute("UPDATE gig_roles SET gig_id = ? WHERE id = ?", (nth_id(2), nth_id(11)))
+        execute("UPDATE gigs SET gig_status_id = NULL WHERE id = ?", (nth_id(1),))
+        assert copies() == {nth_id(11): nth_id(32), nth_id(12): nth_id(32)}
     db.close()
 
 

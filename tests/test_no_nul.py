@@ -11,8 +11,8 @@ import uuid
 import pytest
 
 from tests.support.api import error_of
+from tests.support.client_links import make_link, token_of
 from tests.support.users import make_token, make_user
-from tests.test_client_link import make_link, token_of
 
 NUL_TEXT = "a\x00b"
 ANONYMOUS = ("/auth/", "/invitations/")

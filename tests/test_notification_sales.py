@@ -7,7 +7,6 @@ sales.edit who keep the digest on hear in-app of a quote accepted or declined, a
 The operations that send, accept, sign and issue are other branches' (issue 35, second wave): until they are here,
 `record` writes their documents' states and events as those operations will, in one write transaction."""
 
-import datetime as dt
 import re
 
 import pytest
@@ -18,6 +17,7 @@ from delivery.notifications import run_timed
 from models import Contract, Invoice, Notification, NotificationSetting, Quote, now
 from storage import writer
 from tests.support.database import connected
+from tests.support.days import today
 from tests.support.notified import config, send_what_is_due
 from tests.support.sales import issued
 from tests.support.served import ServedOffice, Service, running
@@ -26,10 +26,6 @@ from tests.support.users import make_token, make_user
 from tests.support.waiting import wait_for
 
 GERMAN_DATE = re.compile(r"\d{1,2}\. [A-ZÄÖÜ][a-zäöü]+ \d{4}")
-
-
-def today(days=0):
-    return (dt.datetime.now(dt.UTC).date() + dt.timedelta(days=days)).isoformat()
 
 
 @pytest.fixture

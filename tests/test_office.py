@@ -13,8 +13,8 @@ from tests.support.api import Api, error_of
 from tests.support.database import release_database
 from tests.support.mail import mails, text_of
 from tests.support.notified import Office, send_what_is_due
+from tests.support.records import NO_LETTERHEAD
 from tests.support.users import make_token, make_user
-from tests.test_office_letterhead import EMPTY as EMPTY_LETTERHEAD
 
 STATUSES = [
     ("Inquiry", "inquiry", 1, "#F2C94C", True),
@@ -57,7 +57,7 @@ def test_anyone_signed_in_reads_the_office_and_its_first_day(signed_in, document
                 "language": "en",
                 "date_style": "dd.mm.yyyy",
                 "clock": "24h",
-                **EMPTY_LETTERHEAD,
+                **NO_LETTERHEAD,
                 "logo": None,
                 "first_day": NOTHING_DONE,
                 "updated_at": None,

@@ -9,27 +9,10 @@ import pytest
 from PIL import Image
 
 from tests.support.api import error_of
+from tests.support.moves import copy_to, empty_database, served_copy
+from tests.support.records import LETTERHEAD, NO_LETTERHEAD
 from tests.support.served import ServedOffice
-from tests.test_copy_to import copy_to, empty_database, served_copy
 
-LETTERHEAD = {
-    "address_line1": "Hauptstraße 1",
-    "address_line2": "2. Stock",
-    "postal_code": "1010",
-    "city": "Wien",
-    "country": "AT",
-    "email": "office@hochzeitsband.example",
-    "phone": "+43 1 234 56 78",
-    "website": "https://hochzeitsband.example",
-    "vat_id": "ATU12345678",
-    "company_register": "Handelsgericht Wien FN 123456a",
-    "iban": "AT611904300234573201",
-    "bic": "BKAUATWW",
-    "bank_name": "Bank Austria",
-    "tax_note": "Kleinunternehmer: umsatzsteuerbefreit nach § 6 Abs. 1 Z 27 UStG.",
-    "invoice_footer": "Danke, dass ihr mit uns feiert!",
-}
-EMPTY = dict.fromkeys(LETTERHEAD)
 SVG_NS = "{http://www.w3.org/2000/svg}"
 HOSTILE_SVG = b"""<?xml version="1.0"?>
 <!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd">
@@ -82,7 +65,7 @@ def test_an_admin_keeps_the_letterhead_and_anyone_signed_in_reads_it(admin, sign
 
 
 def test_a_new_office_has_an_empty_letterhead_and_an_empty_string_clears_a_field(admin):
-    assert letterhead(admin.get("/office").get_json()["data"]) == EMPTY
+    assert letterhead(admin.get("/office").get_json()["data"]) == NO_LETTERHEAD
     admin.patch("/office", json=LETTERHEAD)
     r = admin.patch("/office", json={"address_line2": "", "iban": " ", "bic": "", "tax_note": ""})
     assert r.status_code == 200, r.get_json()

@@ -8,11 +8,9 @@ import uuid
 
 import pytest
 
+from tests.support.documented import operations, required_query
 from tests.support.users import make_token, make_user
 from web.rate_limits import RateLimiter
-
-# the required query parameters (a period's, /availability's date, the repertoire's q)
-PERIOD = {"from": "2000-01-01", "to": "2099-12-31", "date": "2099-12-31", "q": "Perfect"}
 
 
 def day(offset):
@@ -155,24 +153,11 @@ def office(admin, build, anon):
     return Office(admin, build, anon)
 
 
-def operations(document):
-    """(method, path, operation) of every operation; signing out last, since it ends the walk's session."""
-    found = [
-        (method.upper(), path, operation)
-        for path, item in document["paths"].items()
-        for method, operation in item.items()
-        if method != "parameters"
-    ]
-    return sorted(found, key=lambda op: op[1] == "/auth/signout")
-
-
 def request_for(office, method, path, operation):
     """A request the operation takes: ids of the other member's records in the path, its required parameters."""
     filled = re.sub(r"\{id\}", lambda _: office.id_for(path), path)
     filled = re.sub(r"\{[a-z_]+\}", "not-a-token", filled)
-    required = [p["name"] for p in operation.get("parameters", []) if p.get("required") and p["in"] == "query"]
-    query = "&".join(f"{name}={PERIOD[name]}" for name in required)
-    return filled + (f"?{query}" if query else "")
+    return filled + required_query(operation)
 
 
 def test_a_musician_walking_every_endpoint_reads_only_their_own(app, office, anon, documented):

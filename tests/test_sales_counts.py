@@ -8,8 +8,8 @@ import zoneinfo
 from models import Contract, Invoice, Quote
 from tests import test_sales_records
 from tests.support.database import count_queries
-from tests.support.sales import issued, sent
-from tests.test_sales_records import line, today
+from tests.support.days import today
+from tests.support.sales import issued, line, sent
 
 gig = test_sales_records.gig  # the fixture: a gig with its couple
 SALES_COUNTS = ("quote_status", "contract_status", "open_invoice_cents", "deposit_overdue")

@@ -3,8 +3,6 @@ their lines (tax per rate on each rate's net total, rounded half up); a document
 payments settle their invoice; invoices list by what the Money screen asks (`overdue`); nobody without `sales.view`
 reads any of it, in lists, reads or events."""
 
-import datetime as dt
-
 import pytest
 from peewee import IntegrityError
 
@@ -12,13 +10,9 @@ from domain.errors import ConfigError
 from models import Contract, Quote, db
 from service import settings
 from tests.support.api import error_of
+from tests.support.days import today
 from tests.support.live import Live, at_once
-from tests.support.sales import issued, sent
-
-
-def today(days=0):
-    """The office's today (its zone: UTC in a new database), moved by `days`."""
-    return (dt.datetime.now(dt.UTC).date() + dt.timedelta(days=days)).isoformat()
+from tests.support.sales import issued, line, sent
 
 
 @pytest.fixture
@@ -29,11 +23,6 @@ def gig(build):
     build("gig-contacts", gig_id=gig["id"], contact_id=build.id("contacts"))
     build("gig-contacts", gig_id=gig["id"], contact_id=couple["id"], is_primary=True)
     return {**gig, "couple_id": couple["id"]}
-
-
-def line(admin, document, document_id, quantity, unit_price_cents, tax_rate_bp):
-    body = {f"{document}_id": document_id, "description": "Reception", "quantity": quantity}
-    return admin.create(f"{document}-lines", {**body, "unit_price_cents": unit_price_cents, "tax_rate_bp": tax_rate_bp})
 
 
 def totals(admin, collection, record_id):

@@ -1,5 +1,6 @@
 """What a test observes of the database: the statements a request runs, the shape of a database, and a connection
-of the test's own to a served office's database; this process's connections released."""
+of the test's own to a served office's database; this process's connections released; and rows written straight by
+SQL, as a migration finds them."""
 
 import contextlib
 import sqlite3
@@ -20,6 +21,16 @@ def release_database(keep_pool=False):
     db.close()
     if on_postgresql() and not keep_pool:
         db.close_all()
+
+
+def execute(sql, params=None):
+    """A statement written with SQLite's `?` placeholders, run with the dialect's."""
+    return db.execute_sql(sql.replace("?", db.param) if params else sql, params)
+
+
+def nth_id(n):
+    """The `n`th id of the API's form: the same on every run, for rows a test writes by SQL."""
+    return f"00000000-0000-4000-8000-{n:012d}"
 
 
 def count_queries(monkeypatch):

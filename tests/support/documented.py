@@ -1,7 +1,7 @@
 """Answers checked against the OpenAPI document, as the fuzzing checks them: the status is one the operation
 documents, the media type one that status documents (when it names any), and a JSON body valid by that status's
 schema (formats included). Tests that walk the API call `Documented.check` on every answer they get (through the
-`documented` fixture)."""
+`documented` fixture), over the document's `operations`."""
 
 import functools
 import json
@@ -65,3 +65,24 @@ class Documented:
 def parsed(served: bytes) -> Documented:
     """The document as `GET /openapi.json` serves it, read once per process (it takes a quarter of a second)."""
     return Documented(json.loads(served))
+
+
+# Values for the query parameters operations require: a period's, /availability's date, the repertoire's q.
+REQUIRED_QUERY = {"from": "2000-01-01", "to": "2099-12-31", "date": "2099-12-31", "q": "Perfect"}
+
+
+def operations(document):
+    """(method, path, operation) of every operation; signing out last, since it ends the walk's session."""
+    found = [
+        (method.upper(), path, operation)
+        for path, item in document["paths"].items()
+        for method, operation in item.items()
+        if method != "parameters"
+    ]
+    return sorted(found, key=lambda op: op[1] == "/auth/signout")
+
+
+def required_query(operation):
+    """The query string (`?…`, or nothing) giving the operation's required query parameters a value."""
+    required = [p["name"] for p in operation.get("parameters", []) if p.get("required") and p["in"] == "query"]
+    return "?" + "&".join(f"{name}={REQUIRED_QUERY[name]}" for name in required) if required else ""

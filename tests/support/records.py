@@ -72,6 +72,26 @@ SCHLOSS_HOF = {
 }
 SCHLOSS_HOF_ADDRESS = "Schlosshof 1, 2294 Marchegg, AT"
 
+# The office's letterhead as an Austrian band fills it in (SPEC §15's `/office` fields).
+LETTERHEAD = {
+    "address_line1": "Hauptstraße 1",
+    "address_line2": "2. Stock",
+    "postal_code": "1010",
+    "city": "Wien",
+    "country": "AT",
+    "email": "office@hochzeitsband.example",
+    "phone": "+43 1 234 56 78",
+    "website": "https://hochzeitsband.example",
+    "vat_id": "ATU12345678",
+    "company_register": "Handelsgericht Wien FN 123456a",
+    "iban": "AT611904300234573201",
+    "bic": "BKAUATWW",
+    "bank_name": "Bank Austria",
+    "tax_note": "Kleinunternehmer: umsatzsteuerbefreit nach § 6 Abs. 1 Z 27 UStG.",
+    "invoice_footer": "Danke, dass ihr mit uns feiert!",
+}
+NO_LETTERHEAD = dict.fromkeys(LETTERHEAD)  # a new office's: every field null
+
 # A minimal valid body for each collection, given the fields a test fixes; parents are created on the way.
 RECIPES = {
     "teams": lambda b, g: {"name": unique("Team")},
